@@ -1,0 +1,51 @@
+import { CliError } from "../errors.js";
+import { DEFAULT_ANTHROPIC_VERSION, chatFamily, messagesFamily, type FamilyName } from "../families/index.js";
+import type { GatewayConfig } from "../config/index.js";
+import type { UpstreamClient, UpstreamReply } from "../upstream/upstream-client.js";
+
+/** What to do next after an upstream error status. */
+function hintFor(status: number): string {
+  if (status === 401 || status === 403) return "Run `gateway login` to store a valid key (or check GATEWAY_API_KEY).";
+  if (status === 404) return "Check the model id with `gateway models`, and the upstream URL.";
+  if (status === 429) return "The upstream is rate limiting; wait a moment and try again.";
+  if (status >= 500) return "The upstream is having trouble; try again, or run `gateway doctor`.";
+  return "Check the options you passed (`gateway chat --help`).";
+}
+
+/** Throws a one-line error naming the status and the upstream's own message. */
+async function failOnErrorStatus(reply: UpstreamReply): Promise<void> {
+  if (reply.status < 400) return;
+  const text = await reply.body.text().catch(() => "");
+  let message = text.slice(0, 300);
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: unknown } };
+    if (typeof parsed.error?.message === "string") message = parsed.error.message;
+  } catch {
+    // not JSON: the raw text is the message
+  }
+  throw new CliError(`The upstream answered ${reply.status}${message ? `: ${message}` : ""}`, { hint: hintFor(reply.status) });
+}
+
+/**
+ * Sends one request of the terminal client through the same upstream client as the server, so retries, timeouts
+ * and key handling behave identically. Error statuses become a `CliError`.
+ */
+export async function requestUpstream(
+  client: UpstreamClient,
+  config: GatewayConfig,
+  family: FamilyName,
+  call: { method: "GET" | "POST"; path: string; body?: unknown; signal: AbortSignal },
+): Promise<UpstreamReply> {
+  const isMessages = family === "messages";
+  const reply = await client.send({
+    family: isMessages ? messagesFamily : chatFamily,
+    method: call.method,
+    path: `${isMessages ? `/${config.messagesSegment}` : ""}${call.path}`,
+    headers: { accept: "application/json", ...(call.body === undefined ? {} : { "content-type": "application/json" }), "user-agent": "gateway-cli" },
+    version: DEFAULT_ANTHROPIC_VERSION,
+    body: call.body === undefined ? undefined : JSON.stringify(call.body),
+    signal: call.signal,
+  });
+  await failOnErrorStatus(reply);
+  return reply;
+}

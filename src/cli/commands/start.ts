@@ -1,0 +1,89 @@
+import type { Command } from "commander";
+import { createConsola } from "consola";
+import { ECHO_UPSTREAM, readEnvSecrets } from "../../config/index.js";
+import { loadLocalKey } from "../../local-key/local-key.js";
+import { consolaSink } from "../../server/request-log.js";
+import { startGateway, type Gateway } from "../../server/start-gateway.js";
+import { VERSION } from "../../version.js";
+import { createContext, resolveKeySource } from "../context.js";
+import { log } from "../terminal.js";
+
+/** The server's own output (banner, one line per request) goes to stdout, like any foreground server. */
+const serverLog = createConsola();
+
+interface StartOptions {
+  port?: string;
+  host?: string;
+  upstream?: string;
+  messagesSegment?: string;
+  cors: string[];
+  quiet?: boolean;
+}
+
+function banner(gateway: Gateway, segment: string): string {
+  const echo = gateway.upstream === ECHO_UPSTREAM;
+  return [
+    `gateway ${VERSION} listening on ${gateway.url}`,
+    "",
+    `  OpenAI style     ${gateway.url}/v1`,
+    `  Anthropic style  ${gateway.url}   (also ${gateway.url}/${segment})`,
+    `  Upstream         ${echo ? "ECHO (offline, built in): replies repeat your last message" : gateway.upstream}`,
+    "",
+    "  Point your tools here: run `gateway env` for the base URLs and the local key,",
+    '  or `eval "$(gateway env)"` to set OPENAI_* and ANTHROPIC_* in this shell.',
+    ...(echo ? ["", "  No real upstream is configured. Connect one with: gateway login --upstream https://<your-gateway>"] : []),
+  ].join("\n");
+}
+
+/** Graceful on the first signal, immediate on the second. */
+function handleSignals(gateway: Gateway): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log.warn(`${signal} again: exiting now.`);
+      process.exit(130);
+    }
+    stopping = true;
+    log.info("Shutting down: letting open replies finish for up to 10 s (press Ctrl-C again to quit now).");
+    gateway.close(10_000).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+}
+
+export function registerStart(program: Command): void {
+  program
+    .command("start")
+    .description("run the local gateway in the foreground")
+    .option("-p, --port <n>", "port to listen on (0 picks a free one)")
+    .option("--host <addr>", "interface to bind (non-loopback turns off the Host guard)")
+    .option("--upstream <url|echo>", "upstream base URL, or echo for the offline upstream")
+    .option("--messages-segment <s>", "path segment of the messages family")
+    .option("--cors <origin>", "allow a browser origin (repeatable)", (value: string, all: string[]) => [...all, value], [])
+    .option("--quiet", "do not log one line per request")
+    .addHelpText("after", "\nExample:\n  gateway start --port 8484\n  gateway start --upstream echo --port 0")
+    .action(async (options: StartOptions) => {
+      const ctx = createContext({
+        port: options.port,
+        host: options.host,
+        upstream: options.upstream,
+        messagesSegment: options.messagesSegment,
+        cors: options.cors,
+      });
+      const keySource = await resolveKeySource(ctx);
+      const localKey = loadLocalKey(ctx.config.configDir, readEnvSecrets(ctx.env).localKey);
+      const gateway = await startGateway({
+        config: ctx.config,
+        keySource,
+        localKey,
+        version: VERSION,
+        onRequest: options.quiet ? undefined : consolaSink(serverLog),
+      });
+      handleSignals(gateway);
+      if (process.stdout.isTTY) serverLog.box(banner(gateway, ctx.config.messagesSegment));
+      else serverLog.log(banner(gateway, ctx.config.messagesSegment));
+    });
+}

@@ -1,0 +1,19 @@
+import { createConsola, type ConsolaInstance } from "consola";
+
+/**
+ * All terminal output goes through consola. Status and errors go to stderr so stdout stays clean for what a
+ * script consumes (`gateway env`, `gateway chat`, `--json`).
+ */
+export const log: ConsolaInstance = createConsola({ stdout: process.stderr, stderr: process.stderr });
+
+/** Plain stdout writes for machine-readable output; consola would decorate them. */
+export function print(text: string): void {
+  process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+/** Reads all of standard input (for `--stdin` and piped prompts). */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}

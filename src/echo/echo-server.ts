@@ -1,0 +1,110 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { chatFamily, messagesFamily, type Family } from "../families/index.js";
+import * as replies from "./echo-replies.js";
+import { allText, estimateTokens, lastUserText } from "./echo-text.js";
+
+/** A running echo upstream. */
+export interface EchoServer {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 32 * 1024 * 1024;
+
+function readJson(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY) chunks.push(chunk);
+    });
+    req.on("end", () => {
+      try {
+        const data: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        resolve(typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined);
+      } catch {
+        resolve(undefined);
+      }
+    });
+    req.on("error", () => resolve(undefined));
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), "request-id": `echo-${Date.now()}` });
+  res.end(text);
+}
+
+function sendEvents(res: ServerResponse, events: string[]): void {
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+  for (const event of events) res.write(event);
+  res.end();
+}
+
+function sendError(res: ServerResponse, family: Family, status: number, message: string): void {
+  sendJson(res, status, family.errorBody({ type: status === 404 ? "not_found_error" : "invalid_request_error", message, param: null, code: null }));
+}
+
+const MESSAGES_PATH = /^\/[^/]+\/v1\/(messages|messages\/count_tokens|models)$/;
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = (req.url ?? "/").split("?")[0]!;
+  const messagesMatch = MESSAGES_PATH.exec(path);
+  const family = messagesMatch ? messagesFamily : chatFamily;
+  const endpoint = messagesMatch ? `messages:${messagesMatch[1]}` : path;
+
+  if (req.method === "GET" && endpoint === "/v1/models") return sendJson(res, 200, replies.chatModelList());
+  if (req.method === "GET" && endpoint === "messages:models") return sendJson(res, 200, replies.messagesModelList());
+  if (req.method !== "POST") return sendError(res, family, 404, `The echo upstream does not serve ${req.method} ${path}.`);
+
+  const body = await readJson(req);
+  if (!body) return sendError(res, family, 400, "The echo upstream expects a JSON object body.");
+  const turn: replies.EchoTurn = {
+    model: typeof body.model === "string" ? body.model : replies.ECHO_MODELS[0],
+    text: `echo: ${lastUserText(body)}`,
+    inputTokens: estimateTokens(allText(body)),
+  };
+  const stream = body.stream === true;
+  switch (endpoint) {
+    case "/v1/chat/completions": {
+      const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+      return stream ? sendEvents(res, replies.chatCompletionEvents(turn, includeUsage)) : sendJson(res, 200, replies.chatCompletion(turn));
+    }
+    case "/v1/responses":
+      return stream ? sendEvents(res, replies.responseEvents(turn)) : sendJson(res, 200, replies.response(turn));
+    case "messages:messages":
+      return stream ? sendEvents(res, replies.messageEvents(turn)) : sendJson(res, 200, replies.message(turn));
+    case "messages:messages/count_tokens":
+      return sendJson(res, 200, { input_tokens: turn.inputTokens });
+    default:
+      return sendError(res, family, 404, `The echo upstream does not serve POST ${path}.`);
+  }
+}
+
+/**
+ * The built-in offline upstream: a real HTTP server on an ephemeral loopback port that answers both wire
+ * formats (and the Responses API) with the last user message prefixed by `echo: `. It needs no key.
+ */
+export async function startEchoServer(): Promise<EchoServer> {
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

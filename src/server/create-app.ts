@@ -1,0 +1,27 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { H3 } from "h3";
+import type { GatewayHandler } from "./gateway-handler.js";
+
+/**
+ * h3's registered marker for "the handler already answered on the Node response" (the one its own
+ * `fromNodeHandler` uses). We avoid `fromNodeHandler` because it rewrites `req.url`, and the gateway must
+ * forward the client's query string byte for byte.
+ */
+const HANDLED = Symbol.for("h3.handled");
+
+/**
+ * The h3 app: one catch-all route that runs the gateway flow on the Node request and response, so upstream
+ * bytes are piped without web-stream conversion. Malformed URLs reach the gateway, which answers them in the
+ * chat family's 404 shape like every other unknown path.
+ */
+export function createApp(gateway: GatewayHandler): H3 {
+  const app = new H3({ allowMalformedURL: true, silent: true });
+  app.all("/**", async (event) => {
+    const node = event.runtime?.node;
+    if (!node?.res) throw new Error("gateway needs the Node.js runtime");
+    // listhen serves HTTP/1.1 only, so the Node request is always an IncomingMessage.
+    await gateway.handle(node.req as IncomingMessage, node.res as ServerResponse);
+    return HANDLED;
+  });
+  return app;
+}

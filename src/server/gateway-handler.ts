@@ -1,0 +1,206 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
+import { consola } from "consola";
+import type { GatewayConfig } from "../config/index.js";
+import { GatewayError, badRequest, notFound, unauthorized, upstreamFailed } from "../errors.js";
+import { chatFamily, type Family } from "../families/index.js";
+import { clientResponseHeaders, upstreamRequestHeaders } from "../upstream/header-policy.js";
+import { pipeBody } from "../upstream/pipe-body.js";
+import type { UpstreamClient, UpstreamReply } from "../upstream/upstream-client.js";
+import { checkBody, type BodyFacts } from "./check-body.js";
+import { bindsBeyondLoopback, checkHost, checkOrigin, corsHeaders, preflightHeaders } from "./guards.js";
+import { createKeyCheck } from "./local-auth.js";
+import { readBody } from "./read-body.js";
+import { sendError } from "./render-error.js";
+import type { RequestRecord, RequestSink } from "./request-log.js";
+import { resolveRoute, type Route } from "./resolve-route.js";
+
+export interface GatewayHandlerOptions {
+  config: GatewayConfig;
+  client: UpstreamClient;
+  localKey: string;
+  /** Package version, for `/health`. */
+  version: string;
+  onRequest?: RequestSink;
+}
+
+/** Headers that keep intermediaries (and some clients) from buffering an event stream. */
+const EVENT_STREAM_HEADERS = { "cache-control": "no-cache", "x-accel-buffering": "no" };
+
+const NO_BODY_METHODS = new Set(["GET", "HEAD"]);
+
+/** Per-request state, gathered for the log record. */
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  requestId: string;
+  started: number;
+  family: Family;
+  cors: Record<string, string>;
+  facts: BodyFacts | undefined;
+  firstByteAt: number | undefined;
+}
+
+function pathnameOf(url: string): { pathname: string; query: string } {
+  const q = url.indexOf("?");
+  const rawPath = q === -1 ? url : url.slice(0, q);
+  // WHATWG parsing resolves "." and ".." segments, including their percent-encoded forms.
+  return { pathname: new URL(`http://localhost${rawPath}`).pathname, query: q === -1 ? "" : url.slice(q) };
+}
+
+/**
+ * The gateway's request flow as a plain Node handler: guards in SPEC order, routing, local checks, then the
+ * upstream reply piped straight into the Node response (no web-stream conversion per chunk).
+ */
+export function createGatewayHandler(options: GatewayHandlerOptions) {
+  const { config, client, version, onRequest } = options;
+  const keyMatches = createKeyCheck(options.localKey);
+  const anyHost = bindsBeyondLoopback(config.host);
+  const allowedOrigins: ReadonlySet<string> = new Set(config.cors);
+  const active = new Set<UpstreamReply>();
+
+  function record(x: Exchange, status: number, outcome: RequestRecord["outcome"], path: string): void {
+    onRequest?.({
+      time: new Date().toISOString(),
+      requestId: x.requestId,
+      method: x.req.method ?? "GET",
+      path,
+      family: x.family.name,
+      model: x.facts?.model,
+      status,
+      durationMs: performance.now() - x.started,
+      ttfbMs: x.firstByteAt === undefined ? undefined : x.firstByteAt - x.started,
+      inputTokens: undefined,
+      outputTokens: undefined,
+      userAgent: x.req.headers["user-agent"],
+      outcome,
+    });
+  }
+
+  function fail(x: Exchange, error: GatewayError, path: string): void {
+    sendError(x.res, x.family, error, x.requestId, x.cors);
+    record(x, error.status, "local_error", path);
+  }
+
+  async function forward(x: Exchange, route: Route, query: string, path: string): Promise<void> {
+    const { req, res } = x;
+    const method = req.method ?? "GET";
+    if (!keyMatches(x.family.presentedKey(req.headers))) {
+      const header = x.family.name === "chat" ? "Authorization: Bearer <key>" : "x-api-key: <key>";
+      return fail(x, unauthorized(`Missing or wrong local key. Send ${header} with the key printed by \`gateway env\`.`), path);
+    }
+    const versionHeader = req.headers["anthropic-version"] ?? req.headers["vendor-version"];
+    const clientVersion = Array.isArray(versionHeader) ? versionHeader[0] : versionHeader;
+    if (x.family.name === "messages" && !clientVersion) {
+      return fail(x, badRequest("Missing anthropic-version header. Send anthropic-version: 2023-06-01 (any version is accepted).", { param: "anthropic-version", code: "missing_version" }), path);
+    }
+
+    const abort = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) abort.abort();
+    });
+
+    let body: Buffer | undefined;
+    try {
+      const hasBody = !NO_BODY_METHODS.has(method) || req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+      body = hasBody ? await readBody(req, config.maxBodyBytes) : undefined;
+      x.facts = checkBody(route.endpoint, req.headers["content-type"], body ?? Buffer.alloc(0));
+    } catch (error) {
+      if (abort.signal.aborted) return record(x, 499, "client_closed", path);
+      return fail(x, error as GatewayError, path);
+    }
+
+    let reply: UpstreamReply;
+    try {
+      reply = await client.send({
+        family: x.family,
+        method,
+        path: `${route.upstreamPath}${query}`,
+        headers: upstreamRequestHeaders(req.rawHeaders, req.headers.connection),
+        version: clientVersion,
+        body,
+        signal: abort.signal,
+      });
+    } catch (error) {
+      if (abort.signal.aborted) return record(x, 499, "client_closed", path);
+      if (error instanceof GatewayError) return fail(x, error, path);
+      consola.error(error);
+      return fail(x, upstreamFailed("The gateway failed to forward the request; see its log."), path);
+    }
+
+    const contentType = reply.headers["content-type"];
+    const isEventStream = typeof contentType === "string" && contentType.startsWith("text/event-stream");
+    res.writeHead(reply.status, {
+      ...clientResponseHeaders(reply.headers),
+      ...(isEventStream ? EVENT_STREAM_HEADERS : undefined),
+      ...x.cors,
+    });
+    res.flushHeaders();
+    active.add(reply);
+    const outcome = await pipeBody(reply.body, res, {
+      family: x.family,
+      isEventStream,
+      onChunk: () => {
+        x.firstByteAt ??= performance.now();
+      },
+    });
+    active.delete(reply);
+    record(x, reply.status, outcome, path);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const x: Exchange = {
+      req,
+      res,
+      requestId: `req_${randomUUID().replaceAll("-", "")}`,
+      started: performance.now(),
+      family: chatFamily,
+      cors: {},
+      facts: undefined,
+      firstByteAt: undefined,
+    };
+    const url = req.url ?? "/";
+    const hostError = checkHost(req.headers, anyHost) ?? checkOrigin(req.headers, allowedOrigins);
+    if (hostError) return fail(x, hostError, url);
+
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      x.cors = corsHeaders(origin);
+      if (req.method === "OPTIONS") {
+        res.writeHead(204, preflightHeaders(origin, req.headers["access-control-request-headers"]));
+        res.end();
+        return record(x, 204, "complete", url);
+      }
+    }
+
+    const { pathname, query } = pathnameOf(url);
+    const resolution = resolveRoute(req.method ?? "GET", pathname, req.headers, config.messagesSegment);
+    switch (resolution.kind) {
+      case "health": {
+        const body = JSON.stringify({ status: "ok", version, upstream: client.target.label });
+        res.writeHead(200, { ...x.cors, "content-type": "application/json", "content-length": Buffer.byteLength(body), "cache-control": "no-store" });
+        return void res.end(req.method === "HEAD" ? undefined : body);
+      }
+      case "preconnect":
+        res.writeHead(200, x.cors);
+        return void res.end();
+      case "not_found":
+        return fail(x, notFound(`Nothing is served at ${req.method} ${pathname}. Use /v1/... (OpenAI style) or /${config.messagesSegment}/v1/... (Anthropic style).`), pathname);
+      case "forward":
+        x.family = resolution.route.family;
+        return forward(x, resolution.route, query, pathname);
+    }
+  }
+
+  /** Ends every reply still streaming with the family's error event (graceful shutdown ran out of time). */
+  function abortActive(): number {
+    const shuttingDown = upstreamFailed("The gateway is shutting down; the reply was cut short. Retry the request.");
+    for (const reply of active) reply.body.destroy(shuttingDown);
+    return active.size;
+  }
+
+  return { handle, abortActive, activeCount: () => active.size };
+}
+
+export type GatewayHandler = ReturnType<typeof createGatewayHandler>;

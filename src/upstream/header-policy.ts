@@ -1,0 +1,84 @@
+/**
+ * Which headers cross the gateway, as named sets with the reason for each. Pure functions only, so the policy is
+ * tested on its own and both directions share it.
+ */
+
+/** RFC 9110 section 7.6.1: meaningful for one connection only, never forwarded either way. */
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+/** The client's local credentials: replaced by the upstream key, never sent on. Cookies belong to localhost. */
+export const CLIENT_CREDENTIALS: ReadonlySet<string> = new Set(["authorization", "x-api-key", "cookie"]);
+
+/** Metadata about the local hop; the upstream must not learn the user's local addresses from it. */
+export const PROXY_METADATA: ReadonlySet<string> = new Set([
+  "forwarded",
+  "via",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-port",
+  "x-forwarded-proto",
+  "x-real-ip",
+]);
+
+/**
+ * Set by the gateway itself: `host` is the upstream's own, `content-length` follows the replayed body, `expect`
+ * was answered locally by Node, and the version header is re-emitted under its canonical name.
+ */
+export const REWRITTEN: ReadonlySet<string> = new Set(["host", "content-length", "expect", "anthropic-version", "vendor-version"]);
+
+/** Header names listed in a `Connection` header are hop-by-hop too. */
+function connectionTokens(value: string | string[] | undefined): Set<string> {
+  const tokens = new Set<string>();
+  if (value === undefined) return tokens;
+  for (const part of Array.isArray(value) ? value : [value]) {
+    for (const token of part.split(",")) {
+      const name = token.trim().toLowerCase();
+      if (name) tokens.add(name);
+    }
+  }
+  return tokens;
+}
+
+export type HeaderMap = Record<string, string | string[]>;
+
+/**
+ * The client's headers to send upstream, from Node's `rawHeaders` (which keeps repeated headers), minus
+ * hop-by-hop, credential, proxy and rewritten headers.
+ */
+export function upstreamRequestHeaders(rawHeaders: readonly string[], connection: string | string[] | undefined): HeaderMap {
+  const named = connectionTokens(connection);
+  const out: HeaderMap = {};
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    if (HOP_BY_HOP.has(name) || CLIENT_CREDENTIALS.has(name) || PROXY_METADATA.has(name) || REWRITTEN.has(name)) continue;
+    if (named.has(name)) continue;
+    const value = rawHeaders[i + 1]!;
+    const existing = out[name];
+    if (existing === undefined) out[name] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else out[name] = [existing, value];
+  }
+  return out;
+}
+
+/** The upstream's response headers to give the client: all but hop-by-hop ones. */
+export function clientResponseHeaders(headers: Record<string, string | string[] | undefined>): HeaderMap {
+  const named = connectionTokens(headers.connection);
+  const out: HeaderMap = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || HOP_BY_HOP.has(name) || named.has(name)) continue;
+    out[name] = value;
+  }
+  return out;
+}

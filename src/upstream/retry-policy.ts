@@ -1,0 +1,68 @@
+/** Statuses worth another try before the first byte reaches the client (529: Anthropic-style overload). */
+export const RETRYABLE_STATUS: ReadonlySet<number> = new Set([429, 500, 502, 503, 529]);
+
+/** Longest `retry-after` the gateway waits for; a longer one goes to the client at once. */
+export const MAX_RETRY_AFTER_MS = 30_000;
+
+const BASE_DELAY_MS = 500;
+const MAX_BACKOFF_MS = 8_000;
+
+/** `retry-after` as milliseconds from now: delta-seconds or an HTTP date. Undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw) return undefined;
+  const trimmed = raw.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Exponential backoff with jitter: attempt 0 waits 250-500 ms, attempt 1 500-1000 ms, up to 8 s. */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, BASE_DELAY_MS * 2 ** attempt);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** How long to wait before retrying a response, or undefined when it must go to the client as it is. */
+export function retryDelayFor(status: number, retryAfter: string | string[] | undefined, attempt: number): number | undefined {
+  if (!RETRYABLE_STATUS.has(status)) return undefined;
+  const asked = parseRetryAfter(retryAfter);
+  if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return undefined;
+  return Math.max(asked ?? 0, backoffDelay(attempt));
+}
+
+const CONNECTION_FAILURES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_CLOSED",
+]);
+
+/** The error code undici or the OS attached, looking through `cause` chains. */
+export function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** A failure to get any response at all, which is safe to retry. */
+export function isConnectionFailure(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== undefined && CONNECTION_FAILURES.has(code);
+}
+
+/** Whether an undici error was one of our timeouts firing. */
+export function isTimeout(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === "UND_ERR_CONNECT_TIMEOUT" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT";
+}
