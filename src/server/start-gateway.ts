@@ -4,6 +4,7 @@ import { openUpstream } from "../upstream/open-upstream.js";
 import { createApp } from "./create-app.js";
 import { createGatewayHandler } from "./gateway-handler.js";
 import { listenApp, type RunningServer } from "./listen.js";
+import { refuseUpgrade } from "./refuse-upgrade.js";
 import type { RequestSink } from "./request-log.js";
 
 export interface StartGatewayOptions {
@@ -45,6 +46,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     await upstream.close();
     throw error;
   }
+  running.server.on("upgrade", refuseUpgrade);
   let closing: Promise<void> | undefined;
   async function shutdown(graceMs: number): Promise<void> {
     const closed = running.close();

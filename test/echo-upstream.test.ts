@@ -1,0 +1,68 @@
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
+
+let gateway: TestGateway;
+beforeAll(async () => {
+  gateway = await startTestGateway("echo");
+});
+afterAll(() => gateway.close(0));
+
+describe("the echo upstream, through the gateway", () => {
+  const openai = () => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
+  const anthropic = () => new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
+
+  it("reports itself as echo in /health", async () => {
+    const health = await (await fetch(`${gateway.url}/health`)).json();
+    expect(health).toEqual({ status: "ok", version: "0.0.0-test", upstream: "echo" });
+  });
+
+  it("answers chat completions, streaming and not, with usage", async () => {
+    const reply = await openai().chat.completions.create({ model: "echo-1", messages: [{ role: "user", content: "ping pong" }] });
+    expect(reply.choices[0]!.message.content).toBe("echo: ping pong");
+    expect(reply.usage!.completion_tokens).toBeGreaterThan(0);
+    const stream = await openai().chat.completions.create({ model: "echo-1", messages: [{ role: "user", content: "ping pong" }], stream: true, stream_options: { include_usage: true } });
+    let text = "";
+    let usage;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? "";
+      usage = chunk.usage ?? usage;
+    }
+    expect(text).toBe("echo: ping pong");
+    expect(usage?.prompt_tokens).toBeGreaterThan(0);
+  });
+
+  it("answers messages, streaming and not", async () => {
+    const reply = await anthropic().messages.create({ model: "echo-1", max_tokens: 20, messages: [{ role: "user", content: [{ type: "text", text: "block text" }] }] });
+    expect(reply.content).toEqual([{ type: "text", text: "echo: block text" }]);
+    const final = await anthropic().messages.stream({ model: "echo-1", max_tokens: 20, messages: [{ role: "user", content: "streamed" }] }).finalMessage();
+    expect(final.content).toEqual([{ type: "text", text: "echo: streamed" }]);
+    expect(final.usage.input_tokens).toBeGreaterThan(0);
+  });
+
+  it("answers the Responses API, streaming and not (Codex uses only this)", async () => {
+    const reply = await openai().responses.create({ model: "echo-1", input: "codex says hi" });
+    expect(reply.output_text).toBe("echo: codex says hi");
+    const stream = await openai().responses.create({ model: "echo-1", input: [{ role: "user", content: "streamed input" }], stream: true });
+    let text = "";
+    let completed = false;
+    for await (const event of stream) {
+      if (event.type === "response.output_text.delta") text += event.delta;
+      if (event.type === "response.completed") completed = true;
+    }
+    expect(text).toBe("echo: streamed input");
+    expect(completed).toBe(true);
+  });
+
+  it("lists models in both shapes and counts tokens", async () => {
+    const chatModels = [];
+    for await (const model of openai().models.list()) chatModels.push(model.id);
+    expect(chatModels).toContain("echo-1");
+    const messageModels = [];
+    for await (const model of anthropic().models.list()) messageModels.push(model.id);
+    expect(messageModels).toContain("echo-1");
+    const count = await anthropic().messages.countTokens({ model: "echo-1", messages: [{ role: "user", content: "twelve chars" }] });
+    expect(count.input_tokens).toBe(3);
+  });
+});

@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const BIN = fileURLToPath(new URL("../../bin/gateway.js", import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Keeps every CLI output for the suite-wide key-leak check. */
+export function recordOutput(args: readonly string[], stdout: string, stderr: string): void {
+  const dir = process.env.GATEWAY_TEST_OUTPUT_DIR;
+  if (dir) appendFileSync(join(dir, `${process.pid}.log`), `$ gateway ${args.join(" ")}\n${stdout}\n${stderr}\n`);
+}
+
+/** A clean environment for the CLI: only what it needs, nothing from the developer's shell config. */
+export function cliEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", ...extra };
+  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+  return env;
+}
+
+/** Starts `gateway <args>` as a real child process. */
+export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess & { output: () => { stdout: string; stderr: string } } {
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+  child.on("close", () => recordOutput(args, stdout, stderr));
+  return Object.assign(child, { output: () => ({ stdout, stderr }) });
+}
+
+/** Runs `gateway <args>` to completion, with optional standard input. */
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, input?: string, timeoutMs = 20_000): Promise<CliResult> {
+  const child = spawnCli(args, env);
+  if (input !== undefined) child.stdin!.end(input);
+  else child.stdin!.end();
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  return new Promise((resolve) => {
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, ...child.output() });
+    });
+  });
+}
+
+/** Waits until the child's stdout matches, returning the match. */
+export function waitForOutput(child: ReturnType<typeof spawnCli>, pattern: RegExp, timeoutMs = 10_000): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; got ${JSON.stringify(child.output())}`)), timeoutMs);
+    const check = () => {
+      const match = child.output().stdout.match(pattern);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout!.off("data", check);
+        resolve(match);
+      }
+    };
+    child.stdout!.on("data", check);
+    child.on("close", () => {
+      clearTimeout(timer);
+      reject(new Error(`exited before ${pattern}: ${JSON.stringify(child.output())}`));
+    });
+    check();
+  });
+}

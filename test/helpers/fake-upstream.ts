@@ -1,0 +1,182 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One request as the fake upstream received it. */
+export interface Received {
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+  rawHeaders: string[];
+  body: Buffer;
+  /** Set when the connection closed before the reply finished (the gateway aborted it). */
+  abortedAt?: number;
+}
+
+/** How the fake upstream behaves for the next requests; tests change it freely. */
+export interface Behaviour {
+  /** Delay between stream chunks. */
+  chunkDelayMs: number;
+  /** Wait this long before sending response headers. */
+  headersDelayMs: number;
+  /** Stream this many chunks, then destroy the socket. */
+  dieAfterChunks?: number;
+  /** Stream this many chunks, then go silent forever. */
+  stallAfterChunks?: number;
+  /** Answer with this status and JSON body instead of a reply, for the first `times` requests (all when absent). */
+  fail?: { status: number; body?: unknown; headers?: Record<string, string>; times?: number };
+  /** Extra response headers on successful replies. */
+  headers: Record<string, string>;
+  /** The key the upstream accepts; others get 401. */
+  key: string;
+}
+
+export const FAKE_UPSTREAM_KEY = "sk-upstream-test-0123456789abcdef";
+
+const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function lastUserText(body: { messages?: { role: string; content: unknown }[] }): string {
+  const last = [...(body.messages ?? [])].reverse().find((m) => m.role === "user");
+  if (!last) return "";
+  return typeof last.content === "string" ? last.content : JSON.stringify(last.content);
+}
+
+/** The pieces of a reply: "fake: <text>" split in words, so tests can count chunks. */
+export function replyPieces(text: string): string[] {
+  return `fake: ${text}`.split(/(?<= )/);
+}
+
+function chatEvents(model: string, pieces: string[]): string[] {
+  const base = { id: "chatcmpl-fake", object: "chat.completion.chunk", created: 1700000000, model };
+  return [
+    sse({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] }),
+    ...pieces.map((content) => sse({ ...base, choices: [{ index: 0, delta: { content }, finish_reason: null }] })),
+    sse({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }),
+    sse({ ...base, choices: [], usage: { prompt_tokens: 11, completion_tokens: pieces.length, total_tokens: 11 + pieces.length } }),
+    "data: [DONE]\n\n",
+  ];
+}
+
+function messageEvents(model: string, pieces: string[]): string[] {
+  return [
+    sse({ type: "message_start", message: { id: "msg_fake", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 11, output_tokens: 1 } } }, "message_start"),
+    sse({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }, "content_block_start"),
+    ...pieces.map((text) => sse({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } }, "content_block_delta")),
+    sse({ type: "content_block_stop", index: 0 }, "content_block_stop"),
+    sse({ type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: pieces.length } }, "message_delta"),
+    sse({ type: "message_stop" }, "message_stop"),
+  ];
+}
+
+/**
+ * A fake remote gateway on 127.0.0.1: both wire formats with real SSE sequences, everything it received recorded,
+ * and faults on demand (error statuses, slow or stalled streams, death mid-stream, late headers).
+ */
+export async function startFakeUpstream() {
+  const received: Received[] = [];
+  const behaviour: Behaviour = { chunkDelayMs: 0, headersDelayMs: 0, headers: {}, key: FAKE_UPSTREAM_KEY };
+  let failures = 0;
+
+  async function reply(req: IncomingMessage, res: ServerResponse, record: Received): Promise<void> {
+    const path = req.url!.split("?")[0]!;
+    const isMessages = /^\/[^/]+\/v1\//.test(path);
+    const presented = isMessages ? req.headers["x-api-key"] : req.headers.authorization?.replace(/^Bearer /, "");
+    if (behaviour.headersDelayMs) await sleep(behaviour.headersDelayMs);
+    if (res.destroyed) return;
+    if (behaviour.fail && (behaviour.fail.times === undefined || failures < behaviour.fail.times)) {
+      failures++;
+      const body = JSON.stringify(behaviour.fail.body ?? { error: { message: "fake failure", type: "api_error" } });
+      res.writeHead(behaviour.fail.status, { "content-type": "application/json", ...behaviour.fail.headers });
+      return void res.end(body);
+    }
+    if (presented !== behaviour.key) {
+      const body = isMessages
+        ? { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }
+        : { error: { message: "Incorrect API key provided", type: "invalid_request_error", param: null, code: "invalid_api_key" } };
+      res.writeHead(401, { "content-type": "application/json", "x-upstream-said": "no" });
+      return void res.end(JSON.stringify(body));
+    }
+    if (req.method === "GET" && path.endsWith("/v1/models")) {
+      const body = isMessages
+        ? { data: [{ type: "model", id: "claude-fake", display_name: "Claude Fake", created_at: "2025-02-01T00:00:00Z" }], has_more: false, first_id: "claude-fake", last_id: "claude-fake" }
+        : { object: "list", data: [{ id: "gpt-fake", object: "model", created: 1700000000, owned_by: "fake" }] };
+      res.writeHead(200, { "content-type": "application/json", "x-models-from": isMessages ? "messages" : "chat" });
+      return void res.end(JSON.stringify(body));
+    }
+    let parsed: { model?: string; stream?: boolean; messages?: { role: string; content: unknown }[] } = {};
+    try {
+      parsed = JSON.parse(record.body.toString("utf8"));
+    } catch {
+      // passthrough endpoints may carry anything
+    }
+    const model = parsed.model ?? "unknown";
+    if (path.endsWith("/count_tokens")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.end(JSON.stringify({ input_tokens: 11 }));
+    }
+    if (!path.endsWith("/chat/completions") && !path.endsWith("/v1/messages")) {
+      res.writeHead(200, { "content-type": "application/json", ...behaviour.headers });
+      return void res.end(JSON.stringify({ passthrough: path, method: req.method }));
+    }
+    const pieces = replyPieces(lastUserText(parsed));
+    if (!parsed.stream) {
+      const text = pieces.join("");
+      const body = isMessages
+        ? { id: "msg_fake", type: "message", role: "assistant", model, content: [{ type: "text", text }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 11, output_tokens: pieces.length } }
+        : { id: "chatcmpl-fake", object: "chat.completion", created: 1700000000, model, choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage: { prompt_tokens: 11, completion_tokens: pieces.length, total_tokens: 11 + pieces.length } };
+      const text2 = JSON.stringify(body);
+      if (behaviour.dieAfterChunks !== undefined) {
+        res.writeHead(200, { "content-type": "application/json", "content-length": String(text2.length), ...behaviour.headers });
+        res.write(text2.slice(0, 10));
+        await sleep(20);
+        return void res.destroy();
+      }
+      res.writeHead(200, { "content-type": "application/json", ...behaviour.headers });
+      return void res.end(text2);
+    }
+    const events = isMessages ? messageEvents(model, pieces) : chatEvents(model, pieces);
+    res.writeHead(200, { "content-type": "text/event-stream", ...behaviour.headers });
+    for (let i = 0; i < events.length; i++) {
+      if (res.destroyed) return;
+      if (behaviour.dieAfterChunks === i) {
+        // let the chunks already written reach the gateway before the connection dies
+        await sleep(50);
+        return void res.destroy();
+      }
+      if (behaviour.stallAfterChunks === i) return;
+      res.write(events[i]);
+      if (behaviour.chunkDelayMs) await sleep(behaviour.chunkDelayMs);
+    }
+    res.end();
+  }
+
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const record: Received = { method: req.method!, url: req.url!, headers: req.headers, rawHeaders: req.rawHeaders, body: Buffer.concat(chunks) };
+      received.push(record);
+      res.on("close", () => {
+        if (!res.writableFinished) record.abortedAt = Date.now();
+      });
+      reply(req, res, record).catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    received,
+    behaviour,
+    /** The last request received. */
+    last: () => received[received.length - 1]!,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type FakeUpstream = Awaited<ReturnType<typeof startFakeUpstream>>;

@@ -1,0 +1,37 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig, type ConfigFlags } from "../../src/config/index.js";
+import { startGateway, type Gateway } from "../../src/server/start-gateway.js";
+import type { RequestRecord } from "../../src/server/request-log.js";
+import { staticKeySource, noKeySource } from "../../src/upstream/key-source.js";
+import { FAKE_UPSTREAM_KEY } from "./fake-upstream.js";
+
+export const LOCAL_KEY = "gw-local-test-key-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+
+export interface TestGateway extends Gateway {
+  records: RequestRecord[];
+  configDir: string;
+}
+
+/** A fresh config directory with an optional config.json. */
+export function tempConfigDir(file?: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), "gateway-test-"));
+  if (file) writeFileSync(join(dir, "config.json"), JSON.stringify(file));
+  return dir;
+}
+
+/** Starts a real gateway on 127.0.0.1:0 in this process, in front of `upstream` (a URL, or "echo"). */
+export async function startTestGateway(upstream: string, options: { file?: Record<string, unknown>; flags?: ConfigFlags } = {}): Promise<TestGateway> {
+  const configDir = tempConfigDir(options.file);
+  const config = loadConfig({ env: { GATEWAY_CONFIG_DIR: configDir, GATEWAY_UPSTREAM: upstream }, flags: { port: 0, ...options.flags } });
+  const records: RequestRecord[] = [];
+  const gateway = await startGateway({
+    config,
+    keySource: upstream === "echo" ? noKeySource : staticKeySource(FAKE_UPSTREAM_KEY),
+    localKey: LOCAL_KEY,
+    version: "0.0.0-test",
+    onRequest: (record) => records.push(record),
+  });
+  return { ...gateway, records, configDir };
+}
