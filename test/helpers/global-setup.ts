@@ -19,6 +19,6 @@ export function setup(): () => void {
     }
     rmSync(dir, { recursive: true, force: true });
     if (leaks.length > 0) throw new Error(`Upstream key leaked into CLI output:\n${leaks.join("\n")}`);
-    console.log(`no-leak check: ${files.length} CLI outputs searched, no upstream key found`);
+    console.log(`no-leak check: every CLI output of the suite (${files.length} files) searched, no upstream key found`);
   };
 }

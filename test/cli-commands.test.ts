@@ -1,0 +1,193 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config/index.js";
+import { BIN, cliEnv, recordOutput, runCli } from "./helpers/cli.js";
+import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { tempConfigDir } from "./helpers/gateway.js";
+import { BAD_LOGIN_KEY, GOOD_LOGIN_KEY } from "./helpers/secrets.js";
+
+let upstream: FakeUpstream;
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+});
+afterAll(() => upstream.close());
+
+const has = (command: string) => spawnSync("sh", ["-c", `command -v ${command}`]).status === 0;
+
+describe("gateway env", () => {
+  const script = 'eval "$(node "$BIN" env)"; printf "%s|%s|%s|%s" "$OPENAI_BASE_URL" "$OPENAI_API_KEY" "$ANTHROPIC_BASE_URL" "$ANTHROPIC_API_KEY"';
+
+  it("sets the four variables when evaluated by sh", () => {
+    const env = cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir({ port: 9123 }), GATEWAY_LOCAL_KEY: "gw-sh-key", BIN });
+    const out = execFileSync("sh", ["-c", script], { env }).toString();
+    expect(out).toBe("http://127.0.0.1:9123/v1|gw-sh-key|http://127.0.0.1:9123|gw-sh-key");
+  });
+
+  it.skipIf(!has("fish"))("sets the four variables when sourced by fish", () => {
+    const env = cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), GATEWAY_LOCAL_KEY: "gw-fish-key", BIN });
+    const out = execFileSync("fish", ["-c", 'node $BIN env --shell fish | source; printf "%s|%s" $OPENAI_BASE_URL $ANTHROPIC_API_KEY'], { env }).toString();
+    expect(out).toBe("http://127.0.0.1:8484/v1|gw-fish-key");
+  });
+
+  it("generates the local key once, in a 0600 file, in the gw- format", async () => {
+    const dir = tempConfigDir();
+    const first = await runCli(["env", "--json"], cliEnv({ GATEWAY_CONFIG_DIR: dir }));
+    const second = await runCli(["env", "--json"], cliEnv({ GATEWAY_CONFIG_DIR: dir }));
+    const key = JSON.parse(first.stdout).OPENAI_API_KEY as string;
+    expect(key).toMatch(/^gw-[A-Za-z0-9_-]{43}$/);
+    expect(JSON.parse(second.stdout).ANTHROPIC_API_KEY).toBe(key);
+    const mode = execFileSync("stat", ["-c", "%a", `${dir}/local-key`]).toString().trim();
+    expect(mode).toBe("600");
+  });
+});
+
+describe("configuration", () => {
+  it("takes flags over environment over file over defaults", () => {
+    const dir = tempConfigDir({ port: 1111, messagesSegment: "from-file", retries: 5 });
+    const config = loadConfig({ env: { GATEWAY_CONFIG_DIR: dir, GATEWAY_PORT: "2222", GATEWAY_MESSAGES_SEGMENT: "from-env" }, flags: { port: "3333" } });
+    expect(config.port).toBe(3333);
+    expect(config.messagesSegment).toBe("from-env");
+    expect(config.retries).toBe(5);
+    expect(config.timeouts).toEqual({ connectMs: 10_000, firstByteMs: 600_000, idleMs: 300_000 });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it("names the file, the field and what is expected for an invalid value", async () => {
+    const dir = tempConfigDir({ port: "eighty" });
+    const result = await runCli(["env"], cliEnv({ GATEWAY_CONFIG_DIR: dir }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`Invalid configuration in ${dir}/config.json: "port" must be an integer from 0 to 65535 (got "eighty").`);
+    expect(result.stdout).toBe("");
+  });
+
+  it("refuses unknown fields and plain-http remote upstreams", async () => {
+    const unknown = await runCli(["env"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir({ apiKey: "x" }) }));
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('"apiKey" must be absent: unknown field');
+    const http = await runCli(["env"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir({ upstream: "http://gateway.example.com" }) }));
+    expect(http.stderr).toContain("plain http:// is only allowed for loopback hosts");
+  });
+});
+
+describe("keychain commands without a keychain", () => {
+  it("login fails fast with both ways out", async () => {
+    const started = Date.now();
+    const result = await runCli(["login", "--upstream", upstream.url, "--stdin", "--no-verify"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir() }), GOOD_LOGIN_KEY);
+    expect(result.code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(result.stderr).toContain("The OS keychain is not available");
+    expect(result.stderr).toContain("gnome-keyring");
+    expect(result.stderr).toContain("GATEWAY_API_KEY");
+  });
+});
+
+const keyring = process.env.GATEWAY_TEST_KEYRING === "1";
+if (!keyring) {
+  const why = "no private Secret Service (run the suite with `npm test`, which starts one when dbus and gnome-keyring are installed)";
+  if (process.env.CI) throw new Error(`keychain tests must run in CI, but ${why}`);
+  console.warn(`keychain tests skipped: ${why}`);
+}
+
+describe.skipIf(!keyring)("keychain round trip against a real Secret Service", () => {
+  const keyringEnv = (dir: string) => cliEnv({ GATEWAY_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS });
+
+  it("login --stdin verifies and stores a good key; start and status then use it", async () => {
+    upstream.behaviour.key = GOOD_LOGIN_KEY;
+    const dir = tempConfigDir();
+    const login = await runCli(["login", "--upstream", upstream.url, "--stdin"], keyringEnv(dir), `${GOOD_LOGIN_KEY}\n`);
+    expect(login.code, login.stderr).toBe(0);
+    expect(upstream.last().url).toBe("/v1/models");
+    expect(upstream.last().headers.authorization).toBe(`Bearer ${GOOD_LOGIN_KEY}`);
+    const status = await runCli(["status"], keyringEnv(dir));
+    expect(status.stderr).toContain(`stored in the OS keychain for ${upstream.url}`);
+    const chat = await runCli(["chat", "-m", "gpt-fake", "from", "keychain"], keyringEnv(dir));
+    expect(chat.stdout).toBe("fake: from keychain\n");
+    const logout = await runCli(["logout"], keyringEnv(dir));
+    expect(logout.code).toBe(0);
+    const after = await runCli(["chat", "-m", "gpt-fake", "x"], keyringEnv(dir));
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain("No upstream key is stored");
+    upstream.behaviour.key = FAKE_UPSTREAM_KEY;
+  });
+
+  it("stores nothing when the upstream answers 401", async () => {
+    const dir = tempConfigDir();
+    const login = await runCli(["login", "--upstream", upstream.url, "--stdin"], keyringEnv(dir), BAD_LOGIN_KEY);
+    expect(login.code).toBe(1);
+    expect(login.stderr).toContain("The upstream rejected this key (401");
+    expect(login.stderr).toContain("Nothing was stored");
+    const status = await runCli(["status"], { ...keyringEnv(dir), GATEWAY_UPSTREAM: upstream.url });
+    expect(status.stderr).toContain(`none stored for ${upstream.url}`);
+  });
+
+  it("stores without checking under --no-verify", async () => {
+    const dir = tempConfigDir();
+    const before = upstream.received.length;
+    const login = await runCli(["login", "--upstream", upstream.url, "--stdin", "--no-verify"], keyringEnv(dir), BAD_LOGIN_KEY);
+    expect(login.code).toBe(0);
+    expect(upstream.received.length).toBe(before);
+    await runCli(["logout"], keyringEnv(dir));
+  });
+});
+
+describe("gateway chat and models", () => {
+  const env = (extra: Record<string, string> = {}) => cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), ...extra });
+  const fakeEnv = (key = FAKE_UPSTREAM_KEY) => env({ GATEWAY_UPSTREAM: upstream.url, GATEWAY_API_KEY: key });
+
+  it.each(["chat", "messages"])("streams the echo reply to stdout (--api %s)", async (api) => {
+    const result = await runCli(["chat", "-m", "echo-1", "--api", api, "hello", "world"], env());
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("echo: hello world\n");
+  });
+
+  it.each(["chat", "messages"])("streams the test upstream's text exactly (--api %s)", async (api) => {
+    const result = await runCli(["chat", "-m", "m", "--api", api, "one two three"], fakeEnv());
+    expect(result.stdout).toBe("fake: one two three\n");
+  });
+
+  it("puts piped stdin first, then the prompt", async () => {
+    const result = await runCli(["chat", "-m", "echo-1", "explain"], env(), "log line\n");
+    expect(result.stdout).toBe("echo: log line\n\nexplain\n");
+  });
+
+  it("prints the whole response object with --json, and plain text with --no-stream", async () => {
+    const json = await runCli(["chat", "-m", "echo-1", "--json", "hi"], env());
+    expect(JSON.parse(json.stdout)).toMatchObject({ object: "chat.completion", choices: [{ message: { content: "echo: hi" } }] });
+    const plain = await runCli(["chat", "-m", "echo-1", "--no-stream", "--api", "messages", "-s", "be brief", "hi"], env());
+    expect(plain.stdout).toBe("echo: hi\n");
+  });
+
+  it("exits 1 on an upstream 401 with a hint on stderr and nothing on stdout", async () => {
+    const result = await runCli(["chat", "-m", "m", "hi"], fakeEnv("sk-wrong-key"));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("The upstream answered 401: Incorrect API key provided");
+    expect(result.stderr).toContain("gateway login");
+  });
+
+  it("exits 2 without a model, saying how to pick one", async () => {
+    const result = await runCli(["chat", "hi"], env());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("gateway models");
+  });
+
+  it("uses defaultModel from the config", async () => {
+    const result = await runCli(["chat", "--json", "hi"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir({ defaultModel: "echo-mini" }) }));
+    expect(JSON.parse(result.stdout).model).toBe("echo-mini");
+  });
+
+  it("exits quietly when stdout closes early (| head -c 5)", () => {
+    const result = spawnSync("sh", ["-c", `node "$BIN" chat -m echo-1 "${"word ".repeat(20000)}" | head -c 5`], { env: { ...env(), BIN } });
+    recordOutput(["chat | head"], result.stdout.toString(), result.stderr.toString());
+    expect(result.stdout.toString()).toBe("echo:");
+    expect(result.stderr.toString()).not.toMatch(/\n\s+at |Error/);
+  });
+
+  it("lists models as a table and as raw JSON", async () => {
+    const table = await runCli(["models"], env());
+    expect(table.stdout.split("\n")[0]).toMatch(/^ID\s+OWNER\s+CREATED$/);
+    expect(table.stdout).toContain("echo-1");
+    const json = await runCli(["models", "--api", "messages", "--json"], fakeEnv());
+    expect(JSON.parse(json.stdout).data[0]).toMatchObject({ id: "claude-fake", display_name: "Claude Fake" });
+  });
+});

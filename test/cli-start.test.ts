@@ -1,0 +1,106 @@
+import { createServer, type Server } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { startFakeUpstream, FAKE_UPSTREAM_KEY, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { tempConfigDir } from "./helpers/gateway.js";
+import { cliEnv, runCli, spawnCli, waitForOutput } from "./helpers/cli.js";
+
+const children: ReturnType<typeof spawnCli>[] = [];
+let blocker: Server | undefined;
+let upstream: FakeUpstream | undefined;
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  await new Promise<void>((r) => (blocker ? blocker.close(() => r()) : r()));
+  await upstream?.close();
+  blocker = upstream = undefined;
+});
+
+function start(args: string[], env: Record<string, string> = {}) {
+  const child = spawnCli(["start", ...args], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), ...env }));
+  children.push(child);
+  return child;
+}
+
+const exited = (child: ReturnType<typeof spawnCli>) =>
+  new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on("exit", (code) => resolve(code))));
+
+describe("gateway start", () => {
+  it("prints a banner with both base URLs and serves /health on --port 0", async () => {
+    const child = start(["--port", "0"]);
+    const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const { stdout } = child.output();
+    expect(stdout).toContain(`OpenAI style     ${url}/v1`);
+    expect(stdout).toContain(`Anthropic style  ${url}`);
+    expect(stdout).toContain("ECHO");
+    expect(stdout).toContain("gateway env");
+    const health = await (await fetch(`${url}/health`)).json();
+    expect(health).toMatchObject({ status: "ok", upstream: "echo" });
+    expect(Number(new URL(url!).port)).not.toBe(3000);
+  });
+
+  it("fails on a busy port, naming it and the fix, instead of moving", async () => {
+    blocker = createServer();
+    await new Promise<void>((r) => blocker!.listen(0, "127.0.0.1", r));
+    const port = (blocker.address() as { port: number }).port;
+    const result = await runCli(["start", "--port", String(port)], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir() }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use.`);
+    expect(result.stderr).toContain("--port");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("refuses to start with a real upstream and no key, naming both ways out", async () => {
+    const started = Date.now();
+    const result = await runCli(["start", "--port", "0", "--upstream", "https://gateway.example.com"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir() }));
+    expect(result.code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(result.stderr).toMatch(/keychain is not available|No upstream key is stored/);
+    expect(result.stderr).toContain("GATEWAY_API_KEY");
+  });
+
+  it("starts with GATEWAY_API_KEY when there is no keychain at all", async () => {
+    upstream = await startFakeUpstream();
+    const child = start(["--port", "0", "--upstream", upstream.url], { GATEWAY_API_KEY: FAKE_UPSTREAM_KEY });
+    const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    expect((await (await fetch(`${url}/health`)).json()).upstream).toBe(upstream.url);
+  });
+
+  it("lets an open stream finish on SIGTERM, then exits 0", async () => {
+    upstream = await startFakeUpstream();
+    upstream.behaviour.chunkDelayMs = 150;
+    const configDir = tempConfigDir();
+    const child = spawnCli(["start", "--port", "0", "--upstream", upstream.url], cliEnv({ GATEWAY_CONFIG_DIR: configDir, GATEWAY_API_KEY: FAKE_UPSTREAM_KEY, GATEWAY_LOCAL_KEY: "gw-k" }));
+    children.push(child);
+    const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const response = await fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: "Bearer gw-k", "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "a b c d e" }] }),
+    });
+    child.kill("SIGTERM");
+    const text = await response.text();
+    expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
+    expect(await exited(child)).toBe(0);
+  });
+
+  it("exits at once on a second signal", async () => {
+    upstream = await startFakeUpstream();
+    upstream.behaviour.chunkDelayMs = 2_000;
+    const child = spawnCli(["start", "--port", "0", "--upstream", upstream.url], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), GATEWAY_API_KEY: FAKE_UPSTREAM_KEY, GATEWAY_LOCAL_KEY: "gw-k" }));
+    children.push(child);
+    const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const pending = fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: "Bearer gw-k", "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "a b c d e" }] }),
+    }).then((r) => r.text()).catch(() => "");
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill("SIGINT");
+    await new Promise((r) => setTimeout(r, 200));
+    const signalledAt = Date.now();
+    child.kill("SIGINT");
+    const code = await exited(child);
+    expect(Date.now() - signalledAt).toBeLessThan(1_500);
+    expect(code).toBe(130);
+    await pending;
+  });
+});
