@@ -15,6 +15,7 @@ import { readBody } from "./read-body.js";
 import { sendError } from "./render-error.js";
 import type { RequestRecord, RequestSink } from "./request-log.js";
 import { resolveRoute, type Route } from "./resolve-route.js";
+import { createUsageObserver, type Usage } from "./usage-observer.js";
 
 export interface GatewayHandlerOptions {
   config: GatewayConfig;
@@ -60,7 +61,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions) {
   const allowedOrigins: ReadonlySet<string> = new Set(config.cors);
   const active = new Set<UpstreamReply>();
 
-  function record(x: Exchange, status: number, outcome: RequestRecord["outcome"], path: string): void {
+  function record(x: Exchange, status: number, outcome: RequestRecord["outcome"], path: string, usage?: Usage): void {
     onRequest?.({
       time: new Date().toISOString(),
       requestId: x.requestId,
@@ -71,8 +72,8 @@ export function createGatewayHandler(options: GatewayHandlerOptions) {
       status,
       durationMs: performance.now() - x.started,
       ttfbMs: x.firstByteAt === undefined ? undefined : x.firstByteAt - x.started,
-      inputTokens: undefined,
-      outputTokens: undefined,
+      inputTokens: usage?.inputTokens,
+      outputTokens: usage?.outputTokens,
       userAgent: x.req.headers["user-agent"],
       outcome,
     });
@@ -138,15 +139,18 @@ export function createGatewayHandler(options: GatewayHandlerOptions) {
     });
     res.flushHeaders();
     active.add(reply);
+    const contentEncoding = reply.headers["content-encoding"];
+    const usage = onRequest ? createUsageObserver(contentType as string | undefined, typeof contentEncoding === "string" ? contentEncoding : undefined) : undefined;
     const outcome = await pipeBody(reply.body, res, {
       family: x.family,
       isEventStream,
-      onChunk: () => {
+      onChunk: (chunk) => {
         x.firstByteAt ??= performance.now();
+        usage?.observe(chunk);
       },
     });
     active.delete(reply);
-    record(x, reply.status, outcome, path);
+    record(x, reply.status, outcome, path, usage?.result());
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -8,7 +8,7 @@ export interface PipeOptions {
   family: Family;
   /** Server-sent events get a family error event when the upstream breaks; other bodies are cut (socket reset). */
   isEventStream: boolean;
-  /** Sees every chunk as it passes, for timing and usage; must not hold on to it. */
+  /** Sees every chunk right after it was handed to the client, for timing and usage. */
   onChunk?: (chunk: Buffer) => void;
 }
 
@@ -47,8 +47,9 @@ export function pipeBody(body: Readable, res: ServerResponse, options: PipeOptio
       resolve(outcome);
     };
     const onData = (chunk: Buffer) => {
+      const flowing = res.write(chunk);
       onChunk?.(chunk);
-      if (!res.write(chunk)) body.pause();
+      if (!flowing) body.pause();
     };
     const onDrain = () => body.resume();
     const onClose = () => {

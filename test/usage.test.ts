@@ -1,0 +1,40 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { replyPieces, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
+import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
+import { formatRequestLine } from "../src/server/request-log.js";
+
+let upstream: FakeUpstream;
+let gateway: TestGateway;
+beforeEach(async () => {
+  upstream = await startFakeUpstream();
+  gateway = await startTestGateway(upstream.url);
+});
+afterEach(async () => {
+  await gateway.close(0);
+  await upstream.close();
+});
+
+const prompt = "count these words";
+const outputTokens = replyPieces(prompt).length;
+
+describe("usage in the request record", () => {
+  it.each([
+    ["chat", false],
+    ["chat", true],
+    ["messages", false],
+    ["messages", true],
+  ] as const)("equals what the upstream reported (%s, stream %s)", async (family, stream) => {
+    const isChat = family === "chat";
+    const body = isChat
+      ? { model: "gpt-fake", stream, messages: [{ role: "user", content: prompt }] }
+      : { model: "claude-fake", max_tokens: 9, stream, messages: [{ role: "user", content: prompt }] };
+    const res = await rawRequest(gateway.url, { method: "POST", path: isChat ? "/v1/chat/completions" : "/v1/messages", headers: isChat ? chatHeaders(LOCAL_KEY) : messagesHeaders(LOCAL_KEY), body: JSON.stringify(body) });
+    expect(res.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 20));
+    const record = gateway.records.at(-1)!;
+    expect(record).toMatchObject({ model: body.model, status: 200, inputTokens: 11, outputTokens, outcome: "complete", family });
+    expect(record.ttfbMs).toBeGreaterThanOrEqual(0);
+    expect(formatRequestLine(record)).toMatch(new RegExp(`^POST /v1/\\S+ ${body.model} 200 \\d+ms ttfb \\d+ms tokens 11/${outputTokens}$`));
+  });
+});
