@@ -1,0 +1,32 @@
+// The floor: the least a Node.js streaming reverse proxy can do (node:http + undici pool, key swap, piped body).
+import { createServer } from "node:http";
+import { Pool } from "undici";
+
+const upstream = process.env.BENCH_UPSTREAM_URL;
+const key = process.env.BENCH_UPSTREAM_KEY;
+const pool = new Pool(upstream, { connections: 128, keepAliveTimeout: 60_000 });
+
+const server = createServer((req, res) => {
+  const headers = { ...req.headers };
+  delete headers.host;
+  delete headers.connection;
+  if (headers["x-api-key"]) headers["x-api-key"] = key;
+  else headers.authorization = `Bearer ${key}`;
+  const controller = new AbortController();
+  res.on("close", () => controller.abort());
+  pool
+    .request({ path: req.url, method: req.method, headers, body: req, signal: controller.signal })
+    .then(({ statusCode, headers: h, body }) => {
+      delete h.connection;
+      delete h["keep-alive"];
+      delete h["transfer-encoding"];
+      res.writeHead(statusCode, h);
+      body.pipe(res);
+    })
+    .catch(() => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, "127.0.0.1", () => console.log(`port ${server.address().port}`));
