@@ -1,0 +1,114 @@
+import { connect } from "node:net";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
+import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
+
+let upstream: FakeUpstream;
+let gateway: TestGateway;
+beforeEach(async () => {
+  upstream = await startFakeUpstream();
+  gateway = await startTestGateway(upstream.url);
+});
+afterEach(async () => {
+  await gateway.close(0);
+  await upstream.close();
+});
+
+async function stillHealthy() {
+  const health = await rawRequest(gateway.url, { path: "/health" });
+  expect(health.status).toBe(200);
+}
+
+/** Writes raw bytes on a fresh socket and returns everything the server sent until it closed (or a pause). */
+function rawExchange(bytes: string | Buffer, settleMs = 500): Promise<string> {
+  const { port } = new URL(gateway.url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), "127.0.0.1", () => socket.write(bytes));
+    let data = "";
+    const done = () => {
+      socket.destroy();
+      resolve(data);
+    };
+    const timer = setTimeout(done, settleMs);
+    socket.on("data", (c) => (data += c.toString()));
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve(data);
+    });
+    socket.on("error", () => undefined);
+  });
+}
+
+describe("hostile input", () => {
+  it("answers oversized headers with 431 and keeps serving", async () => {
+    const answer = await rawExchange(`GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+    expect(answer.startsWith("HTTP/1.1 431")).toBe(true);
+    await stillHealthy();
+  });
+
+  it("survives a body shorter than its content-length (client gives up)", async () => {
+    const answer = await rawExchange(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${LOCAL_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"model":"m"`, 300);
+    expect(answer).toBe("");
+    expect(upstream.received).toHaveLength(0);
+    await stillHealthy();
+  });
+
+  it("rejects a body longer than its content-length as a malformed next request", async () => {
+    const body = JSON.stringify({ model: "m", messages: [] });
+    const answer = await rawExchange(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${LOCAL_KEY}\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n${body}`);
+    // the first 5 bytes are the body (not JSON: 400 invalid_json); the rest parses as a broken request (400)
+    expect(answer.startsWith("HTTP/1.1 400")).toBe(true);
+    expect(answer).toContain('"code":"invalid_json"');
+    expect(answer).toContain("HTTP/1.1 400 Bad Request");
+    await stillHealthy();
+  });
+
+  it("forwards invalid UTF-8 inside a JSON string byte for byte", async () => {
+    const body = Buffer.concat([Buffer.from('{"model":"m","messages":[{"role":"user","content":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}]}')]);
+    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders(LOCAL_KEY), body });
+    expect(res.status).toBe(200);
+    expect(upstream.last().body.equals(body)).toBe(true);
+  });
+
+  it("answers deeply nested JSON with 400, not a crash", async () => {
+    const deep = "[".repeat(200_000) + "]".repeat(200_000);
+    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: deep });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body).error.type).toBe("invalid_request_error");
+    await stillHealthy();
+  });
+
+  it("passes other methods under /v1/ through, and 404s them elsewhere", async () => {
+    const del = await rawRequest(gateway.url, { method: "DELETE", path: "/v1/files/abc", headers: { authorization: `Bearer ${LOCAL_KEY}` } });
+    expect(del.status).toBe(200);
+    expect(upstream.last()).toMatchObject({ method: "DELETE", url: "/v1/files/abc" });
+    const put = await rawRequest(gateway.url, { method: "PUT", path: "/admin", headers: { authorization: `Bearer ${LOCAL_KEY}` } });
+    expect(put.status).toBe(404);
+  });
+});
+
+describe("load", () => {
+  it("completes 200 concurrent streams of both families with the right content, and memory settles", async () => {
+    const rssBefore = process.memoryUsage().rss;
+    const one = async (i: number) => {
+      const isChat = i % 2 === 0;
+      const body = isChat
+        ? { model: "m", stream: true, messages: [{ role: "user", content: `req ${i}` }] }
+        : { model: "m", max_tokens: 5, stream: true, messages: [{ role: "user", content: `req ${i}` }] };
+      const res = await fetch(`${gateway.url}${isChat ? "/v1/chat/completions" : "/v1/messages"}`, { method: "POST", headers: isChat ? chatHeaders(LOCAL_KEY) : messagesHeaders(LOCAL_KEY), body: JSON.stringify(body) });
+      const text = await res.text();
+      const pieces = isChat
+        ? [...text.matchAll(/"content":"([^"]*)"/g)].map((m) => m[1]).join("")
+        : [...text.matchAll(/"text_delta","text":"([^"]*)"/g)].map((m) => m[1]).join("");
+      return pieces === `fake: req ${i}`;
+    };
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => one(i)));
+    expect(results.every(Boolean)).toBe(true);
+    expect(gateway.records.filter((r) => r.outcome === "complete")).toHaveLength(200);
+    global.gc?.();
+    await new Promise((r) => setTimeout(r, 200));
+    // gateway, upstream and clients share this process: 200 finished streams must not leave more than ~50 MB behind
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(50 * 1024 * 1024);
+  });
+});
