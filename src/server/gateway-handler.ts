@@ -43,11 +43,16 @@ interface Exchange {
   firstByteAt: number | undefined;
 }
 
+/** Paths with nothing WHATWG parsing would change: no dot segments, escapes, backslashes or odd characters. */
+const PLAIN_PATH = /^(\/[A-Za-z0-9_~-]+)+$/;
+
 function pathnameOf(url: string): { pathname: string; query: string } {
   const q = url.indexOf("?");
   const rawPath = q === -1 ? url : url.slice(0, q);
+  const query = q === -1 ? "" : url.slice(q);
+  if (PLAIN_PATH.test(rawPath)) return { pathname: rawPath, query };
   // WHATWG parsing resolves "." and ".." segments, including their percent-encoded forms.
-  return { pathname: new URL(`http://localhost${rawPath}`).pathname, query: q === -1 ? "" : url.slice(q) };
+  return { pathname: new URL(`http://localhost${rawPath}`).pathname, query };
 }
 
 /**
