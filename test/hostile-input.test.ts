@@ -57,10 +57,11 @@ describe("hostile input", () => {
   it("rejects a body longer than its content-length as a malformed next request", async () => {
     const body = JSON.stringify({ model: "m", messages: [] });
     const answer = await rawExchange(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${LOCAL_KEY}\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n${body}`);
-    // the first 5 bytes are the body (not JSON: 400 invalid_json); the rest parses as a broken request (400)
+    // The first 5 bytes are the body; the rest arrives in the same packet and parses as a broken request, so
+    // Node's parser answers 400 and closes (sometimes after our own 400 invalid_json for the 5-byte body).
     expect(answer.startsWith("HTTP/1.1 400")).toBe(true);
-    expect(answer).toContain('"code":"invalid_json"');
     expect(answer).toContain("HTTP/1.1 400 Bad Request");
+    expect(upstream.received).toHaveLength(0);
     await stillHealthy();
   });
 
