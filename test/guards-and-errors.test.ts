@@ -1,20 +1,13 @@
 import { connect } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
+import { describe, expect, it } from "vitest";
+import { type FakeUpstream } from "./helpers/fake-upstream.js";
+import { LOCAL_KEY, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
-
-async function start(options: Parameters<typeof startTestGateway>[1] = {}) {
-  upstream = await startFakeUpstream();
-  gateway = await startTestGateway(upstream.url, options);
-}
-afterEach(async () => {
-  await gateway?.close(0);
-  await upstream?.close();
-});
+const pair = useGatewayPair();
+const start = async (options: Parameters<typeof pair.start>[0] = {}) => ({ upstream, gateway } = await pair.start(options));
 
 const chatBody = JSON.stringify({ model: "m", messages: [{ role: "user", content: "x" }] });
 const messagesBody = JSON.stringify({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }] });

@@ -1,19 +1,13 @@
 import { connect } from "node:net";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { type FakeUpstream } from "./helpers/fake-upstream.js";
+import { LOCAL_KEY, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
-beforeEach(async () => {
-  upstream = await startFakeUpstream();
-  gateway = await startTestGateway(upstream.url);
-});
-afterEach(async () => {
-  await gateway.close(0);
-  await upstream.close();
-});
+const pair = useGatewayPair();
+beforeEach(async () => ({ upstream, gateway } = await pair.start()));
 
 async function stillHealthy() {
   const health = await rawRequest(gateway.url, { path: "/health" });

@@ -1,15 +1,17 @@
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
+import type { FakeUpstream } from "./helpers/fake-upstream.js";
+import { LOCAL_KEY, startTestGateway, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
 
-let upstream: FakeUpstream | undefined;
-let gateway: TestGateway | undefined;
+let upstream: FakeUpstream;
+let gateway: TestGateway;
+const pair = useGatewayPair();
+/** Only for the test without an upstream; the pair closes its own. */
+let lone: TestGateway | undefined;
 afterEach(async () => {
-  await gateway?.close(0);
-  await upstream?.close();
-  gateway = upstream = undefined;
+  await lone?.close(0);
+  lone = undefined;
 });
 
 const chat = (gw: TestGateway) =>
@@ -17,8 +19,7 @@ const chat = (gw: TestGateway) =>
 
 describe("retries before the first byte", () => {
   it("turns a 529 then a 200 into one 200, with two requests upstream", async () => {
-    upstream = await startFakeUpstream();
-    gateway = await startTestGateway(upstream.url);
+    ({ upstream, gateway } = await pair.start());
     upstream.behaviour.fail = { status: 529, times: 1 };
     const res = await chat(gateway);
     expect(res.status).toBe(200);
@@ -28,8 +29,7 @@ describe("retries before the first byte", () => {
   });
 
   it("passes a 401 through untouched and does not retry it", async () => {
-    upstream = await startFakeUpstream();
-    gateway = await startTestGateway(upstream.url);
+    ({ upstream, gateway } = await pair.start());
     upstream.behaviour.key = "other";
     const res = await chat(gateway);
     expect(res.status).toBe(401);
@@ -37,8 +37,7 @@ describe("retries before the first byte", () => {
   });
 
   it("waits for retry-after: 1 before retrying a 429", async () => {
-    upstream = await startFakeUpstream();
-    gateway = await startTestGateway(upstream.url);
+    ({ upstream, gateway } = await pair.start());
     upstream.behaviour.fail = { status: 429, times: 1, headers: { "retry-after": "1" } };
     const started = Date.now();
     const res = await chat(gateway);
@@ -48,8 +47,7 @@ describe("retries before the first byte", () => {
   });
 
   it("gives a retry-after over 30 s to the client at once", async () => {
-    upstream = await startFakeUpstream();
-    gateway = await startTestGateway(upstream.url);
+    ({ upstream, gateway } = await pair.start());
     upstream.behaviour.fail = { status: 429, times: 1, headers: { "retry-after": "120" } };
     const res = await chat(gateway);
     expect(res.status).toBe(429);
@@ -58,8 +56,7 @@ describe("retries before the first byte", () => {
   });
 
   it("passes the last upstream answer through when the retries run out", async () => {
-    upstream = await startFakeUpstream();
-    gateway = await startTestGateway(upstream.url, { file: { retries: 1 } });
+    ({ upstream, gateway } = await pair.start({ file: { retries: 1 } }));
     upstream.behaviour.fail = { status: 503, body: { error: { message: "overloaded" } } };
     const res = await chat(gateway);
     expect(res.status).toBe(503);
@@ -72,8 +69,8 @@ describe("retries before the first byte", () => {
     await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((r) => probe.close(() => r()));
-    gateway = await startTestGateway(`http://127.0.0.1:${port}`, { file: { retries: 1 } });
-    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", max_tokens: 1, messages: [] }) });
+    lone = await startTestGateway(`http://127.0.0.1:${port}`, { file: { retries: 1 } });
+    const res = await rawRequest(lone.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", max_tokens: 1, messages: [] }) });
     expect(res.status).toBe(502);
     expect(res.headers["x-request-id"]).toMatch(/^req_/);
     expect(JSON.parse(res.body)).toEqual({
@@ -85,8 +82,7 @@ describe("retries before the first byte", () => {
 
 describe("timeouts", () => {
   it("answers 504 when the first byte does not come in time", async () => {
-    upstream = await startFakeUpstream();
-    gateway = await startTestGateway(upstream.url, { file: { timeouts: { firstByteMs: 300 }, retries: 0 } });
+    ({ upstream, gateway } = await pair.start({ file: { timeouts: { firstByteMs: 300 }, retries: 0 } }));
     upstream.behaviour.headersDelayMs = 2_000;
     const res = await chat(gateway);
     expect(res.status).toBe(504);
@@ -94,8 +90,7 @@ describe("timeouts", () => {
   });
 
   it("ends a stream that goes silent with a timeout error event", async () => {
-    upstream = await startFakeUpstream();
-    gateway = await startTestGateway(upstream.url, { file: { timeouts: { idleMs: 300 } } });
+    ({ upstream, gateway } = await pair.start({ file: { timeouts: { idleMs: 300 } } }));
     upstream.behaviour.stallAfterChunks = 2;
     const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", max_tokens: 1, stream: true, messages: [{ role: "user", content: "x y" }] }) });
     expect(res.status).toBe(200);

@@ -1,20 +1,14 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { FAKE_UPSTREAM_KEY, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { LOCAL_KEY, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
 
-beforeEach(async () => {
-  upstream = await startFakeUpstream();
-  gateway = await startTestGateway(upstream.url);
-});
-afterEach(async () => {
-  await gateway.close(0);
-  await upstream.close();
-});
+const pair = useGatewayPair();
+beforeEach(async () => ({ upstream, gateway } = await pair.start()));
 
 const openai = () => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
 

@@ -1,19 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { replyPieces, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { replyPieces, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { LOCAL_KEY, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
 import { formatRequestLine } from "../src/server/request-log.js";
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
-beforeEach(async () => {
-  upstream = await startFakeUpstream();
-  gateway = await startTestGateway(upstream.url);
-});
-afterEach(async () => {
-  await gateway.close(0);
-  await upstream.close();
-});
+const pair = useGatewayPair();
+beforeEach(async () => ({ upstream, gateway } = await pair.start()));
 
 const prompt = "count these words";
 const outputTokens = replyPieces(prompt).length;

@@ -5,7 +5,8 @@ import { loadConfig, type ConfigFlags } from "../../src/config/index.js";
 import { startGateway, type Gateway } from "../../src/server/start-gateway.js";
 import type { RequestRecord } from "../../src/server/request-log.js";
 import { staticKeySource, noKeySource } from "../../src/upstream/key-source.js";
-import { FAKE_UPSTREAM_KEY } from "./fake-upstream.js";
+import { afterEach } from "vitest";
+import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./fake-upstream.js";
 
 export const LOCAL_KEY = "gw-local-test-key-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
@@ -34,4 +35,24 @@ export async function startTestGateway(upstream: string, options: { file?: Recor
     onRequest: (record) => records.push(record),
   });
   return { ...gateway, records, configDir };
+}
+
+/**
+ * A fake upstream with a gateway in front of it, closed after each test. `start` may be called from
+ * `beforeEach` or inside a test that needs its own options.
+ */
+export function useGatewayPair() {
+  let current: { upstream: FakeUpstream; gateway: TestGateway } | undefined;
+  afterEach(async () => {
+    await current?.gateway.close(0);
+    await current?.upstream.close();
+    current = undefined;
+  });
+  return {
+    async start(options: Parameters<typeof startTestGateway>[1] = {}) {
+      const upstream = await startFakeUpstream();
+      current = { upstream, gateway: await startTestGateway(upstream.url, options) };
+      return current;
+    },
+  };
 }
