@@ -110,7 +110,11 @@ export function registerChat(program: Command): void {
       const upstream = await openUpstream(ctx.config, await resolveKeySource(ctx));
       const session: Session = { ctx, upstream, family: options.api, model, options };
       try {
-        if (prompt) await ask(session, [{ role: "user", content: prompt }], new AbortController().signal);
+        if (prompt) {
+          // Ctrl-C during a one-off reply: stop at once with the conventional 130, no stack trace.
+          process.once("SIGINT", () => process.exit(130));
+          await ask(session, [{ role: "user", content: prompt }], new AbortController().signal);
+        }
         else if (process.stdin.isTTY) await interactive(session);
         else throw new CliError("No prompt given.", { hint: 'Pass one: gateway chat "your question", or pipe text in.', exitCode: 2 });
       } finally {

@@ -1,0 +1,56 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, recordOutput } from "./helpers/cli.js";
+import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { tempConfigDir } from "./helpers/gateway.js";
+
+const hasTmux = spawnSync("sh", ["-c", "command -v tmux"]).status === 0;
+if (!hasTmux && process.env.CI) throw new Error("tmux is needed for the interactive chat test (apt-get install tmux)");
+
+let upstream: FakeUpstream;
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+});
+afterAll(() => upstream.close());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const session = `gateway-chat-${process.pid}`;
+const tmux = (...args: string[]) => execFileSync("tmux", args).toString();
+
+async function waitForScreen(pattern: RegExp, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const screen = tmux("capture-pane", "-p", "-t", session);
+    if (pattern.test(screen) || Date.now() > deadline) return screen;
+    await sleep(100);
+  }
+}
+
+describe.skipIf(!hasTmux)("interactive gateway chat in a terminal", () => {
+  it("keeps the conversation across two turns and exits on Ctrl-D", async () => {
+    const env = `GATEWAY_CONFIG_DIR=${tempConfigDir()} GATEWAY_UPSTREAM=${upstream.url} GATEWAY_API_KEY=${FAKE_UPSTREAM_KEY} NO_COLOR=1`;
+    tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "30", `env ${env} ${process.execPath} ${BIN} chat -m gpt-fake; echo EXITED $?; sleep 30`);
+    try {
+      // capture-pane trims the space after the "> " prompt
+      await waitForScreen(/^>$/m);
+      tmux("send-keys", "-t", session, "first question", "Enter");
+      await waitForScreen(/fake: first question/);
+      tmux("send-keys", "-t", session, "second one", "Enter");
+      await waitForScreen(/fake: second one/);
+      tmux("send-keys", "-t", session, "C-d");
+      const screen = await waitForScreen(/EXITED \d+/);
+      recordOutput(["chat (interactive)"], screen, "");
+      expect(screen).toContain("fake: first question");
+      expect(screen).toContain("fake: second one");
+      expect(screen).toMatch(/EXITED 0/);
+      const second = JSON.parse(upstream.last().body.toString()) as { messages: { role: string; content: string }[] };
+      expect(second.messages).toEqual([
+        { role: "user", content: "first question" },
+        { role: "assistant", content: "fake: first question" },
+        { role: "user", content: "second one" },
+      ]);
+    } finally {
+      spawnSync("tmux", ["kill-session", "-t", session]);
+    }
+  });
+});
