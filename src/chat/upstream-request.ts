@@ -1,6 +1,7 @@
 import { CliError } from "../errors.js";
 import { DEFAULT_ANTHROPIC_VERSION, chatFamily, messagesFamily, type FamilyName } from "../families/index.js";
 import type { GatewayConfig } from "../config/index.js";
+import { upstreamErrorMessage } from "../upstream/error-message.js";
 import type { UpstreamClient, UpstreamReply } from "../upstream/upstream-client.js";
 
 /** What to do next after an upstream error status. */
@@ -16,13 +17,7 @@ function hintFor(status: number): string {
 async function failOnErrorStatus(reply: UpstreamReply): Promise<void> {
   if (reply.status < 400) return;
   const text = await reply.body.text().catch(() => "");
-  let message = text.slice(0, 300);
-  try {
-    const parsed = JSON.parse(text) as { error?: { message?: unknown } };
-    if (typeof parsed.error?.message === "string") message = parsed.error.message;
-  } catch {
-    // not JSON: the raw text is the message
-  }
+  const message = upstreamErrorMessage(text) ?? text.slice(0, 300);
   throw new CliError(`The upstream answered ${reply.status}${message ? `: ${message}` : ""}`, { hint: hintFor(reply.status) });
 }
 

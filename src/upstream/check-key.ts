@@ -1,5 +1,6 @@
 import type { GatewayConfig } from "../config/index.js";
 import { chatFamily } from "../families/index.js";
+import { upstreamErrorMessage } from "./error-message.js";
 import { staticKeySource } from "./key-source.js";
 import { openUpstream } from "./open-upstream.js";
 
@@ -22,14 +23,7 @@ export async function checkKey(config: GatewayConfig, key: string, timeoutMs = 1
       signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await reply.body.text().catch(() => "");
-    let message: string | undefined;
-    try {
-      const parsed = JSON.parse(text) as { error?: { message?: unknown } };
-      if (typeof parsed.error?.message === "string") message = parsed.error.message;
-    } catch {
-      // not JSON: no message to show
-    }
-    return { status: reply.status, message };
+    return { status: reply.status, message: upstreamErrorMessage(text) };
   } finally {
     await upstream.close();
   }

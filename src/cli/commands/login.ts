@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { consola } from "consola";
 import password from "@inquirer/password";
-import { ECHO_UPSTREAM, loadConfig, type GatewayConfig } from "../../config/index.js";
+import { ECHO_UPSTREAM, type GatewayConfig } from "../../config/index.js";
 import { CliError } from "../../errors.js";
 import { checkKey } from "../../upstream/check-key.js";
 import { createContext, keychainAccount } from "../context.js";
@@ -76,7 +76,7 @@ export function registerLogin(program: Command): void {
         }
       }
       await ctx.store.set(account, key);
-      saveUpstream(loadConfig({ flags: { upstream } }));
+      saveUpstream(ctx.config);
       log.success(`Key stored in the OS keychain (service "gateway", account ${account}). Start the gateway: gateway start`);
     });
 }
