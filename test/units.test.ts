@@ -65,3 +65,11 @@ describe("echo streaming pieces", () => {
     for (const text of ["echo: a  b\nc ", "echo: ", "x"]) expect(streamPieces(text).join("")).toBe(text);
   });
 });
+
+describe("terminal stream reading", () => {
+  it("ignores events whose data is not a JSON object instead of crashing", async () => {
+    const { streamPiece } = await import("../src/chat/conversation.js");
+    for (const data of ["null", "42", "[1]", "{broken"]) expect(streamPiece("chat", undefined, data)).toBeUndefined();
+    expect(streamPiece("messages", "error", '{"type":"error","error":{"message":"overloaded"}}')).toEqual({ error: "overloaded" });
+  });
+});

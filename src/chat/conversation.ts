@@ -1,3 +1,4 @@
+import { parseJsonObject } from "../parse-json.js";
 import type { FamilyName } from "../families/index.js";
 
 /** One turn of a terminal conversation. */
@@ -54,12 +55,8 @@ export type StreamPiece = { text: string } | { error: string } | undefined;
 /** Reads one server-sent event of either family. */
 export function streamPiece(family: FamilyName, event: string | undefined, data: string): StreamPiece {
   if (data === "[DONE]") return undefined;
-  let parsed: Json;
-  try {
-    parsed = JSON.parse(data) as Json;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJsonObject(data);
+  if (!parsed) return undefined;
   const error = parsed.error as { message?: unknown } | undefined;
   if (error && (family === "chat" || event === "error" || parsed.type === "error")) {
     return { error: typeof error.message === "string" ? error.message : "the upstream reported an error" };

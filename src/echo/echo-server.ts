@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chatFamily, messagesFamily, type Family } from "../families/index.js";
+import { parseJsonObject } from "../parse-json.js";
 import * as replies from "./echo-replies.js";
 import { allText, estimateTokens, lastUserText } from "./echo-text.js";
 
@@ -21,14 +22,7 @@ function readJson(req: IncomingMessage): Promise<Record<string, unknown> | undef
       size += chunk.length;
       if (size <= MAX_BODY) chunks.push(chunk);
     });
-    req.on("end", () => {
-      try {
-        const data: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        resolve(typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined);
-      } catch {
-        resolve(undefined);
-      }
-    });
+    req.on("end", () => resolve(parseJsonObject(Buffer.concat(chunks).toString("utf8"))));
     req.on("error", () => resolve(undefined));
   });
 }

@@ -1,5 +1,6 @@
 import { StringDecoder } from "node:string_decoder";
 import { createParser, type EventSourceParser } from "eventsource-parser";
+import { parseJsonObject } from "../parse-json.js";
 
 /** Token counts as the upstream reported them. */
 export interface Usage {
@@ -27,14 +28,6 @@ function mergeUsage(into: Usage, value: unknown): void {
   if (typeof output === "number") into.outputTokens = output;
 }
 
-function parseQuietly(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Watches a reply go by and reports its usage at the end, without holding on to a stream. */
 export interface UsageObserver {
   observe(chunk: Buffer): void;
@@ -52,7 +45,7 @@ export function createUsageObserver(contentType: string | undefined, contentEnco
     const decoder = new StringDecoder("utf8");
     const parser: EventSourceParser = createParser({
       onEvent: (event) => {
-        if (event.data.includes('"usage"')) mergeUsage(usage, parseQuietly(event.data));
+        if (event.data.includes('"usage"')) mergeUsage(usage, parseJsonObject(event.data));
       },
     });
     return { observe: (chunk) => parser.feed(decoder.write(chunk)), result: () => usage };
@@ -66,7 +59,7 @@ export function createUsageObserver(contentType: string | undefined, contentEnco
       if (size <= MAX_OBSERVED_BODY) chunks.push(chunk);
     },
     result() {
-      if (size <= MAX_OBSERVED_BODY && chunks.length > 0) mergeUsage(usage, parseQuietly(Buffer.concat(chunks).toString("utf8")));
+      if (size <= MAX_OBSERVED_BODY && chunks.length > 0) mergeUsage(usage, parseJsonObject(Buffer.concat(chunks).toString("utf8")));
       chunks.length = 0;
       return usage;
     },
