@@ -43,6 +43,9 @@ interface Exchange {
   firstByteAt: number | undefined;
 }
 
+/** A header's value when it was sent once; repeated values are not trusted for content type or encoding. */
+const singleHeader = (value: string | string[] | undefined): string | undefined => (typeof value === "string" ? value : undefined);
+
 /** Paths with nothing WHATWG parsing would change: no dot segments, escapes, backslashes or odd characters. */
 const PLAIN_PATH = /^(\/[A-Za-z0-9_~-]+)+$/;
 
@@ -135,8 +138,8 @@ export function createGatewayHandler(options: GatewayHandlerOptions) {
       return fail(x, upstreamFailed("The gateway failed to forward the request; see its log."), path);
     }
 
-    const contentType = reply.headers["content-type"];
-    const isEventStream = typeof contentType === "string" && contentType.startsWith("text/event-stream");
+    const contentType = singleHeader(reply.headers["content-type"]);
+    const isEventStream = contentType?.startsWith("text/event-stream") === true;
     res.writeHead(reply.status, {
       ...clientResponseHeaders(reply.headers),
       ...(isEventStream ? EVENT_STREAM_HEADERS : undefined),
@@ -144,8 +147,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions) {
     });
     res.flushHeaders();
     active.add(reply);
-    const contentEncoding = reply.headers["content-encoding"];
-    const usage = onRequest ? createUsageObserver(contentType as string | undefined, typeof contentEncoding === "string" ? contentEncoding : undefined) : undefined;
+    const usage = onRequest ? createUsageObserver(contentType, singleHeader(reply.headers["content-encoding"])) : undefined;
     const outcome = await pipeBody(reply.body, res, {
       family: x.family,
       isEventStream,
