@@ -57,7 +57,8 @@ export function message(turn: EchoTurn) {
 }
 
 export function messageEvents(turn: EchoTurn): string[] {
-  const start = { ...message(turn), content: [], stop_reason: null, usage: { ...message(turn).usage, output_tokens: 1 } };
+  const full = message(turn);
+  const start = { ...full, content: [], stop_reason: null, usage: { ...full.usage, output_tokens: 1 } };
   return [
     sse({ type: "message_start", message: start }, "message_start"),
     sse({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }, "content_block_start"),
