@@ -35,7 +35,8 @@ const NO_BODY_METHODS = new Set(["GET", "HEAD"]);
 interface Exchange {
   req: IncomingMessage;
   res: ServerResponse;
-  requestId: string;
+  /** Made on first use: only errors and request records need one, not the proxied hot path. */
+  requestId: string | undefined;
   started: number;
   family: Family;
   cors: Record<string, string>;
@@ -48,6 +49,10 @@ const singleHeader = (value: string | string[] | undefined): string | undefined 
 
 /** Paths with nothing WHATWG parsing would change: no dot segments, escapes, backslashes or odd characters. */
 const PLAIN_PATH = /^(\/[A-Za-z0-9_~-]+)+$/;
+
+function requestIdOf(x: Exchange): string {
+  return (x.requestId ??= `req_${randomUUID().replaceAll("-", "")}`);
+}
 
 function pathnameOf(url: string): { pathname: string; query: string } {
   const q = url.indexOf("?");
@@ -72,7 +77,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions) {
   function record(x: Exchange, status: number, outcome: RequestRecord["outcome"], path: string, usage?: Usage): void {
     onRequest?.({
       time: new Date().toISOString(),
-      requestId: x.requestId,
+      requestId: requestIdOf(x),
       method: x.req.method ?? "GET",
       path,
       family: x.family.name,
@@ -88,7 +93,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions) {
   }
 
   function fail(x: Exchange, error: GatewayError, path: string): void {
-    sendError(x.res, x.family, error, x.requestId, x.cors);
+    sendError(x.res, x.family, error, requestIdOf(x), x.cors);
     record(x, error.status, "local_error", path);
   }
 
@@ -164,7 +169,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions) {
     const x: Exchange = {
       req,
       res,
-      requestId: `req_${randomUUID().replaceAll("-", "")}`,
+      requestId: undefined,
       started: performance.now(),
       family: chatFamily,
       cors: {},
