@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { replyPieces, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
-import { formatRequestLine } from "../src/server/request-log.js";
+import { formatRequestLine } from "../src/request-log/request-line.js";
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -27,8 +27,10 @@ describe("usage in the request record", () => {
     expect(res.status).toBe(200);
     await new Promise((r) => setTimeout(r, 20));
     const record = gateway.records.at(-1)!;
-    expect(record).toMatchObject({ model: body.model, status: 200, inputTokens: 11, outputTokens, outcome: "complete", family });
+    const cache = isChat ? { cacheReadTokens: 4, cacheWriteTokens: undefined } : { cacheReadTokens: 4, cacheWriteTokens: 3 };
+    expect(record).toMatchObject({ model: body.model, status: 200, inputTokens: 11, outputTokens, ...cache, outcome: "complete", family });
     expect(record.ttfbMs).toBeGreaterThanOrEqual(0);
-    expect(formatRequestLine(record)).toMatch(new RegExp(`^POST /v1/\\S+ ${body.model} 200 \\d+ms ttfb \\d+ms tokens 11/${outputTokens}$`));
+    const cacheText = isChat ? "read 4" : "read 4, write 3";
+    expect(formatRequestLine(record)).toMatch(new RegExp(`^POST /v1/\\S+ ${body.model} 200 \\d+ms ttfb \\d+ms tokens 11/${outputTokens} \\(cache ${cacheText}\\)$`));
   });
 });

@@ -6,12 +6,25 @@ import { parseJsonObject } from "../parse-json.js";
 export interface Usage {
   inputTokens: number | undefined;
   outputTokens: number | undefined;
+  cacheReadTokens: number | undefined;
+  cacheWriteTokens: number | undefined;
 }
 
 /** Largest non-stream body kept for reading its usage; bigger ones are not observed. */
 const MAX_OBSERVED_BODY = 1024 * 1024;
 
-type UsageFields = { prompt_tokens?: unknown; completion_tokens?: unknown; input_tokens?: unknown; output_tokens?: unknown };
+type UsageFields = {
+  prompt_tokens?: unknown;
+  completion_tokens?: unknown;
+  input_tokens?: unknown;
+  output_tokens?: unknown;
+  cache_read_input_tokens?: unknown;
+  cache_creation_input_tokens?: unknown;
+  prompt_tokens_details?: { cached_tokens?: unknown } | null;
+  input_tokens_details?: { cached_tokens?: unknown } | null;
+};
+
+const count = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
 
 /**
  * Reads the usage of any shape both families (and the Responses API) report: `usage` at the top (chat,
@@ -22,10 +35,11 @@ function mergeUsage(into: Usage, value: unknown): void {
   const holder = value as { usage?: UsageFields; message?: { usage?: UsageFields }; response?: { usage?: UsageFields } } | null;
   const usage = holder?.usage ?? holder?.message?.usage ?? holder?.response?.usage;
   if (!usage || typeof usage !== "object") return;
-  const input = usage.prompt_tokens ?? usage.input_tokens;
-  const output = usage.completion_tokens ?? usage.output_tokens;
-  if (typeof input === "number") into.inputTokens = input;
-  if (typeof output === "number") into.outputTokens = output;
+  into.inputTokens = count(usage.prompt_tokens ?? usage.input_tokens) ?? into.inputTokens;
+  into.outputTokens = count(usage.completion_tokens ?? usage.output_tokens) ?? into.outputTokens;
+  const cacheRead = usage.cache_read_input_tokens ?? usage.prompt_tokens_details?.cached_tokens ?? usage.input_tokens_details?.cached_tokens;
+  into.cacheReadTokens = count(cacheRead) ?? into.cacheReadTokens;
+  into.cacheWriteTokens = count(usage.cache_creation_input_tokens) ?? into.cacheWriteTokens;
 }
 
 /** Watches a reply go by and reports its usage at the end, without holding on to a stream. */
@@ -39,7 +53,7 @@ export interface UsageObserver {
  * are kept (by reference, up to 1 MiB) and read once at the end. Compressed bodies are not observed.
  */
 export function createUsageObserver(contentType: string | undefined, contentEncoding: string | undefined): UsageObserver {
-  const usage: Usage = { inputTokens: undefined, outputTokens: undefined };
+  const usage: Usage = { inputTokens: undefined, outputTokens: undefined, cacheReadTokens: undefined, cacheWriteTokens: undefined };
   if (contentEncoding && contentEncoding !== "identity") return { observe: () => {}, result: () => usage };
   if (contentType?.startsWith("text/event-stream")) {
     const decoder = new StringDecoder("utf8");

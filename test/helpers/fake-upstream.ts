@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { once } from "node:events";
+import { performance } from "node:perf_hooks";
 
 /** One request as the fake upstream received it. */
 export interface Received {
@@ -10,6 +12,8 @@ export interface Received {
   body: Buffer;
   /** Set when the connection closed before the reply finished (the gateway aborted it). */
   abortedAt?: number;
+  /** `performance.now()` after each stream event was written. */
+  sentAt: number[];
 }
 
 /** How the fake upstream behaves for the next requests; tests change it freely. */
@@ -28,9 +32,15 @@ export interface Behaviour {
   headers: Record<string, string>;
   /** The key the upstream accepts; others get 401. */
   key: string;
+  /** Stream this many bytes of extra content events (64 KiB each, written with backpressure) before the reply. */
+  bulkBytes?: number;
 }
 
 export const FAKE_UPSTREAM_KEY = "sk-upstream-test-0123456789abcdef";
+
+/** Usage the fake reports besides output tokens: 11 in, 4 of them from the prompt cache (messages: 4 read, 3 written). */
+export const CHAT_USAGE = { prompt_tokens: 11, prompt_tokens_details: { cached_tokens: 4 } };
+export const MESSAGES_USAGE = { input_tokens: 11, cache_read_input_tokens: 4, cache_creation_input_tokens: 3 };
 
 const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -52,20 +62,27 @@ function chatEvents(model: string, pieces: string[]): string[] {
     sse({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] }),
     ...pieces.map((content) => sse({ ...base, choices: [{ index: 0, delta: { content }, finish_reason: null }] })),
     sse({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }),
-    sse({ ...base, choices: [], usage: { prompt_tokens: 11, completion_tokens: pieces.length, total_tokens: 11 + pieces.length } }),
+    sse({ ...base, choices: [], usage: { ...CHAT_USAGE, completion_tokens: pieces.length, total_tokens: 11 + pieces.length } }),
     "data: [DONE]\n\n",
   ];
 }
 
 function messageEvents(model: string, pieces: string[]): string[] {
   return [
-    sse({ type: "message_start", message: { id: "msg_fake", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 11, output_tokens: 1 } } }, "message_start"),
+    sse({ type: "message_start", message: { id: "msg_fake", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { ...MESSAGES_USAGE, output_tokens: 1 } } }, "message_start"),
     sse({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }, "content_block_start"),
     ...pieces.map((text) => sse({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } }, "content_block_delta")),
     sse({ type: "content_block_stop", index: 0 }, "content_block_stop"),
     sse({ type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: pieces.length } }, "message_delta"),
     sse({ type: "message_stop" }, "message_stop"),
   ];
+}
+
+/** One 64 KiB content event of the family, for streams of many megabytes. */
+function bulkEvent(isMessages: boolean): Buffer {
+  const text = "x".repeat(64 * 1024 - 120);
+  const data = isMessages ? { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } } : { choices: [{ index: 0, delta: { content: text }, finish_reason: null }] };
+  return Buffer.from(sse(data, isMessages ? "content_block_delta" : undefined));
 }
 
 /**
@@ -122,8 +139,8 @@ export async function startFakeUpstream() {
     if (!parsed.stream) {
       const text = pieces.join("");
       const body = isMessages
-        ? { id: "msg_fake", type: "message", role: "assistant", model, content: [{ type: "text", text }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 11, output_tokens: pieces.length } }
-        : { id: "chatcmpl-fake", object: "chat.completion", created: 1700000000, model, choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage: { prompt_tokens: 11, completion_tokens: pieces.length, total_tokens: 11 + pieces.length } };
+        ? { id: "msg_fake", type: "message", role: "assistant", model, content: [{ type: "text", text }], stop_reason: "end_turn", stop_sequence: null, usage: { ...MESSAGES_USAGE, output_tokens: pieces.length } }
+        : { id: "chatcmpl-fake", object: "chat.completion", created: 1700000000, model, choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage: { ...CHAT_USAGE, completion_tokens: pieces.length, total_tokens: 11 + pieces.length } };
       const text2 = JSON.stringify(body);
       if (behaviour.dieAfterChunks !== undefined) {
         res.writeHead(200, { "content-type": "application/json", "content-length": String(text2.length), ...behaviour.headers });
@@ -136,6 +153,12 @@ export async function startFakeUpstream() {
     }
     const events = isMessages ? messageEvents(model, pieces) : chatEvents(model, pieces);
     res.writeHead(200, { "content-type": "text/event-stream", ...behaviour.headers });
+    if (behaviour.bulkBytes) {
+      const filler = bulkEvent(isMessages);
+      for (let sent = 0; sent < behaviour.bulkBytes && !res.destroyed; sent += filler.length) {
+        if (!res.write(filler)) await once(res, "drain");
+      }
+    }
     for (let i = 0; i < events.length; i++) {
       if (res.destroyed) return;
       if (behaviour.dieAfterChunks === i) {
@@ -145,6 +168,7 @@ export async function startFakeUpstream() {
       }
       if (behaviour.stallAfterChunks === i) return;
       res.write(events[i]);
+      record.sentAt.push(performance.now());
       if (behaviour.chunkDelayMs) await sleep(behaviour.chunkDelayMs);
     }
     res.end();
@@ -154,7 +178,7 @@ export async function startFakeUpstream() {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const record: Received = { method: req.method!, url: req.url!, headers: req.headers, rawHeaders: req.rawHeaders, body: Buffer.concat(chunks) };
+      const record: Received = { method: req.method!, url: req.url!, headers: req.headers, rawHeaders: req.rawHeaders, body: Buffer.concat(chunks), sentAt: [] };
       received.push(record);
       res.on("close", () => {
         if (!res.writableFinished) record.abortedAt = Date.now();
