@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { CliError } from "../errors.js";
 import { DEFAULTS } from "./defaults.js";
 import { resolveConfigDir } from "./config-dir.js";
+import { resolveStateDir } from "./state-dir.js";
 import type { EnvSecrets, GatewayConfig } from "./types.js";
 import {
   validateFileFields,
@@ -99,6 +100,7 @@ export function loadConfig(options: LoadConfigOptions = {}): GatewayConfig {
     timeouts,
     configDir,
     configFile,
+    stateDir: resolveStateDir(env),
   });
 }
 

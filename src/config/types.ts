@@ -37,6 +37,8 @@ export interface GatewayConfig extends Readonly<ConfigFields> {
   /** Where `config.json` and `local-key` live. */
   readonly configDir: string;
   readonly configFile: string;
+  /** Where the request log lives. */
+  readonly stateDir: string;
 }
 
 /** Secrets that may come from the environment; kept apart from the config so it can be printed. */

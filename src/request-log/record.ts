@@ -1,10 +1,10 @@
-import type { ConsolaInstance } from "consola";
-
 /** What the gateway records about one request; never a key, never a body. */
 export interface RequestRecord {
+  /** When the request finished, ISO 8601. */
   time: string;
   requestId: string;
   method: string;
+  /** The path without its query string: a query may carry a key (`?key=`). */
   path: string;
   family: "chat" | "messages" | null;
   model: string | undefined;
@@ -14,29 +14,25 @@ export interface RequestRecord {
   ttfbMs: number | undefined;
   inputTokens: number | undefined;
   outputTokens: number | undefined;
+  /** Input tokens read from the upstream's prompt cache (chat `cached_tokens`, messages `cache_read_input_tokens`). */
+  cacheReadTokens: number | undefined;
+  /** Input tokens written to the prompt cache (messages `cache_creation_input_tokens`). */
+  cacheWriteTokens: number | undefined;
   userAgent: string | undefined;
   /** `complete`, or why the reply ended early. */
   outcome: "complete" | "upstream_error" | "client_closed" | "local_error";
+  /** Redacted request and reply headers; only with `gateway start --verbose`, and never written to the log file. */
+  headers?: { request: Record<string, string>; reply: Record<string, string> };
 }
 
 /** Receives one record per finished request. */
 export type RequestSink = (record: RequestRecord) => void;
 
-const ms = (value: number | undefined) => (value === undefined ? "-" : `${Math.round(value)}ms`);
-
-/** `POST /v1/messages claude-x 200 1234ms ttfb 80ms tokens 12/40` */
-export function formatRequestLine(r: RequestRecord): string {
-  const tokens = r.inputTokens !== undefined || r.outputTokens !== undefined ? ` tokens ${r.inputTokens ?? "?"}/${r.outputTokens ?? "?"}` : "";
-  const outcome = r.outcome === "complete" || r.outcome === "local_error" ? "" : ` (${r.outcome.replace("_", " ")})`;
-  return `${r.method} ${r.path} ${r.model ?? "-"} ${r.status} ${ms(r.durationMs)} ttfb ${ms(r.ttfbMs)}${tokens}${outcome}`;
-}
-
-/** One consola line per request. */
-export function consolaSink(logger: ConsolaInstance): RequestSink {
+/** One sink that hands each record to all of `sinks`. */
+export function fanOut(sinks: readonly RequestSink[]): RequestSink | undefined {
+  if (sinks.length === 0) return undefined;
+  if (sinks.length === 1) return sinks[0];
   return (record) => {
-    const line = formatRequestLine(record);
-    if (record.status >= 500 || record.outcome === "upstream_error") logger.error(line);
-    else if (record.status >= 400) logger.warn(line);
-    else logger.info(line);
+    for (const sink of sinks) sink(record);
   };
 }

@@ -13,7 +13,8 @@ import { bindsBeyondLoopback, checkHost, checkOrigin, corsHeaders, preflightHead
 import { createKeyCheck } from "./local-auth.js";
 import { readBody } from "./read-body.js";
 import { sendError } from "./render-error.js";
-import type { RequestRecord, RequestSink } from "./request-log.js";
+import type { RequestRecord, RequestSink } from "../request-log/record.js";
+import { redactHeaders } from "./redact-headers.js";
 import { resolveRoute, type Route } from "./resolve-route.js";
 import { createUsageObserver, type Usage } from "./usage-observer.js";
 
@@ -24,6 +25,8 @@ export interface GatewayHandlerOptions {
   /** Package version, for `/health`. */
   version: string;
   onRequest?: RequestSink;
+  /** Put the redacted request and reply headers in each record (`gateway start --verbose`). */
+  recordHeaders?: boolean;
 }
 
 /** Headers that keep intermediaries (and some clients) from buffering an event stream. */
@@ -42,6 +45,8 @@ interface Exchange {
   cors: Record<string, string>;
   facts: BodyFacts | undefined;
   firstByteAt: number | undefined;
+  /** The upstream's reply headers, kept only when records carry headers. */
+  replyHeaders: UpstreamReply["headers"] | undefined;
 }
 
 /** A header's value when it was sent once; repeated values are not trusted for content type or encoding. */
@@ -54,10 +59,14 @@ function requestIdOf(x: Exchange): string {
   return (x.requestId ??= `req_${randomUUID().replaceAll("-", "")}`);
 }
 
-function pathnameOf(url: string): { pathname: string; query: string } {
+function withoutQuery(url: string): string {
   const q = url.indexOf("?");
-  const rawPath = q === -1 ? url : url.slice(0, q);
-  const query = q === -1 ? "" : url.slice(q);
+  return q === -1 ? url : url.slice(0, q);
+}
+
+function pathnameOf(url: string): { pathname: string; query: string } {
+  const rawPath = withoutQuery(url);
+  const query = url.slice(rawPath.length);
   if (PLAIN_PATH.test(rawPath)) return { pathname: rawPath, query };
   // WHATWG parsing resolves "." and ".." segments, including their percent-encoded forms.
   return { pathname: new URL(`http://localhost${rawPath}`).pathname, query };
@@ -68,7 +77,7 @@ function pathnameOf(url: string): { pathname: string; query: string } {
  * upstream reply piped straight into the Node response (no web-stream conversion per chunk).
  */
 export function createGatewayHandler(options: GatewayHandlerOptions) {
-  const { config, client, version, onRequest } = options;
+  const { config, client, version, onRequest, recordHeaders = false } = options;
   const keyMatches = createKeyCheck(options.localKey);
   const anyHost = bindsBeyondLoopback(config.host);
   const allowedOrigins: ReadonlySet<string> = new Set(config.cors);
@@ -87,8 +96,11 @@ export function createGatewayHandler(options: GatewayHandlerOptions) {
       ttfbMs: x.firstByteAt === undefined ? undefined : x.firstByteAt - x.started,
       inputTokens: usage?.inputTokens,
       outputTokens: usage?.outputTokens,
+      cacheReadTokens: usage?.cacheReadTokens,
+      cacheWriteTokens: usage?.cacheWriteTokens,
       userAgent: x.req.headers["user-agent"],
       outcome,
+      headers: recordHeaders ? { request: redactHeaders(x.req.headers), reply: redactHeaders(x.replyHeaders ?? {}) } : undefined,
     });
   }
 
@@ -152,6 +164,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions) {
     });
     res.flushHeaders();
     active.add(reply);
+    if (recordHeaders) x.replyHeaders = reply.headers;
     const usage = onRequest ? createUsageObserver(contentType, singleHeader(reply.headers["content-encoding"])) : undefined;
     const outcome = await pipeBody(reply.body, res, {
       family: x.family,
@@ -175,10 +188,11 @@ export function createGatewayHandler(options: GatewayHandlerOptions) {
       cors: {},
       facts: undefined,
       firstByteAt: undefined,
+      replyHeaders: undefined,
     };
     const url = req.url ?? "/";
     const hostError = checkHost(req.headers, anyHost) ?? checkOrigin(req.headers, allowedOrigins);
-    if (hostError) return fail(x, hostError, url);
+    if (hostError) return fail(x, hostError, withoutQuery(url));
 
     const origin = req.headers.origin;
     if (origin !== undefined) {
@@ -186,7 +200,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions) {
       if (req.method === "OPTIONS") {
         res.writeHead(204, preflightHeaders(origin, req.headers["access-control-request-headers"]));
         res.end();
-        return record(x, 204, "complete", url);
+        return record(x, 204, "complete", withoutQuery(url));
       }
     }
 

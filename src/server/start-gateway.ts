@@ -5,7 +5,7 @@ import { createApp } from "./create-app.js";
 import { createGatewayHandler } from "./gateway-handler.js";
 import { listenApp, type RunningServer } from "./listen.js";
 import { refuseUpgrade } from "./refuse-upgrade.js";
-import type { RequestSink } from "./request-log.js";
+import type { RequestSink } from "../request-log/record.js";
 
 export interface StartGatewayOptions {
   config: GatewayConfig;
@@ -13,6 +13,8 @@ export interface StartGatewayOptions {
   localKey: string;
   version: string;
   onRequest?: RequestSink;
+  /** Put redacted headers in each request record. */
+  recordHeaders?: boolean;
 }
 
 /** A running local gateway. */
@@ -38,6 +40,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     localKey: options.localKey,
     version: options.version,
     onRequest: options.onRequest,
+    recordHeaders: options.recordHeaders,
   });
   let running: RunningServer;
   try {

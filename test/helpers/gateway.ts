@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig, type ConfigFlags } from "../../src/config/index.js";
 import { startGateway, type Gateway } from "../../src/server/start-gateway.js";
-import type { RequestRecord } from "../../src/server/request-log.js";
+import type { RequestRecord } from "../../src/request-log/record.js";
 import { staticKeySource, noKeySource } from "../../src/upstream/key-source.js";
 import { afterEach } from "vitest";
 import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./fake-upstream.js";
