@@ -3,6 +3,11 @@ import { upstreamRequestHeaders, clientResponseHeaders } from "../src/upstream/h
 import { backoffDelay, parseRetryAfter, retryDelayFor } from "../src/upstream/retry-policy.js";
 import { resolveRoute } from "../src/server/resolve-route.js";
 import { streamPieces } from "../src/echo/echo-text.js";
+import { redactHeaders } from "../src/server/redact-headers.js";
+import { clientName } from "../src/request-log/client-name.js";
+import { summarize } from "../src/request-log/summarize.js";
+import type { RequestRecord } from "../src/request-log/record.js";
+import { parseSince } from "../src/cli/commands/stats.js";
 
 describe("route resolution", () => {
   const route = (method: string, path: string, headers = {}) => resolveRoute(method, path, headers, "anthropic");
@@ -71,5 +76,72 @@ describe("terminal stream reading", () => {
     const { streamPiece } = await import("../src/chat/conversation.js");
     for (const data of ["null", "42", "[1]", "{broken"]) expect(streamPiece("chat", undefined, data)).toBeUndefined();
     expect(streamPiece("messages", "error", '{"type":"error","error":{"message":"overloaded"}}')).toEqual({ error: "overloaded" });
+  });
+});
+
+describe("verbose header redaction", () => {
+  it("hides every credential-like header and keeps the rest", () => {
+    const shown = redactHeaders({
+      authorization: "Bearer gw-secret",
+      "x-api-key": "gw-secret",
+      "proxy-authorization": "Basic abc",
+      cookie: "a=b",
+      "set-cookie": ["a=b", "c=d"],
+      "x-goog-api-key": "k",
+      "openai-session-token": "t",
+      "content-type": "application/json",
+      "x-multi": ["1", "2"],
+      "content-length": 12 as unknown as string,
+      absent: undefined,
+    });
+    expect(shown).toEqual({
+      authorization: "[redacted]",
+      "x-api-key": "[redacted]",
+      "proxy-authorization": "[redacted]",
+      cookie: "[redacted]",
+      "set-cookie": "[redacted]",
+      "x-goog-api-key": "[redacted]",
+      "openai-session-token": "[redacted]",
+      "content-type": "application/json",
+      "x-multi": "1, 2",
+      "content-length": "12",
+    });
+  });
+});
+
+describe("request log figures", () => {
+  it("names the tool behind a user agent without its version", () => {
+    expect(clientName("OpenAI/JS 6.49.0")).toBe("OpenAI/JS");
+    expect(clientName("claude-cli/1.0.83 (external, cli)")).toBe("claude-cli");
+    expect(clientName("curl/8.5.0")).toBe("curl");
+    expect(clientName("python-httpx/0.27.0")).toBe("python-httpx");
+    expect(clientName("Mozilla/5.0 (X11; Linux x86_64)")).toBe("Mozilla");
+    expect(clientName("  ")).toBe("unknown");
+    expect(clientName(undefined)).toBe("unknown");
+  });
+
+  it("reads --since as a period or a date", () => {
+    const now = Date.UTC(2026, 10, 21, 12);
+    expect(parseSince("90s", now)).toBe(now - 90_000);
+    expect(parseSince("30m", now)).toBe(now - 1_800_000);
+    expect(parseSince("1h", now)).toBe(now - 3_600_000);
+    expect(parseSince("7d", now)).toBe(now - 7 * 86_400_000);
+    expect(parseSince("2w", now)).toBe(now - 14 * 86_400_000);
+    expect(parseSince("2026-11-01T00:00:00Z", now)).toBe(Date.UTC(2026, 10, 1));
+    expect(() => parseSince("1y", now)).toThrow('--since "1y" is not a period or a date.');
+  });
+
+  it("takes nearest-rank percentiles and counts cut-short replies as errors", () => {
+    const base = { time: "2026-01-01T00:00:00.000Z", requestId: "r", method: "POST", path: "/v1/chat/completions", family: "chat", status: 200, cacheReadTokens: undefined, cacheWriteTokens: undefined, userAgent: "t/1", outcome: "complete" } as const;
+    const records: RequestRecord[] = Array.from({ length: 20 }, (_, i) => ({ ...base, model: "a", durationMs: i + 1, ttfbMs: i < 10 ? undefined : i, inputTokens: 2, outputTokens: 3 }));
+    records.push({ ...base, model: "b", status: 200, outcome: "upstream_error", durationMs: 5, ttfbMs: 1, inputTokens: undefined, outputTokens: undefined });
+    records.push({ ...base, model: undefined, status: 401, outcome: "local_error", durationMs: 1, ttfbMs: undefined, inputTokens: undefined, outputTokens: undefined });
+    const summary = summarize(records);
+    expect(summary.models.map((m) => m.name)).toEqual(["a", "-", "b"]);
+    expect(summary.models[0]).toMatchObject({ requests: 20, errors: 0, inputTokens: 40, outputTokens: 60, durationMs: { p50: 10, p95: 19 }, ttfbMs: { p50: 14, p95: 19 } });
+    expect(summary.models[2]).toMatchObject({ errors: 1, inputTokens: 0 });
+    expect(summary.total).toMatchObject({ requests: 22, errors: 2 });
+    expect(summary.clients).toEqual([expect.objectContaining({ name: "t", requests: 22 })]);
+    expect(summarize([])).toMatchObject({ from: null, to: null, total: { requests: 0, durationMs: { p50: null, p95: null } } });
   });
 });

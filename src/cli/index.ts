@@ -6,8 +6,10 @@ import { registerDoctor } from "./commands/doctor.js";
 import { registerEnv } from "./commands/env.js";
 import { registerLogin } from "./commands/login.js";
 import { registerLogout } from "./commands/logout.js";
+import { registerLogs } from "./commands/logs.js";
 import { registerModels } from "./commands/models.js";
 import { registerStart } from "./commands/start.js";
+import { registerStats } from "./commands/stats.js";
 import { registerStatus } from "./commands/status.js";
 import { log } from "./terminal.js";
 
@@ -18,7 +20,7 @@ export function createProgram(): Command {
     .version(VERSION, "-v, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
-  for (const register of [registerStart, registerLogin, registerLogout, registerEnv, registerStatus, registerDoctor, registerChat, registerModels]) {
+  for (const register of [registerStart, registerLogin, registerLogout, registerEnv, registerStatus, registerDoctor, registerChat, registerModels, registerLogs, registerStats]) {
     register(program);
   }
   for (const command of program.commands) command.exitOverride();

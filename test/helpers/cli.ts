@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -18,9 +19,15 @@ export function recordOutput(args: readonly string[], stdout: string, stderr: st
   if (dir) appendFileSync(join(dir, `${process.pid}.log`), `$ gateway ${args.join(" ")}\n${stdout}\n${stderr}\n`);
 }
 
-/** A clean environment for the CLI: only what it needs, nothing from the developer's shell config. */
+let stateHome: string | undefined;
+
+/**
+ * A clean environment for the CLI: only what it needs, nothing from the developer's shell config. The request log
+ * goes to a temporary directory, never to the developer's own state directory.
+ */
 export function cliEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", ...extra };
+  stateHome ??= mkdtempSync(join(tmpdir(), "gateway-state-"));
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", XDG_STATE_HOME: stateHome, ...extra };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   return env;
 }

@@ -3,6 +3,7 @@ import { requestUpstream } from "../../chat/upstream-request.js";
 import { CliError } from "../../errors.js";
 import { openUpstream } from "../../upstream/open-upstream.js";
 import { createContext, resolveKeySource } from "../context.js";
+import { formatTable } from "../table.js";
 import { print } from "../terminal.js";
 
 type ModelEntry = { id?: unknown; owned_by?: unknown; created?: unknown; display_name?: unknown; created_at?: unknown };
@@ -14,10 +15,7 @@ export function modelTable(models: readonly ModelEntry[]): string {
     String(m.display_name ?? m.owned_by ?? ""),
     typeof m.created === "number" ? new Date(m.created * 1000).toISOString().slice(0, 10) : String(m.created_at ?? "").slice(0, 10),
   ]);
-  const header = ["ID", models.some((m) => m.display_name !== undefined) ? "NAME" : "OWNER", "CREATED"];
-  const all = [header, ...rows];
-  const widths = header.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
-  return all.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
+  return formatTable([{ title: "ID" }, { title: models.some((m) => m.display_name !== undefined) ? "NAME" : "OWNER" }, { title: "CREATED" }], rows);
 }
 
 export function registerModels(program: Command): void {

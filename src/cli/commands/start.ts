@@ -2,7 +2,9 @@ import type { Command } from "commander";
 import { createConsola } from "consola";
 import { ECHO_UPSTREAM, readEnvSecrets } from "../../config/index.js";
 import { loadLocalKey } from "../../local-key/local-key.js";
-import { consolaSink } from "../../server/request-log.js";
+import { createLogFile, type LogFile } from "../../request-log/log-file.js";
+import { fanOut, type RequestSink } from "../../request-log/record.js";
+import { consolaSink } from "../../request-log/request-line.js";
 import { startGateway, type Gateway } from "../../server/start-gateway.js";
 import { VERSION } from "../../version.js";
 import { createContext, resolveKeySource } from "../context.js";
@@ -18,6 +20,8 @@ interface StartOptions {
   messagesSegment?: string;
   cors: string[];
   quiet?: boolean;
+  verbose?: boolean;
+  requestLog: boolean;
 }
 
 function banner(gateway: Gateway, segment: string): string {
@@ -36,7 +40,7 @@ function banner(gateway: Gateway, segment: string): string {
 }
 
 /** Graceful on the first signal, immediate on the second. */
-function handleSignals(gateway: Gateway): void {
+function handleSignals(gateway: Gateway, logFile: LogFile | undefined): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -46,7 +50,10 @@ function handleSignals(gateway: Gateway): void {
     stopping = true;
     log.info("Shutting down: letting open replies finish for up to 10 s (press Ctrl-C again to quit now).");
     gateway.close(10_000).then(
-      () => process.exit(0),
+      async () => {
+        await logFile?.close();
+        process.exit(0);
+      },
       () => process.exit(1),
     );
   };
@@ -63,8 +70,10 @@ export function registerStart(program: Command): void {
     .option("--upstream <url|echo>", "upstream base URL, or echo for the offline upstream")
     .option("--messages-segment <s>", "path segment of the messages family")
     .option("--cors <origin>", "allow a browser origin (repeatable)", (value: string, all: string[]) => [...all, value], [])
-    .option("--quiet", "do not log one line per request")
-    .addHelpText("after", "\nExample:\n  gateway start --port 8484\n  gateway start --upstream echo --port 0")
+    .option("--quiet", "do not print one line per request")
+    .option("--verbose", "also print each request's headers (keys and cookies redacted)")
+    .option("--no-request-log", "do not write requests.jsonl (what `gateway logs` and `gateway stats` read)")
+    .addHelpText("after", "\nExample:\n  gateway start --port 8484\n  gateway start --upstream echo --port 0 --verbose")
     .action(async (options: StartOptions) => {
       const ctx = createContext({
         port: options.port,
@@ -75,14 +84,17 @@ export function registerStart(program: Command): void {
       });
       const keySource = await resolveKeySource(ctx);
       const localKey = loadLocalKey(ctx.config.configDir, readEnvSecrets(ctx.env).localKey);
+      const logFile = options.requestLog ? createLogFile({ dir: ctx.config.stateDir, onError: (message) => log.warn(message) }) : undefined;
+      const sinks: RequestSink[] = [...(options.quiet ? [] : [consolaSink(serverLog)]), ...(logFile ? [logFile.sink] : [])];
       const gateway = await startGateway({
         config: ctx.config,
         keySource,
         localKey,
         version: VERSION,
-        onRequest: options.quiet ? undefined : consolaSink(serverLog),
+        onRequest: fanOut(sinks),
+        recordHeaders: options.verbose === true && !options.quiet,
       });
-      handleSignals(gateway);
+      handleSignals(gateway, logFile);
       if (process.stdout.isTTY) serverLog.box(banner(gateway, ctx.config.messagesSegment));
       else serverLog.log(banner(gateway, ctx.config.messagesSegment));
     });

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { CliError } from "../../errors.js";
+import { logFilePath } from "../../request-log/log-file.js";
 import { createContext, describeKeySource } from "../context.js";
 import { probeHealth } from "../probe-health.js";
 import { log } from "../terminal.js";
@@ -15,6 +16,7 @@ export function registerStatus(program: Command): void {
       log.log(`Upstream:  ${ctx.config.upstream}`);
       log.log(`Key:       ${key.text}`);
       log.log(`Config:    ${ctx.config.configFile}`);
+      log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);
       if (!health) {
         throw new CliError(`No gateway is running on port ${ctx.config.port}.`, { hint: "Start one with `gateway start`." });
       }

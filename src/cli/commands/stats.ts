@@ -1,0 +1,82 @@
+import type { Command } from "commander";
+import { CliError } from "../../errors.js";
+import { logFilePath } from "../../request-log/log-file.js";
+import { readRecords } from "../../request-log/read-log.js";
+import { summarize, type GroupStats, type UsageSummary } from "../../request-log/summarize.js";
+import { createContext } from "../context.js";
+import { formatTable, type Column } from "../table.js";
+import { log, print } from "../terminal.js";
+
+const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** `90s`, `30m`, `1h`, `7d`, `2w`, or a date such as `2026-11-01`: the start of the period, in ms. */
+export function parseSince(value: string, now = Date.now()): number {
+  const match = /^(\d+)([smhdw])$/.exec(value.trim());
+  if (match) return now - Number(match[1]) * UNIT_MS[match[2]!]!;
+  const date = Date.parse(value);
+  if (!Number.isNaN(date)) return date;
+  throw new CliError(`--since "${value}" is not a period or a date.`, { hint: "Use a number with s, m, h, d or w (30m, 1h, 7d), or a date (2026-11-01).", exitCode: 2 });
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
+const ms = (n: number | null) => (n === null ? "-" : `${Math.round(n)}ms`);
+
+function table(title: string, groups: readonly GroupStats[], withCache: boolean): string {
+  const columns: Column[] = [
+    { title, maxWidth: 40 },
+    { title: "REQUESTS", align: "right" },
+    { title: "ERRORS", align: "right" },
+    { title: "TOKENS IN", align: "right" },
+    { title: "TOKENS OUT", align: "right" },
+    ...(withCache ? [{ title: "CACHE R/W", align: "right" } as const] : []),
+    { title: "P50", align: "right" },
+    { title: "P95", align: "right" },
+    { title: "TTFB P50", align: "right" },
+    { title: "TTFB P95", align: "right" },
+  ];
+  const rows = groups.map((g) => [
+    g.name,
+    count(g.requests),
+    count(g.errors),
+    count(g.inputTokens),
+    count(g.outputTokens),
+    ...(withCache ? [`${count(g.cacheReadTokens)}/${count(g.cacheWriteTokens)}`] : []),
+    ms(g.durationMs.p50),
+    ms(g.durationMs.p95),
+    ms(g.ttfbMs.p50),
+    ms(g.ttfbMs.p95),
+  ]);
+  return formatTable(columns, rows);
+}
+
+function report(summary: UsageSummary, period: string): string {
+  const { total } = summary;
+  const withCache = total.cacheReadTokens > 0 || total.cacheWriteTokens > 0;
+  return [
+    `${count(total.requests)} requests ${period}, ${count(total.errors)} errors, ${count(total.inputTokens)} tokens in, ${count(total.outputTokens)} out`,
+    "",
+    table("MODEL", summary.models, withCache),
+    "",
+    table("CLIENT", summary.clients, withCache),
+  ].join("\n");
+}
+
+export function registerStats(program: Command): void {
+  program
+    .command("stats")
+    .description("requests, errors, tokens and latency per model and per client, from the request log")
+    .option("--since <period>", "only requests in the last period (30m, 1h, 7d) or since a date")
+    .option("--json", "print the figures as JSON")
+    .addHelpText("after", "\nP50/P95 are request durations; TTFB is the time to the first byte of the reply.\n\nExample:\n  gateway stats --since 1d\n  gateway stats --json")
+    .action(async (options: { since?: string; json?: boolean }) => {
+      const since = options.since === undefined ? undefined : parseSince(options.since);
+      const { stateDir } = createContext().config;
+      const summary = summarize(await readRecords(stateDir, { since }));
+      if (options.json) return print(JSON.stringify({ since: since === undefined ? null : new Date(since).toISOString(), ...summary }, null, 2));
+      if (summary.total.requests === 0) {
+        return log.info(`No requests logged ${options.since ? `since ${options.since}` : "yet"} (${logFilePath(stateDir)}).`);
+      }
+      const start = new Date(since ?? Date.parse(summary.from!)).toISOString();
+      print(report(summary, `since ${start.slice(0, 16).replace("T", " ")} UTC`));
+    });
+}

@@ -1,0 +1,119 @@
+import { mkdir, open, rename, type FileHandle } from "node:fs/promises";
+import { join } from "node:path";
+import type { RequestRecord, RequestSink } from "./record.js";
+
+/** The current log; older ones are `requests.1.jsonl` (newest) to `requests.<keep>.jsonl` (oldest). */
+export const LOG_FILE_NAME = "requests.jsonl";
+
+export const logFilePath = (dir: string, generation = 0): string =>
+  join(dir, generation === 0 ? LOG_FILE_NAME : `requests.${generation}.jsonl`);
+
+export interface LogFileOptions {
+  dir: string;
+  /** Rotate before the current file would grow past this. @default 10 MiB */
+  maxBytes?: number;
+  /** Rotated files kept besides the current one. @default 3 */
+  keep?: number;
+  /** Records waiting to be written; more are dropped (and counted) rather than held. @default 10_000 */
+  maxQueue?: number;
+  /** Told about the first failure only, so a full disk does not flood the terminal. */
+  onError: (message: string) => void;
+}
+
+export interface LogFile {
+  sink: RequestSink;
+  /** Writes what is queued and closes the file. */
+  close(): Promise<void>;
+}
+
+/** The fields written to disk; headers (even redacted) stay on the terminal. */
+function toLine(record: RequestRecord): string {
+  const { headers: _headers, ...stored } = record;
+  return `${JSON.stringify(stored)}\n`;
+}
+
+/**
+ * Appends request records as JSON lines, off the request path: `sink` only queues, one writer drains the queue in
+ * batches. The directory is 0700 and each file 0600, because the log says which tools a user runs and when.
+ */
+export function createLogFile(options: LogFileOptions): LogFile {
+  const { dir, maxBytes = 10 * 1024 * 1024, keep = 3, maxQueue = 10_000 } = options;
+  let queue: string[] = [];
+  let dropped = 0;
+  let handle: FileHandle | undefined;
+  let size = 0;
+  let draining: Promise<void> | undefined;
+  let failed = false;
+
+  function report(message: string): void {
+    if (failed) return;
+    failed = true;
+    options.onError(message);
+  }
+
+  async function openCurrent(): Promise<FileHandle> {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const opened = await open(logFilePath(dir), "a", 0o600);
+    // A file created by an older version, or by hand, may be readable by others.
+    await opened.chmod(0o600);
+    size = (await opened.stat()).size;
+    return opened;
+  }
+
+  async function rotate(): Promise<void> {
+    await handle?.close();
+    handle = undefined;
+    for (let generation = keep; generation >= 1; generation--) {
+      await rename(logFilePath(dir, generation - 1), logFilePath(dir, generation)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+      });
+    }
+  }
+
+  async function append(batch: string): Promise<void> {
+    const bytes = Buffer.byteLength(batch);
+    handle ??= await openCurrent();
+    if (size > 0 && size + bytes > maxBytes) {
+      await rotate();
+      handle = await openCurrent();
+    }
+    await handle.write(batch);
+    size += bytes;
+  }
+
+  async function drain(): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.join("");
+      queue = [];
+      try {
+        await append(batch);
+      } catch (error) {
+        report(`Cannot write the request log in ${dir}: ${(error as Error).message}. Requests are still served; they are just not logged.`);
+        await handle?.close().catch(() => undefined);
+        handle = undefined;
+      }
+    }
+    if (dropped > 0) {
+      report(`The request log fell behind and skipped ${dropped} record(s); is the disk slow or full?`);
+      dropped = 0;
+    }
+    draining = undefined;
+  }
+
+  return {
+    sink(record) {
+      if (queue.length >= maxQueue) {
+        dropped++;
+        return;
+      }
+      queue.push(toLine(record));
+      draining ??= drain();
+    },
+    async close() {
+      await draining;
+      await handle?.close();
+      handle = undefined;
+    },
+  };
+}
+
