@@ -194,6 +194,8 @@ describe("gateway start → requests.jsonl → gateway logs / stats", () => {
     expect(stdout).toContain("> authorization: [redacted]");
     expect(stdout).toMatch(/> user-agent: OpenAI\/JS \d/);
     expect(stdout).toContain("< content-type: text/event-stream");
+    // failed requests stay on stdout with the rest, in order
+    expect(stdout).toMatch(/WARN\s+POST \/v1\/messages - 401 \d+ms ttfb -\n  > host: /);
     for (const secret of [LOCAL_KEY, "gw-not-the-local-key", FAKE_UPSTREAM_KEY]) expect(stdout).not.toContain(secret);
   });
 
@@ -247,7 +249,7 @@ describe("gateway start → requests.jsonl → gateway logs / stats", () => {
   it("`stats` prints a table per model and per client", async () => {
     const result = await runCli(["stats"], env);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^\d+ requests since \d{4}-\d\d-\d\d \d\d:\d\d UTC, 1 errors, [\d,]+ tokens in, [\d,]+ out\n/);
+    expect(result.stdout).toMatch(/^\d+ requests since \d{4}-\d\d-\d\d \d\d:\d\d UTC, 1 error, [\d,]+ tokens in, [\d,]+ out\n/);
     expect(result.stdout).toMatch(/\nMODEL\s+REQUESTS\s+ERRORS\s+TOKENS IN\s+TOKENS OUT\s+CACHE R\/W\s+P50\s+P95\s+TTFB P50\s+TTFB P95\n/);
     expect(result.stdout).toMatch(/\nclaude-fake\s+3\s+0\s+33\s+9\s+12\/9\s+\d+ms\s+\d+ms\s+\d+ms\s+\d+ms\n/);
     expect(result.stdout).toMatch(/\nCLIENT\s+REQUESTS/);

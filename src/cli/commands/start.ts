@@ -10,8 +10,11 @@ import { VERSION } from "../../version.js";
 import { createContext, resolveKeySource } from "../context.js";
 import { log } from "../terminal.js";
 
-/** The server's own output (banner, one line per request) goes to stdout, like any foreground server. */
-const serverLog = createConsola();
+/**
+ * The server's own output (banner, one line per request) goes to stdout, like any foreground server; failed
+ * requests too, so `gateway start > requests.log` keeps every line in order.
+ */
+const serverLog = createConsola({ stdout: process.stdout, stderr: process.stdout });
 
 interface StartOptions {
   port?: string;

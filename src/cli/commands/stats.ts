@@ -19,6 +19,7 @@ export function parseSince(value: string, now = Date.now()): number {
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
+const plural = (n: number, noun: string) => `${count(n)} ${noun}${n === 1 ? "" : "s"}`;
 const ms = (n: number | null) => (n === null ? "-" : `${Math.round(n)}ms`);
 
 function table(title: string, groups: readonly GroupStats[], withCache: boolean): string {
@@ -53,7 +54,7 @@ function report(summary: UsageSummary, period: string): string {
   const { total } = summary;
   const withCache = total.cacheReadTokens > 0 || total.cacheWriteTokens > 0;
   return [
-    `${count(total.requests)} requests ${period}, ${count(total.errors)} errors, ${count(total.inputTokens)} tokens in, ${count(total.outputTokens)} out`,
+    `${plural(total.requests, "request")} ${period}, ${plural(total.errors, "error")}, ${count(total.inputTokens)} tokens in, ${count(total.outputTokens)} out`,
     "",
     table("MODEL", summary.models, withCache),
     "",
