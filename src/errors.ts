@@ -69,6 +69,12 @@ export const unsupportedMediaType = (): GatewayError =>
     code: "unsupported_media_type",
   });
 
+/** 408: the client took too long to send its request body (slow-loris). */
+export const requestTimeout = (seconds: number): GatewayError =>
+  new GatewayError(408, "timeout_error", `The request body did not arrive within ${seconds} s. Send the whole request at once, then retry.`, {
+    code: "request_timeout",
+  });
+
 /** 502: the upstream could not be reached or broke before answering. */
 export const upstreamFailed = (message: string, cause?: unknown): GatewayError =>
   new GatewayError(502, "api_error", message, { code: "upstream_error", cause });

@@ -1,7 +1,7 @@
 import { connect } from "node:net";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type FakeUpstream } from "./helpers/fake-upstream.js";
-import { LOCAL_KEY, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
+import { LOCAL_KEY, startTestGateway, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
 
 let upstream: FakeUpstream;
@@ -34,7 +34,54 @@ function rawExchange(bytes: string | Buffer, settleMs = 500): Promise<string> {
   });
 }
 
+/** Sends request headers, then the body one byte every `everyMs`; resolves with what the server sent and whether it closed first. */
+function slowBody(url: string, head: string, body: string, everyMs: number): Promise<{ answer: string; closedByServer: boolean; elapsedMs: number }> {
+  const { port } = new URL(url);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let answer = "";
+    let sent = 0;
+    const socket = connect(Number(port), "127.0.0.1", () => socket.write(head));
+    const drip = setInterval(() => {
+      if (sent < body.length) socket.write(body[sent++]!);
+      else {
+        clearInterval(drip);
+        socket.destroy();
+        resolve({ answer, closedByServer: false, elapsedMs: Date.now() - started });
+      }
+    }, everyMs);
+    socket.on("data", (c) => (answer += c.toString()));
+    socket.on("close", () => {
+      clearInterval(drip);
+      resolve({ answer, closedByServer: true, elapsedMs: Date.now() - started });
+    });
+    socket.on("error", () => undefined);
+  });
+}
+
 describe("hostile input", () => {
+  it.each([
+    ["messages", `x-api-key: ${LOCAL_KEY}\r\nanthropic-version: 2023-06-01`, "/v1/messages", '{"type":"error","error":{"type":"timeout_error","message":"The request body did not arrive within 1 s. Send the whole request at once, then retry."}}'],
+    ["chat", `authorization: Bearer ${LOCAL_KEY}`, "/v1/chat/completions", '{"error":{"message":"The request body did not arrive within 1 s. Send the whole request at once, then retry.","type":"timeout_error","param":null,"code":"request_timeout"}}'],
+  ])("cuts off a %s body sent one byte per 200 ms with 408 after the body deadline, and closes", async (_family, auth, path, errorBody) => {
+    const slow = await startTestGateway(upstream.url, { bodyTimeoutMs: 1_000 });
+    try {
+      const body = JSON.stringify({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "slow".repeat(10) }] });
+      const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`;
+      const { answer, closedByServer, elapsedMs } = await slowBody(slow.url, head, body, 200);
+      expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(answer.toLowerCase()).toContain("\r\nconnection: close\r\n");
+      expect(answer.split("\r\n\r\n")[1]).toBe(errorBody);
+      expect(closedByServer).toBe(true);
+      expect(elapsedMs).toBeLessThan(body.length * 200);
+      expect(upstream.received).toHaveLength(0);
+      const health = await rawRequest(slow.url, { path: "/health" });
+      expect(health.status).toBe(200);
+    } finally {
+      await slow.close(0);
+    }
+  });
+
   it("answers oversized headers with 431 and keeps serving", async () => {
     const answer = await rawExchange(`GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
     expect(answer.startsWith("HTTP/1.1 431")).toBe(true);

@@ -27,6 +27,8 @@ export interface GatewayHandlerOptions {
   onRequest?: RequestSink;
   /** Put the redacted request and reply headers in each record (`gateway start --verbose`). */
   recordHeaders?: boolean;
+  /** A request body must arrive within this time, else 408 (slow-loris). @default 60_000 */
+  bodyTimeoutMs?: number;
 }
 
 /** Headers that keep intermediaries (and some clients) from buffering an event stream. */
@@ -77,7 +79,7 @@ function pathnameOf(url: string): { pathname: string; query: string } {
  * upstream reply piped straight into the Node response (no web-stream conversion per chunk).
  */
 export function createGatewayHandler(options: GatewayHandlerOptions) {
-  const { config, client, version, onRequest, recordHeaders = false } = options;
+  const { config, client, version, onRequest, recordHeaders = false, bodyTimeoutMs = 60_000 } = options;
   const keyMatches = createKeyCheck(options.localKey);
   const anyHost = bindsBeyondLoopback(config.host);
   const allowedOrigins: ReadonlySet<string> = new Set(config.cors);
@@ -130,10 +132,12 @@ export function createGatewayHandler(options: GatewayHandlerOptions) {
     let body: Buffer | undefined;
     try {
       const hasBody = !NO_BODY_METHODS.has(method) || req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
-      body = hasBody ? await readBody(req, config.maxBodyBytes) : undefined;
+      body = hasBody ? await readBody(req, config.maxBodyBytes, bodyTimeoutMs) : undefined;
       x.facts = checkBody(route.endpoint, req.headers["content-type"], body ?? Buffer.alloc(0));
     } catch (error) {
       if (abort.signal.aborted) return record(x, 499, "client_closed", path);
+      // The rest of a slow body is not worth waiting for: answer, then close the connection.
+      if ((error as GatewayError).status === 408) res.setHeader("connection", "close");
       return fail(x, error as GatewayError, path);
     }
 

@@ -10,8 +10,8 @@ export interface ListenOptions {
   host: string;
   /** Port; 0 picks a free one. */
   port: number;
-  /** Slow-loris bound: the whole request must arrive within this time, else 408. @default 60_000 */
-  requestTimeoutMs?: number;
+  /** Slow-loris backstop: the whole request must arrive within this time, else Node answers 408. */
+  requestTimeoutMs: number;
 }
 
 export interface RunningServer {
@@ -63,7 +63,7 @@ export async function listenApp(app: H3, options: ListenOptions): Promise<Runnin
     await listener.close();
     throw portBusy(host, port);
   }
-  server.requestTimeout = options.requestTimeoutMs ?? 60_000;
+  server.requestTimeout = options.requestTimeoutMs;
   server.headersTimeout = Math.min(server.requestTimeout, 30_000);
   const shownHost = host.includes(":") ? `[${host}]` : host;
   return { url: `http://${shownHost}:${bound}`, port: bound, server, close: () => listener.close() };

@@ -1,18 +1,23 @@
 import type { IncomingMessage } from "node:http";
-import { badRequest, tooLarge } from "../errors.js";
+import { badRequest, requestTimeout, tooLarge } from "../errors.js";
 
 /**
- * Reads the whole request body into memory, refusing more than `limit` bytes. The body is kept so a retry can
- * replay it without touching the client again. On 413 the rest of the body is left for Node to drain after the
- * response, so the client reads the 413 instead of a reset connection.
+ * Reads the whole request body into memory, refusing more than `limit` bytes and giving up with 408 after
+ * `deadlineMs`. The body is kept so a retry can replay it without touching the client again. On 413 the rest of
+ * the body is left for Node to drain after the response, so the client reads the 413 instead of a reset connection.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number, deadlineMs: number): Promise<Buffer> {
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(requestTimeout(Math.round(deadlineMs / 1000)));
+    }, deadlineMs);
     const cleanup = () => {
+      clearTimeout(timer);
       req.off("data", onData);
       req.off("end", onEnd);
       req.off("error", onError);

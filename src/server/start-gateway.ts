@@ -15,6 +15,8 @@ export interface StartGatewayOptions {
   onRequest?: RequestSink;
   /** Put redacted headers in each request record. */
   recordHeaders?: boolean;
+  /** A request body must arrive within this time, else 408. @default 60_000 */
+  bodyTimeoutMs?: number;
 }
 
 /** A running local gateway. */
@@ -41,10 +43,13 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     version: options.version,
     onRequest: options.onRequest,
     recordHeaders: options.recordHeaders,
+    bodyTimeoutMs: options.bodyTimeoutMs,
   });
   let running: RunningServer;
   try {
-    running = await listenApp(createApp(handler), { host: options.config.host, port: options.config.port });
+    // Node's own request timeout is only the backstop: the handler's body deadline answers first, in the family's shape.
+    const requestTimeoutMs = (options.bodyTimeoutMs ?? 60_000) + 30_000;
+    running = await listenApp(createApp(handler), { host: options.config.host, port: options.config.port, requestTimeoutMs });
   } catch (error) {
     await upstream.close();
     throw error;

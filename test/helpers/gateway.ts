@@ -23,7 +23,7 @@ export function tempConfigDir(file?: Record<string, unknown>): string {
 }
 
 /** Starts a real gateway on 127.0.0.1:0 in this process, in front of `upstream` (a URL, or "echo"). */
-export async function startTestGateway(upstream: string, options: { file?: Record<string, unknown>; flags?: ConfigFlags } = {}): Promise<TestGateway> {
+export async function startTestGateway(upstream: string, options: { file?: Record<string, unknown>; flags?: ConfigFlags; bodyTimeoutMs?: number } = {}): Promise<TestGateway> {
   const configDir = tempConfigDir(options.file);
   const config = loadConfig({ env: { GATEWAY_CONFIG_DIR: configDir, GATEWAY_UPSTREAM: upstream }, flags: { port: 0, ...options.flags } });
   const records: RequestRecord[] = [];
@@ -33,6 +33,7 @@ export async function startTestGateway(upstream: string, options: { file?: Recor
     localKey: LOCAL_KEY,
     version: "0.0.0-test",
     onRequest: (record) => records.push(record),
+    bodyTimeoutMs: options.bodyTimeoutMs,
   });
   return { ...gateway, records, configDir };
 }
