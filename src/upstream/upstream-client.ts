@@ -54,6 +54,14 @@ export function toGatewayError(error: unknown, target: UpstreamTarget): GatewayE
   if (isTimeout(error)) {
     return upstreamTimeout(`The upstream ${target.label} did not answer in time (${code}). Try again, or raise the timeouts in the gateway config.`, error);
   }
+  const proxyStatus = /^Proxy response \((\d+)\)/.exec((error as Error | undefined)?.message ?? "")?.[1];
+  if (proxyStatus) {
+    // The proxy's URL is left out on purpose: it may carry a user name and password.
+    return upstreamFailed(
+      `The HTTP proxy (HTTPS_PROXY) refused the tunnel to ${target.label} with status ${proxyStatus}. Check the proxy, or add the upstream's host to NO_PROXY.`,
+      error,
+    );
+  }
   return upstreamFailed(
     `The upstream ${target.label} could not be reached (${code}). Check your network and the upstream URL, then run \`gateway doctor\`.`,
     error,
