@@ -3,9 +3,10 @@
 // process, and measures them side by side in one run: throughput, latency, CPU per request of the serving
 // process, chunk timing, memory. Ratios are gateway / floor.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { cpus } from "node:os";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 
@@ -18,6 +19,7 @@ const UPSTREAM_KEY = "sk-bench-upstream";
 const LOCAL_KEY = "gw-bench-local";
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const children = [];
+const scratch = mkdtempSync(join(tmpdir(), "gateway-bench-"));
 const say = (text) => asJson || process.stderr.write(`${text}\n`);
 
 function startProcess(args, env, portPattern) {
@@ -116,7 +118,8 @@ async function main() {
   const floor = await startProcess([here("floor-proxy.mjs")], { BENCH_UPSTREAM_URL: upstream.url, BENCH_UPSTREAM_KEY: UPSTREAM_KEY }, /port (\d+)/);
   const gateway = await startProcess(
     [here("../bin/gateway.js"), "start", "--port", "0", "--upstream", upstream.url, "--quiet"],
-    { GATEWAY_API_KEY: UPSTREAM_KEY, GATEWAY_LOCAL_KEY: LOCAL_KEY, GATEWAY_CONFIG_DIR: "/tmp/gateway-bench-config", NO_COLOR: "1" },
+    // The request log stays on, as it is by default, in a directory of its own.
+    { GATEWAY_API_KEY: UPSTREAM_KEY, GATEWAY_LOCAL_KEY: LOCAL_KEY, GATEWAY_CONFIG_DIR: scratch, GATEWAY_STATE_DIR: join(scratch, "state"), NO_COLOR: "1" },
     /listening on http:\/\/127\.0\.0\.1:(\d+)/,
   );
   const targets = [
@@ -186,4 +189,5 @@ main()
   .finally(() => {
     agent.destroy();
     for (const child of children) child.kill("SIGKILL");
+    rmSync(scratch, { recursive: true, force: true });
   });

@@ -13,7 +13,7 @@ const chatBody = JSON.stringify({ model: "m", messages: [{ role: "user", content
 const messagesBody = JSON.stringify({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }] });
 
 function expectRequestId(headers: Record<string, unknown>) {
-  expect(headers["x-request-id"]).toMatch(/^req_[0-9a-f]{32}$/);
+  expect(headers["x-request-id"]).toMatch(/^req_[0-9a-f]{12}[0-9a-z]{8}$/);
 }
 
 describe("host guard", () => {

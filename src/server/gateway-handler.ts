@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { consola } from "consola";
@@ -57,8 +57,12 @@ const singleHeader = (value: string | string[] | undefined): string | undefined 
 /** Paths with nothing WHATWG parsing would change: no dot segments, escapes, backslashes or odd characters. */
 const PLAIN_PATH = /^(\/[A-Za-z0-9_~-]+)+$/;
 
+/** Random per process, so ids from different runs in one log never collide; a counter makes each unique within it. */
+const RUN_ID = randomBytes(6).toString("hex");
+let requestCount = 0;
+
 function requestIdOf(x: Exchange): string {
-  return (x.requestId ??= `req_${randomUUID().replaceAll("-", "")}`);
+  return (x.requestId ??= `req_${RUN_ID}${(++requestCount).toString(36).padStart(8, "0")}`);
 }
 
 function withoutQuery(url: string): string {
@@ -166,7 +170,13 @@ export function createGatewayHandler(options: GatewayHandlerOptions) {
       ...(isEventStream ? EVENT_STREAM_HEADERS : undefined),
       ...x.cors,
     });
-    res.flushHeaders();
+    // Headers leave with the first body chunk, in one write instead of two. An event stream whose first event is
+    // slow still shows its headers to the client one loop turn later.
+    if (isEventStream) {
+      setImmediate(() => {
+        if (x.firstByteAt === undefined && !res.writableEnded) res.flushHeaders();
+      });
+    }
     active.add(reply);
     if (recordHeaders) x.replyHeaders = reply.headers;
     const usage = onRequest ? createUsageObserver(contentType, singleHeader(reply.headers["content-encoding"])) : undefined;

@@ -36,10 +36,15 @@ export const PROXY_METADATA: ReadonlySet<string> = new Set([
  */
 export const REWRITTEN: ReadonlySet<string> = new Set(["host", "content-length", "expect", "anthropic-version", "vendor-version"]);
 
+const NO_TOKENS: ReadonlySet<string> = new Set();
+
+/** `Connection` values that name no other header: what nearly every request and reply carries. */
+const PLAIN_CONNECTION = /^\s*(keep-alive|close)\s*$/i;
+
 /** Header names listed in a `Connection` header are hop-by-hop too. */
-function connectionTokens(value: string | string[] | undefined): Set<string> {
+function connectionTokens(value: string | string[] | undefined): ReadonlySet<string> {
+  if (value === undefined || (typeof value === "string" && PLAIN_CONNECTION.test(value))) return NO_TOKENS;
   const tokens = new Set<string>();
-  if (value === undefined) return tokens;
   for (const part of Array.isArray(value) ? value : [value]) {
     for (const token of part.split(",")) {
       const name = token.trim().toLowerCase();
