@@ -11,7 +11,7 @@ import type { UpstreamClient, UpstreamReply } from "../upstream/upstream-client.
 import { checkBody, type BodyFacts } from "./check-body.js";
 import { bindsBeyondLoopback, checkHost, checkOrigin, corsHeaders, preflightHeaders } from "./guards.js";
 import { createKeyCheck } from "./local-auth.js";
-import { readBody } from "./read-body.js";
+import { BODY_DEADLINE_MS, readBody } from "./read-body.js";
 import { sendError } from "./render-error.js";
 import type { RequestRecord, RequestSink } from "../request-log/record.js";
 import { redactHeaders } from "./redact-headers.js";
@@ -83,7 +83,7 @@ function pathnameOf(url: string): { pathname: string; query: string } {
  * upstream reply piped straight into the Node response (no web-stream conversion per chunk).
  */
 export function createGatewayHandler(options: GatewayHandlerOptions) {
-  const { config, client, version, onRequest, recordHeaders = false, bodyTimeoutMs = 60_000 } = options;
+  const { config, client, version, onRequest, recordHeaders = false, bodyTimeoutMs = BODY_DEADLINE_MS } = options;
   const keyMatches = createKeyCheck(options.localKey);
   const anyHost = bindsBeyondLoopback(config.host);
   const allowedOrigins: ReadonlySet<string> = new Set(config.cors);

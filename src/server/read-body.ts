@@ -1,6 +1,9 @@
 import type { IncomingMessage } from "node:http";
 import { badRequest, requestTimeout, tooLarge } from "../errors.js";
 
+/** How long a request body may take to arrive (slow-loris bound). */
+export const BODY_DEADLINE_MS = 60_000;
+
 /**
  * Reads the whole request body into memory, refusing more than `limit` bytes and giving up with 408 after
  * `deadlineMs`. The body is kept so a retry can replay it without touching the client again. On 413 the rest of

@@ -4,6 +4,7 @@ import { openUpstream } from "../upstream/open-upstream.js";
 import { createApp } from "./create-app.js";
 import { createGatewayHandler } from "./gateway-handler.js";
 import { listenApp, type RunningServer } from "./listen.js";
+import { BODY_DEADLINE_MS } from "./read-body.js";
 import { refuseUpgrade } from "./refuse-upgrade.js";
 import type { RequestSink } from "../request-log/record.js";
 
@@ -48,7 +49,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   let running: RunningServer;
   try {
     // Node's own request timeout is only the backstop: the handler's body deadline answers first, in the family's shape.
-    const requestTimeoutMs = (options.bodyTimeoutMs ?? 60_000) + 30_000;
+    const requestTimeoutMs = (options.bodyTimeoutMs ?? BODY_DEADLINE_MS) + 30_000;
     running = await listenApp(createApp(handler), { host: options.config.host, port: options.config.port, requestTimeoutMs });
   } catch (error) {
     await upstream.close();
