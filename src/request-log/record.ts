@@ -25,6 +25,9 @@ export interface RequestRecord {
   headers?: { request: Record<string, string>; reply: Record<string, string> };
 }
 
+/** A reply that started and then ended early: the upstream broke or timed out, or the client went away. */
+export const cutShort = (record: Pick<RequestRecord, "outcome">): boolean => record.outcome === "upstream_error" || record.outcome === "client_closed";
+
 /** Receives one record per finished request. */
 export type RequestSink = (record: RequestRecord) => void;
 

@@ -1,18 +1,26 @@
 import type { ConsolaInstance } from "consola";
-import type { RequestRecord, RequestSink } from "./record.js";
+import { cutShort, type RequestRecord, type RequestSink } from "./record.js";
 
-const ms = (value: number | undefined) => (value === undefined ? "-" : `${Math.round(value)}ms`);
+/** `1234ms`, or `-` when the figure is missing (records read back from JSON may lack it). */
+export const formatMs = (value: number | null | undefined): string => (typeof value === "number" ? `${Math.round(value)}ms` : "-");
+
+/** `12/40`: tokens in and out, `?` for a side the upstream did not report; undefined when it reported neither. */
+export function tokenPair(r: Pick<RequestRecord, "inputTokens" | "outputTokens">): string | undefined {
+  if (r.inputTokens === undefined && r.outputTokens === undefined) return undefined;
+  return `${r.inputTokens ?? "?"}/${r.outputTokens ?? "?"}`;
+}
 
 function tokensPart(r: RequestRecord): string {
-  if (r.inputTokens === undefined && r.outputTokens === undefined) return "";
+  const pair = tokenPair(r);
+  if (pair === undefined) return "";
   const cache = [r.cacheReadTokens ? `read ${r.cacheReadTokens}` : "", r.cacheWriteTokens ? `write ${r.cacheWriteTokens}` : ""].filter(Boolean).join(", ");
-  return ` tokens ${r.inputTokens ?? "?"}/${r.outputTokens ?? "?"}${cache ? ` (cache ${cache})` : ""}`;
+  return ` tokens ${pair}${cache ? ` (cache ${cache})` : ""}`;
 }
 
 /** `POST /v1/messages claude-x 200 1234ms ttfb 80ms tokens 12/40 (cache read 100)` */
 export function formatRequestLine(r: RequestRecord): string {
-  const outcome = r.outcome === "complete" || r.outcome === "local_error" ? "" : ` (${r.outcome.replace("_", " ")})`;
-  return `${r.method} ${r.path} ${r.model ?? "-"} ${r.status} ${ms(r.durationMs)} ttfb ${ms(r.ttfbMs)}${tokensPart(r)}${outcome}`;
+  const outcome = cutShort(r) ? ` (${r.outcome.replace("_", " ")})` : "";
+  return `${r.method} ${r.path} ${r.model ?? "-"} ${r.status} ${formatMs(r.durationMs)} ttfb ${formatMs(r.ttfbMs)}${tokensPart(r)}${outcome}`;
 }
 
 /** `  > name: value` for request headers, `  < name: value` for reply headers, as curl -v shows them. */

@@ -1,5 +1,5 @@
 import { clientName } from "./client-name.js";
-import type { RequestRecord } from "./record.js";
+import { cutShort, type RequestRecord } from "./record.js";
 
 /** p50 and p95 in ms (nearest rank), null when no request had the figure. */
 export interface Percentiles {
@@ -42,7 +42,7 @@ function percentiles(values: number[]): Percentiles {
   return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
 }
 
-const isError = (r: RequestRecord) => r.status >= 400 || (r.outcome !== "complete" && r.outcome !== "local_error");
+const isError = (r: RequestRecord) => r.status >= 400 || cutShort(r);
 
 function group(name: string, records: readonly RequestRecord[]): GroupStats {
   const sum = (pick: (r: RequestRecord) => number | undefined) => records.reduce((total, r) => total + (pick(r) ?? 0), 0);

@@ -3,7 +3,8 @@ import { CliError } from "../../errors.js";
 import { clientName } from "../../request-log/client-name.js";
 import { followRecords } from "../../request-log/follow-log.js";
 import { logFilePath } from "../../request-log/log-file.js";
-import type { RequestRecord } from "../../request-log/record.js";
+import { cutShort, type RequestRecord } from "../../request-log/record.js";
+import { formatMs, tokenPair } from "../../request-log/request-line.js";
 import { readRecords } from "../../request-log/read-log.js";
 import { createContext } from "../context.js";
 import { formatRow, type Column } from "../table.js";
@@ -30,12 +31,9 @@ function shortTime(iso: string): string {
   return `${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }
 
-const ms = (value: number | undefined) => (typeof value === "number" ? `${Math.round(value)}ms` : "-");
-
 function row(r: RequestRecord): string {
-  const tokens = r.inputTokens === undefined && r.outputTokens === undefined ? "-" : `${r.inputTokens ?? "?"}/${r.outputTokens ?? "?"}`;
-  const status = r.outcome === "complete" || r.outcome === "local_error" ? String(r.status) : `${r.status}!`;
-  return formatRow(COLUMNS, WIDTHS, [shortTime(r.time), clientName(r.userAgent), `${r.method} ${r.path}`, r.model ?? "-", status, ms(r.durationMs), ms(r.ttfbMs), tokens]);
+  const status = cutShort(r) ? `${r.status}!` : String(r.status);
+  return formatRow(COLUMNS, WIDTHS, [shortTime(r.time), clientName(r.userAgent), `${r.method} ${r.path}`, r.model ?? "-", status, formatMs(r.durationMs), formatMs(r.ttfbMs), tokenPair(r) ?? "-"]);
 }
 
 interface LogsOptions {

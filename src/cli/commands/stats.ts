@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { CliError } from "../../errors.js";
 import { logFilePath } from "../../request-log/log-file.js";
 import { readRecords } from "../../request-log/read-log.js";
+import { formatMs } from "../../request-log/request-line.js";
 import { summarize, type GroupStats, type UsageSummary } from "../../request-log/summarize.js";
 import { createContext } from "../context.js";
 import { formatTable, type Column } from "../table.js";
@@ -20,7 +21,6 @@ export function parseSince(value: string, now = Date.now()): number {
 
 const count = (n: number) => n.toLocaleString("en-US");
 const plural = (n: number, noun: string) => `${count(n)} ${noun}${n === 1 ? "" : "s"}`;
-const ms = (n: number | null) => (n === null ? "-" : `${Math.round(n)}ms`);
 
 function table(title: string, groups: readonly GroupStats[], withCache: boolean): string {
   const columns: Column[] = [
@@ -42,10 +42,10 @@ function table(title: string, groups: readonly GroupStats[], withCache: boolean)
     count(g.inputTokens),
     count(g.outputTokens),
     ...(withCache ? [`${count(g.cacheReadTokens)}/${count(g.cacheWriteTokens)}`] : []),
-    ms(g.durationMs.p50),
-    ms(g.durationMs.p95),
-    ms(g.ttfbMs.p50),
-    ms(g.ttfbMs.p95),
+    formatMs(g.durationMs.p50),
+    formatMs(g.durationMs.p95),
+    formatMs(g.ttfbMs.p50),
+    formatMs(g.ttfbMs.p95),
   ]);
   return formatTable(columns, rows);
 }
