@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
@@ -89,18 +89,18 @@ describe("the log file", () => {
       expect(mode(join(dir, name))).toBe(0o600);
       expect(statSync(join(dir, name)).size).toBeLessThanOrEqual(lineBytes * 5);
     }
-    const all = await readRecords(dir);
+    const all = (await readRecords(dir)).records;
     expect(all.map((r) => r.requestId)).toEqual(Array.from({ length: 15 }, (_, i) => `req_${25 + i}`));
-    const newest = await readRecords(dir, { limit: 7 });
+    const newest = (await readRecords(dir, { limit: 7 })).records;
     expect(newest.map((r) => r.requestId)).toEqual(Array.from({ length: 7 }, (_, i) => `req_${33 + i}`));
-    const since = await readRecords(dir, { since: Date.parse(record(36).time) });
+    const since = (await readRecords(dir, { since: Date.parse(record(36).time) })).records;
     expect(since.map((r) => r.requestId)).toEqual(["req_36", "req_37", "req_38", "req_39"]);
   });
 
   it("skips torn lines instead of failing", async () => {
     const dir = tempDir();
     writeFileSync(logFilePath(dir), `${JSON.stringify(record(1))}\n{"time":"2026-01-01T00:00:0\nnot json\n${JSON.stringify(record(2))}\n`);
-    expect((await readRecords(dir)).map((r) => r.requestId)).toEqual(["req_1", "req_2"]);
+    expect((await readRecords(dir)).records.map((r) => r.requestId)).toEqual(["req_1", "req_2"]);
   });
 
   it("reports a failing disk once, drops what does not fit the queue, and never throws into the request path", async () => {
@@ -122,7 +122,7 @@ describe("the log file", () => {
     const file = createLogFile({ dir, maxBytes: 600, keep: 1, onError: (m) => expect.fail(m) });
     file.sink(record(1));
     await file.close();
-    const stop = followRecords(dir, (r) => seen.push(r.requestId), (e) => expect.fail(e.message));
+    const stop = followRecords(dir, (await readRecords(dir)).end, (r) => seen.push(r.requestId), (e) => expect.fail(e.message));
     try {
       await sleep(300);
       for (let n = 2; n < 8; n++) {
@@ -136,6 +136,23 @@ describe("the log file", () => {
     }
     expect(readdirSync(dir)).toContain("requests.1.jsonl");
     expect(seen).toEqual(["req_2", "req_3", "req_4", "req_5", "req_6", "req_7"]);
+  });
+
+  it("is followed from where it was read, missing nothing written in between and no half-written line", async () => {
+    const dir = tempDir();
+    const seen: string[] = [];
+    const half = JSON.stringify(record(2));
+    writeFileSync(logFilePath(dir), `${JSON.stringify(record(1))}\n${half.slice(0, 20)}`);
+    const { records, end } = await readRecords(dir);
+    expect(records.map((r) => r.requestId)).toEqual(["req_1"]);
+    appendFileSync(logFilePath(dir), `${half.slice(20)}\n${JSON.stringify(record(3))}\n`);
+    const stop = followRecords(dir, end, (r) => seen.push(r.requestId), (e) => expect.fail(e.message));
+    try {
+      await waitFor(() => (seen.length >= 2 ? true : undefined), "records written before following began");
+    } finally {
+      stop();
+    }
+    expect(seen).toEqual(["req_2", "req_3"]);
   });
 });
 
@@ -162,7 +179,7 @@ describe("gateway start → requests.jsonl → gateway logs / stats", () => {
     for await (const _ of await anthropic.messages.create({ model: "claude-fake", max_tokens: 9, stream: true, messages: [{ role: "user", content: "x y" }] }));
     const wrongKey = new Anthropic({ baseURL: url, apiKey: "gw-not-the-local-key", maxRetries: 0 });
     await expect(wrongKey.messages.create({ model: "claude-fake", max_tokens: 9, messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({ status: 401 });
-    await waitFor(async () => ((await readRecords(stateDir)).length === 8 ? true : undefined), "8 logged requests");
+    await waitFor(async () => ((await readRecords(stateDir)).records.length === 8 ? true : undefined), "8 logged requests");
   });
 
   afterEach(() => {
@@ -180,7 +197,7 @@ describe("gateway start → requests.jsonl → gateway logs / stats", () => {
     const text = readFileSync(logFilePath(stateDir), "utf8");
     for (const secret of [...TEST_SECRETS, LOCAL_KEY, "gw-not-the-local-key"]) expect(text).not.toContain(secret);
     for (const prompt of ["one two", "hello there", "a b c d"]) expect(text).not.toContain(prompt);
-    const records = await readRecords(stateDir);
+    const { records } = await readRecords(stateDir);
     expect(records[0]).toMatchObject({ method: "POST", path: "/v1/chat/completions", model: "gpt-fake", status: 200, inputTokens: 11, outputTokens: 3, cacheReadTokens: 4, outcome: "complete" });
     expect(records[0]!.userAgent).toMatch(/^OpenAI\/JS \d/);
     expect(records[6]).toMatchObject({ path: "/v1/messages", model: "claude-fake", inputTokens: 11, outputTokens: 3, cacheReadTokens: 4, cacheWriteTokens: 3 });
@@ -203,7 +220,7 @@ describe("gateway start → requests.jsonl → gateway logs / stats", () => {
     const result = await runCli(["logs", "-n", "3", "--json"], env);
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as RequestRecord);
-    const stored = await readRecords(stateDir);
+    const stored = (await readRecords(stateDir)).records;
     expect(lines).toEqual(stored.slice(-3));
   });
 

@@ -79,7 +79,7 @@ describe.runIf(process.platform === "linux")("a stream of many megabytes", () =>
     expect(growth).toBeLessThan(48 * 1024 * 1024);
     const records = await (async () => {
       for (let i = 0; i < 100; i++) {
-        const found = await readRecords(stateDir);
+        const found = (await readRecords(stateDir)).records;
         if (found.length === 2) return found;
         await new Promise((r) => setTimeout(r, 20));
       }

@@ -3,31 +3,26 @@ import { open, stat } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import { logFilePath } from "./log-file.js";
 import type { RequestRecord } from "./record.js";
-import { parseRecordLine } from "./read-log.js";
+import { parseRecordLine, type LogPosition } from "./read-log.js";
 
 /** How often the log file is checked for new lines. */
 const POLL_MS = 200;
 
 /**
- * Calls `onRecord` for each record appended to the current log from now on, across rotations (a new inode or a
- * shorter file starts over from its first byte). Polls with `fs.watchFile`, which works the same on every
- * platform and file system, unlike `fs.watch`. Returns a function that stops following.
+ * Calls `onRecord` for each record in the current log after `from` (where `readRecords` stopped), across rotations
+ * (a new inode or a shorter file starts over from its first byte). Polls with `fs.watchFile`, which works the same
+ * on every platform and file system, unlike `fs.watch`. Returns a function that stops following.
  */
-export function followRecords(dir: string, onRecord: (record: RequestRecord) => void, onError: (error: Error) => void): () => void {
+export function followRecords(dir: string, from: LogPosition, onRecord: (record: RequestRecord) => void, onError: (error: Error) => void): () => void {
   const path = logFilePath(dir);
-  let offset: number | undefined;
-  let inode: number | undefined;
+  let { offset, inode } = from;
   let pending = "";
   let decoder = new StringDecoder("utf8");
   let reading = Promise.resolve();
 
   async function readNew(stats: Stats): Promise<void> {
-    if (offset === undefined) {
-      // First look: start at the end, everything before was already shown.
-      offset = stats.size;
-      inode = stats.ino;
-      return;
-    }
+    // watchFile reports a missing file (not created yet, or mid-rotation) as all zeros.
+    if (stats.ino === 0) return;
     if (stats.ino !== inode || stats.size < offset) {
       offset = 0;
       inode = stats.ino;
@@ -55,7 +50,7 @@ export function followRecords(dir: string, onRecord: (record: RequestRecord) => 
     reading = reading.then(() => readNew(current)).catch(onError);
   };
   watchFile(path, { interval: POLL_MS, persistent: true }, onChange);
-  // watchFile only reports changes; the starting point is read now.
-  stat(path).then(onChange, () => onChange({ size: 0, ino: 0 } as Stats));
+  // watchFile only reports changes; whatever came after `from` before it started is read now.
+  stat(path).then(onChange, () => undefined);
   return () => unwatchFile(path, onChange);
 }

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
 import { parseJsonObject } from "../parse-json.js";
 import { logFilePath } from "./log-file.js";
 import type { RequestRecord } from "./record.js";
@@ -19,6 +19,12 @@ function parseLines(text: string): RequestRecord[] {
   return records;
 }
 
+/** A point in the current log file: the file (by inode, undefined when there was none) and a byte offset in it. */
+export interface LogPosition {
+  inode: number | undefined;
+  offset: number;
+}
+
 export interface ReadOptions {
   /** Only the newest `limit` records. */
   limit?: number;
@@ -26,25 +32,53 @@ export interface ReadOptions {
   since?: number;
 }
 
+export interface RecordsRead {
+  /** Oldest first. */
+  records: RequestRecord[];
+  /** Where reading stopped in the current file: following from here misses nothing and repeats nothing. */
+  end: LogPosition;
+}
+
+const ENOENT = (error: unknown) => (error as NodeJS.ErrnoException).code === "ENOENT";
+
+/** The current file's whole lines, and the position just after the last of them (a half-written line is left to the follower). */
+async function readCurrent(dir: string): Promise<{ text: string; end: LogPosition }> {
+  let file;
+  try {
+    file = await open(logFilePath(dir), "r");
+  } catch (error) {
+    if (ENOENT(error)) return { text: "", end: { inode: undefined, offset: 0 } };
+    throw error;
+  }
+  try {
+    const [{ ino }, bytes] = await Promise.all([file.stat(), file.readFile()]);
+    const offset = bytes.lastIndexOf(0x0a) + 1;
+    return { text: bytes.toString("utf8", 0, offset), end: { inode: ino, offset } };
+  } finally {
+    await file.close();
+  }
+}
+
 /**
  * Stored records, oldest first. Files are read newest first and reading stops as soon as `limit` or `since` is
  * satisfied, so `gateway logs` stays fast however many rotated files there are.
  */
-export async function readRecords(dir: string, options: ReadOptions = {}): Promise<RequestRecord[]> {
+export async function readRecords(dir: string, options: ReadOptions = {}): Promise<RecordsRead> {
   const { limit = Infinity, since = -Infinity } = options;
+  const current = await readCurrent(dir);
+  let text = current.text;
   let newest: RequestRecord[] = [];
-  for (let generation = 0; newest.length < limit; generation++) {
-    let text: string;
-    try {
-      text = await readFile(logFilePath(dir, generation), "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") break;
-      throw error;
-    }
+  for (let generation = 1; newest.length < limit; generation++) {
     const records = parseLines(text);
     const kept = records.filter((r) => Date.parse(r.time) >= since);
     newest = [...kept, ...newest];
     if (kept.length < records.length) break;
+    try {
+      text = await readFile(logFilePath(dir, generation), "utf8");
+    } catch (error) {
+      if (ENOENT(error)) break;
+      throw error;
+    }
   }
-  return newest.slice(Math.max(0, newest.length - limit));
+  return { records: newest.slice(Math.max(0, newest.length - limit)), end: current.end };
 }

@@ -59,7 +59,7 @@ export function registerLogs(program: Command): void {
     .action(async (options: LogsOptions) => {
       const limit = parseCount(options.lines);
       const { stateDir } = createContext().config;
-      const records = limit === 0 ? [] : await readRecords(stateDir, { limit });
+      const { records, end } = await readRecords(stateDir, { limit });
       const show = options.json ? (r: RequestRecord) => print(JSON.stringify(r)) : (r: RequestRecord) => print(row(r));
       if (!options.json && (records.length > 0 || options.follow)) print(formatRow(COLUMNS, WIDTHS, COLUMNS.map((c) => c.title)));
       records.forEach(show);
@@ -68,13 +68,13 @@ export function registerLogs(program: Command): void {
         return;
       }
       await new Promise<void>((resolve) => {
-        const stop = followRecords(stateDir, show, (error) => log.warn(`Cannot read ${logFilePath(stateDir)}: ${error.message}`));
-        const end = () => {
+        const stop = followRecords(stateDir, end, show, (error) => log.warn(`Cannot read ${logFilePath(stateDir)}: ${error.message}`));
+        const finish = () => {
           stop();
           resolve();
         };
-        process.once("SIGINT", end);
-        process.once("SIGTERM", end);
+        process.once("SIGINT", finish);
+        process.once("SIGTERM", finish);
       });
     });
 }

@@ -72,7 +72,7 @@ export function registerStats(program: Command): void {
     .action(async (options: { since?: string; json?: boolean }) => {
       const since = options.since === undefined ? undefined : parseSince(options.since);
       const { stateDir } = createContext().config;
-      const summary = summarize(await readRecords(stateDir, { since }));
+      const summary = summarize((await readRecords(stateDir, { since })).records);
       if (options.json) return print(JSON.stringify({ since: since === undefined ? null : new Date(since).toISOString(), ...summary }, null, 2));
       if (summary.total.requests === 0) {
         return log.info(`No requests logged ${options.since ? `since ${options.since}` : "yet"} (${logFilePath(stateDir)}).`);
