@@ -104,3 +104,54 @@ describe("gateway start", () => {
     await pending;
   });
 });
+
+/** A port that was free a moment ago: listen on 0, note the port, close. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+describe("gateway status and doctor", () => {
+  it("status exits 1 when no gateway answers on the configured port, and says how to start one", async () => {
+    const port = await freePort();
+    const result = await runCli(["status"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir({ port }) }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`No gateway is running on port ${port}.`);
+    expect(result.stderr).toContain("gateway start");
+  });
+
+  it("status and doctor exit 0 and name a running gateway", async () => {
+    const port = await freePort();
+    const configDir = tempConfigDir({ port });
+    const child = spawnCli(["start"], cliEnv({ GATEWAY_CONFIG_DIR: configDir }));
+    children.push(child);
+    await waitForOutput(child, /listening on/);
+    const status = await runCli(["status"], cliEnv({ GATEWAY_CONFIG_DIR: configDir }));
+    expect(status.code).toBe(0);
+    expect(status.stdout + status.stderr).toMatch(new RegExp(`Gateway \\d+\\.\\d+\\.\\d+ is running on http://127\\.0\\.0\\.1:${port} \\(upstream: echo\\)`));
+    const doctor = await runCli(["doctor"], cliEnv({ GATEWAY_CONFIG_DIR: configDir }));
+    expect(doctor.code).toBe(0);
+    expect(doctor.stdout + doctor.stderr).toMatch(new RegExp(`✔ Port ${port}: a gateway \\(\\d+\\.\\d+\\.\\d+\\) is already running there`));
+    expect(doctor.stdout + doctor.stderr).not.toContain("✖");
+  });
+
+  it("doctor exits 1 with a ✖ line and its fix for each failed check: a refused key and a port held by another program", async () => {
+    upstream = await startFakeUpstream();
+    // Reading lets the server see doctor's probe hang up, so close() in afterEach does not wait on it.
+    blocker = createServer((socket) => socket.resume());
+    await new Promise<void>((r) => blocker!.listen(0, "127.0.0.1", r));
+    const port = (blocker.address() as { port: number }).port;
+    const env = cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir({ port, upstream: upstream.url }), GATEWAY_API_KEY: "sk-not-the-upstream-key" });
+    const doctor = await runCli(["doctor"], env);
+    const out = doctor.stdout + doctor.stderr;
+    expect(doctor.code).toBe(1);
+    expect(out).toContain(`✔ Upstream ${upstream.url} reachable (HTTP 401)`);
+    expect(out).toContain("✖ Upstream refused the key (HTTP 401)\n    fix: Run gateway login with a valid key.");
+    expect(out).toContain(`✖ Port ${port} is used by another program\n    fix: Free it, or set another port: gateway start --port ${port + 1}`);
+    expect(out).toContain("2 checks failed.");
+    expect(out).not.toContain("sk-not-the-upstream-key");
+  });
+});
