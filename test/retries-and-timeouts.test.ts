@@ -97,3 +97,30 @@ describe("timeouts", () => {
     expect(res.body.endsWith('event: error\ndata: {"type":"error","error":{"type":"timeout_error","message":"The upstream stopped sending in the middle of the reply (idle timeout). Try again."}}\n\n')).toBe(true);
   });
 });
+
+describe("graceful shutdown", () => {
+  it("ends the streams still open when the grace time runs out with exactly one api_error event each, both families", async () => {
+    ({ upstream, gateway } = await pair.start());
+    upstream.behaviour.chunkDelayMs = 500;
+    const words = "one two three four five six seven eight";
+    const streams = [
+      rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: words }] }) }),
+      rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", max_tokens: 9, stream: true, messages: [{ role: "user", content: words }] }) }),
+    ];
+    while (upstream.received.length < 2 || upstream.received.some((r) => r.sentAt.length === 0)) await new Promise((r) => setTimeout(r, 20));
+    const closedAt = Date.now();
+    await gateway.close(300);
+    expect(Date.now() - closedAt).toBeLessThan(2_000);
+    const [chatReply, messagesReply] = await Promise.all(streams);
+    const message = "The gateway is shutting down; the reply was cut short. Retry the request.";
+    expect(chatReply!.status).toBe(200);
+    expect(chatReply!.body).not.toContain("[DONE]");
+    expect(chatReply!.body.match(/"error"/g)).toHaveLength(1);
+    expect(chatReply!.body.endsWith(`data: {"error":{"message":"${message}","type":"api_error","param":null,"code":"upstream_error"}}\n\n`)).toBe(true);
+    expect(messagesReply!.status).toBe(200);
+    expect(messagesReply!.body).not.toContain("message_stop");
+    expect(messagesReply!.body.match(/event: error/g)).toHaveLength(1);
+    expect(messagesReply!.body.endsWith(`event: error\ndata: {"type":"error","error":{"type":"api_error","message":"${message}"}}\n\n`)).toBe(true);
+    expect(upstream.received.every((r) => r.abortedAt !== undefined)).toBe(true);
+  });
+});
