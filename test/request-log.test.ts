@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
@@ -63,6 +63,19 @@ describe("the log file", () => {
     expect(lines[2]).toBe("");
     expect(JSON.parse(lines[0]!)).toEqual(JSON.parse(JSON.stringify(record(1))));
     expect(lines[0]).not.toContain("headers");
+  });
+
+  it("writes what comes within the flush time together, and close() writes what is still waiting", async () => {
+    const dir = tempDir();
+    const file = createLogFile({ dir, flushMs: 150, onError: (m) => expect.fail(m) });
+    file.sink(record(1));
+    file.sink(record(2));
+    const stored = () => (existsSync(logFilePath(dir)) ? readFileSync(logFilePath(dir), "utf8").split("\n").filter(Boolean).length : 0);
+    expect(stored()).toBe(0);
+    await waitFor(() => (stored() === 2 ? true : undefined), "the first two records on disk");
+    file.sink(record(3));
+    await file.close();
+    expect(stored()).toBe(3);
   });
 
   it("makes an existing, more open file private", async () => {
