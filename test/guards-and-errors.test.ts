@@ -86,7 +86,7 @@ describe("local key", () => {
 
   it("401s a messages request with a wrong key, in the messages shape", async () => {
     await start();
-    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: { ...messagesHeaders("gw-wrong"), }, body: messagesBody });
+    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders("gw-wrong"), body: messagesBody });
     expect(res.status).toBe(401);
     expect(JSON.parse(res.body)).toEqual({
       type: "error",
