@@ -1,4 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/index.js";
 import { BIN, cliEnv, recordOutput, runCli } from "./helpers/cli.js";
@@ -55,15 +57,48 @@ describe("configuration", () => {
   it("names the file, the field and what is expected for an invalid value", async () => {
     const dir = tempConfigDir({ port: "eighty" });
     const result = await runCli(["env"], cliEnv({ GATEWAY_CONFIG_DIR: dir }));
-    expect(result.code).toBe(2);
+    // An invalid file is a failure (1); only flags are usage (2).
+    expect(result.code).toBe(1);
     expect(result.stderr).toContain(`Invalid configuration in ${dir}/config.json: "port" must be an integer from 0 to 65535 (got "eighty").`);
     expect(result.stdout).toBe("");
   });
 
+  it("exits 2 for a bad flag value and 1 for a bad environment value", async () => {
+    const flag = await runCli(["start", "--port", "eighty"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir() }));
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('Invalid configuration in the command line: "--port" must be an integer from 0 to 65535 (got "eighty").');
+    const env = await runCli(["env"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), GATEWAY_PORT: "eighty" }));
+    expect(env.code).toBe(1);
+    expect(env.stderr).toContain('Invalid configuration in GATEWAY_PORT: "GATEWAY_PORT" must be an integer from 0 to 65535 (got "eighty").');
+    const choice = await runCli(["chat", "--api", "grpc", "hi"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir() }));
+    expect(choice.code).toBe(2);
+    expect(choice.stderr).toContain("Allowed choices are chat, messages, gemini.");
+  });
+
+  it("names the closest known field for a typo, and treats Object.prototype names as unknown fields", async () => {
+    const typo = await runCli(["env"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir({ upstrem: "echo" }) }));
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain('"upstrem" must be absent: it is not a known field (did you mean "upstream"?)');
+    for (const name of ["__proto__", "constructor", "hasOwnProperty", "toString"]) {
+      const dir = tempConfigDir();
+      writeFileSync(join(dir, "config.json"), `{"${name}": {"port": 1}}`);
+      const result = await runCli(["env"], cliEnv({ GATEWAY_CONFIG_DIR: dir }));
+      expect(result.code, name).toBe(1);
+      expect(result.stderr, name).toContain(`"${name}" must be absent: it is not a known field`);
+      expect(result.stderr, name).not.toContain("bug");
+    }
+  });
+
+  it("refuses an invalid models field, naming it", async () => {
+    const result = await runCli(["env"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir({ models: { "gpt-4o": 4 } }) }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('"models[\"gpt-4o\"]" must be a non-empty catalog model id (no *) (got 4).');
+  });
+
   it("refuses unknown fields and plain-http remote upstreams", async () => {
     const unknown = await runCli(["env"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir({ apiKey: "x" }) }));
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('"apiKey" must be absent: unknown field');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('"apiKey" must be absent: it is not a known field');
     const http = await runCli(["env"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir({ upstream: "http://gateway.example.com" }) }));
     expect(http.stderr).toContain("plain http:// is only allowed for loopback hosts");
   });
@@ -185,7 +220,8 @@ describe("gateway chat and models", () => {
 
   it("lists models as a table and as raw JSON", async () => {
     const table = await runCli(["models"], env());
-    expect(table.stdout.split("\n")[0]).toMatch(/^ID\s+OWNER\s+CREATED$/);
+    expect(table.stdout.split("\n")[0]).toMatch(/^ID\s+NAME\s+CREATED$/);
+    expect(table.stdout).toMatch(/^echo-1\s+gateway-echo\s+2025-01-01$/m);
     expect(table.stdout).toContain("echo-1");
     const json = await runCli(["models", "--api", "messages", "--json"], fakeEnv());
     expect(JSON.parse(json.stdout).data[0]).toMatchObject({ id: "claude-fake", display_name: "Claude Fake" });

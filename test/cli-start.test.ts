@@ -131,10 +131,10 @@ describe("gateway status and doctor", () => {
     await waitForOutput(child, /listening on/);
     const status = await runCli(["status"], cliEnv({ GATEWAY_CONFIG_DIR: configDir }));
     expect(status.code).toBe(0);
-    expect(status.stdout + status.stderr).toMatch(new RegExp(`Gateway \\d+\\.\\d+\\.\\d+ is running on http://127\\.0\\.0\\.1:${port} \\(upstream: echo\\)`));
+    expect(status.stderr).toMatch(new RegExp(`✔ Gateway \\d+\\.\\d+\\.\\d+ is running on http://127\\.0\\.0\\.1:${port} \\(pid ${child.pid}, up \\d+ ms\\), upstream: echo\\.`));
     const doctor = await runCli(["doctor"], cliEnv({ GATEWAY_CONFIG_DIR: configDir }));
     expect(doctor.code).toBe(0);
-    expect(doctor.stdout + doctor.stderr).toMatch(new RegExp(`✔ Port ${port}: a gateway \\(\\d+\\.\\d+\\.\\d+\\) is already running there`));
+    expect(doctor.stdout + doctor.stderr).toMatch(new RegExp(`✔ Port ${port}: a gateway \\(\\d+\\.\\d+\\.\\d+\\) is running there`));
     expect(doctor.stdout + doctor.stderr).not.toContain("✖");
   });
 
@@ -149,7 +149,7 @@ describe("gateway status and doctor", () => {
     const out = doctor.stdout + doctor.stderr;
     expect(doctor.code).toBe(1);
     expect(out).toContain(`✔ Upstream ${upstream.url} reachable (HTTP 401)`);
-    expect(out).toContain("✖ Upstream refused the key (HTTP 401)\n    fix: Run gateway login with a valid key.");
+    expect(out).toContain("✖ Upstream refused the key (HTTP 401)\n    fix: Run `gateway login` with a valid key.");
     expect(out).toContain(`✖ Port ${port} is used by another program\n    fix: Free it, or set another port: gateway start --port ${port + 1}`);
     expect(out).toContain("2 checks failed.");
     expect(out).not.toContain("sk-not-the-upstream-key");

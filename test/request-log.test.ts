@@ -225,7 +225,7 @@ describe("gateway start → requests.jsonl → gateway logs / stats", () => {
     expect(stdout).toMatch(/> user-agent: OpenAI\/JS \d/);
     expect(stdout).toContain("< content-type: text/event-stream");
     // failed requests stay on stdout with the rest, in order
-    expect(stdout).toMatch(/WARN\s+POST \/v1\/messages - 401 \d+ms ttfb -\n  > host: /);
+    expect(stdout).toMatch(/⚠ POST \/v1\/messages - 401 \d+ms ttfb - \(wrong local key\)\n  > host: /);
     for (const secret of [LOCAL_KEY, "gw-not-the-local-key", FAKE_UPSTREAM_KEY]) expect(stdout).not.toContain(secret);
   });
 

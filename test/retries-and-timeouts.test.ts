@@ -75,7 +75,7 @@ describe("retries before the first byte", () => {
     expect(res.headers["x-request-id"]).toMatch(/^req_/);
     expect(JSON.parse(res.body)).toEqual({
       type: "error",
-      error: { type: "api_error", message: `The upstream http://127.0.0.1:${port} could not be reached (ECONNREFUSED). Check your network and the upstream URL, then run \`gateway doctor\`.` },
+      error: { type: "api_error", message: `The upstream http://127.0.0.1:${port} refused the connection. Check that the upstream URL and port are right and that it is running.` },
     });
   });
 });
@@ -112,7 +112,7 @@ describe("graceful shutdown", () => {
     await gateway.close(300);
     expect(Date.now() - closedAt).toBeLessThan(2_000);
     const [chatReply, messagesReply] = await Promise.all(streams);
-    const message = "The gateway is shutting down; the reply was cut short. Retry the request.";
+    const message = "The gateway is shutting down; the request was cut short. Retry it.";
     expect(chatReply!.status).toBe(200);
     expect(chatReply!.body).not.toContain("[DONE]");
     expect(chatReply!.body.match(/"error"/g)).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { upstreamRequestHeaders, clientResponseHeaders } from "../src/upstream/header-policy.js";
 import { backoffDelay, parseRetryAfter, retryDelayFor } from "../src/upstream/retry-policy.js";
-import { resolveRoute } from "../src/server/resolve-route.js";
+import { claimPath } from "../src/server/stages/resolve.js";
 import { streamPieces } from "../src/echo/echo-text.js";
 import { redactHeaders } from "../src/server/redact-headers.js";
 import { clientName } from "../src/request-log/client-name.js";
@@ -10,26 +10,33 @@ import type { RequestRecord } from "../src/request-log/record.js";
 import { parseSince } from "../src/cli/commands/stats.js";
 
 describe("route resolution", () => {
-  const route = (method: string, path: string, headers = {}) => resolveRoute(method, path, headers, "anthropic");
+  const segments = { messages: "anthropic", gemini: "gemini" };
+  const route = (method: string, path: string, headers = {}) => {
+    const claimed = claimPath(method, path, headers, segments);
+    return claimed && { family: claimed.family.name, upstreamPath: claimed.claim.upstreamPath, checked: claimed.claim.rules !== undefined, pathModel: claimed.claim.pathModel };
+  };
 
   it("sends GET /v1/models to the messages catalog only when a version header is present", () => {
-    expect(route("GET", "/v1/models")).toMatchObject({ kind: "forward", route: { endpoint: "models", upstreamPath: "/v1/models" } });
-    expect(route("GET", "/v1/models", { "anthropic-version": "x" })).toMatchObject({ route: { upstreamPath: "/anthropic/v1/models" } });
-    expect(route("GET", "/v1/models", { "vendor-version": "x" })).toMatchObject({ route: { upstreamPath: "/anthropic/v1/models" } });
+    expect(route("GET", "/v1/models")).toMatchObject({ family: "chat", upstreamPath: "/v1/models" });
+    expect(route("GET", "/v1/models", { "anthropic-version": "x" })).toMatchObject({ family: "messages", upstreamPath: "/anthropic/v1/models" });
+    expect(route("GET", "/v1/models", { "vendor-version": "x" })).toMatchObject({ family: "messages", upstreamPath: "/anthropic/v1/models" });
   });
 
   it("keeps chat completions in the chat family whatever headers come along", () => {
-    expect(route("POST", "/v1/chat/completions", { "anthropic-version": "x" })).toMatchObject({ route: { endpoint: "chat_completions", upstreamPath: "/v1/chat/completions" } });
+    expect(route("POST", "/v1/chat/completions", { "anthropic-version": "x" })).toEqual({ family: "chat", upstreamPath: "/v1/chat/completions", checked: true, pathModel: undefined });
   });
 
   it("treats other paths as passthrough in the family the headers pick", () => {
-    expect(route("POST", "/v1/responses")).toMatchObject({ route: { endpoint: "passthrough", upstreamPath: "/v1/responses" } });
-    expect(route("POST", "/anthropic/v1/files")).toMatchObject({ route: { endpoint: "passthrough", upstreamPath: "/anthropic/v1/files" } });
+    expect(route("POST", "/v1/responses")).toMatchObject({ family: "chat", upstreamPath: "/v1/responses", checked: false });
+    expect(route("POST", "/anthropic/v1/files")).toMatchObject({ family: "messages", upstreamPath: "/anthropic/v1/files", checked: false });
   });
 
-  it("refuses encoded separators", () => {
-    expect(route("GET", "/v1/a%2Fb")).toEqual({ kind: "not_found" });
-    expect(route("GET", "/v1/a%5cb")).toEqual({ kind: "not_found" });
+  it("gives Gemini paths, bare /v1beta included, to the gemini family with the model from the path", () => {
+    expect(route("POST", "/gemini/v1beta/models/gemini-2.5-pro:generateContent")).toEqual({ family: "gemini", upstreamPath: "/gemini/v1beta/models/gemini-2.5-pro:generateContent", checked: true, pathModel: "gemini-2.5-pro" });
+    expect(route("POST", "/v1beta/models/a/b:streamGenerateContent")).toMatchObject({ family: "gemini", upstreamPath: "/gemini/v1beta/models/a/b:streamGenerateContent", checked: true, pathModel: "a/b" });
+    expect(route("POST", "/gemini/v1/models/m:countTokens")).toMatchObject({ family: "gemini", upstreamPath: "/gemini/v1/models/m:countTokens", checked: false, pathModel: "m" });
+    expect(route("GET", "/gemini/v1beta/models")).toMatchObject({ family: "gemini", upstreamPath: "/gemini/v1beta/models", pathModel: undefined });
+    expect(route("GET", "/gemini/v2/models")).toBeUndefined();
   });
 });
 
@@ -73,9 +80,11 @@ describe("echo streaming pieces", () => {
 
 describe("terminal stream reading", () => {
   it("ignores events whose data is not a JSON object instead of crashing", async () => {
-    const { streamPiece } = await import("../src/chat/conversation.js");
-    for (const data of ["null", "42", "[1]", "{broken"]) expect(streamPiece("chat", undefined, data)).toBeUndefined();
-    expect(streamPiece("messages", "error", '{"type":"error","error":{"message":"overloaded"}}')).toEqual({ error: "overloaded" });
+    const { FAMILIES, messagesFamily } = await import("../src/families/index.js");
+    for (const family of FAMILIES) {
+      for (const data of ["null", "42", "[1]", "{broken"]) expect(family.chat.streamPiece(undefined, data)).toBeUndefined();
+    }
+    expect(messagesFamily.chat.streamPiece("error", '{"type":"error","error":{"message":"overloaded"}}')).toEqual({ error: "overloaded" });
   });
 });
 
@@ -128,7 +137,7 @@ describe("request log figures", () => {
     expect(parseSince("7d", now)).toBe(now - 7 * 86_400_000);
     expect(parseSince("2w", now)).toBe(now - 14 * 86_400_000);
     expect(parseSince("2026-11-01T00:00:00Z", now)).toBe(Date.UTC(2026, 10, 1));
-    expect(() => parseSince("1y", now)).toThrow('--since "1y" is not a period or a date.');
+    expect(() => parseSince("1x", now)).toThrow('--since "1x" is not a period or a date.');
   });
 
   it("takes nearest-rank percentiles and counts cut-short replies as errors", () => {

@@ -1,6 +1,6 @@
-import { CliError } from "../errors.js";
-import { DEFAULT_ANTHROPIC_VERSION, chatFamily, messagesFamily, type FamilyName } from "../families/index.js";
 import type { GatewayConfig } from "../config/index.js";
+import { UpstreamError } from "../errors/index.js";
+import { DEFAULT_ANTHROPIC_VERSION, type Family } from "../families/index.js";
 import { upstreamErrorMessage } from "../upstream/error-message.js";
 import type { UpstreamClient, UpstreamReply } from "../upstream/upstream-client.js";
 
@@ -18,24 +18,24 @@ async function failOnErrorStatus(reply: UpstreamReply): Promise<void> {
   if (reply.status < 400) return;
   const text = await reply.body.text().catch(() => "");
   const message = upstreamErrorMessage(text) ?? text.slice(0, 300);
-  throw new CliError(`The upstream answered ${reply.status}${message ? `: ${message}` : ""}`, { hint: hintFor(reply.status) });
+  throw new UpstreamError(`The upstream answered ${reply.status}${message ? `: ${message}` : ""}`, { hint: hintFor(reply.status), status: reply.status });
 }
 
 /**
  * Sends one request of the terminal client through the same upstream client as the server, so retries, timeouts
- * and key handling behave identically. Error statuses become a `CliError`.
+ * and key handling behave identically; the path is put under the family's prefix. Error statuses become an
+ * `UpstreamError`.
  */
 export async function requestUpstream(
   client: UpstreamClient,
   config: GatewayConfig,
-  family: FamilyName,
+  family: Family,
   call: { method: "GET" | "POST"; path: string; body?: unknown; signal: AbortSignal },
 ): Promise<UpstreamReply> {
-  const isMessages = family === "messages";
   const reply = await client.send({
-    family: isMessages ? messagesFamily : chatFamily,
+    family,
     method: call.method,
-    path: `${isMessages ? `/${config.messagesSegment}` : ""}${call.path}`,
+    path: `${family.prefix({ messages: config.messagesSegment, gemini: config.geminiSegment })}${call.path}`,
     headers: { accept: "application/json", ...(call.body === undefined ? {} : { "content-type": "application/json" }), "user-agent": "gateway-cli" },
     version: DEFAULT_ANTHROPIC_VERSION,
     body: call.body === undefined ? undefined : JSON.stringify(call.body),

@@ -1,26 +1,29 @@
-import { Command, CommanderError } from "commander";
-import { CliError } from "../errors.js";
+import { Command } from "commander";
 import { VERSION } from "../version.js";
-import { registerChat } from "./commands/chat.js";
-import { registerDoctor } from "./commands/doctor.js";
-import { registerEnv } from "./commands/env.js";
+import { registerStart } from "./commands/start.js";
+import { registerStop } from "./commands/stop.js";
+import { registerRun } from "./commands/run.js";
 import { registerLogin } from "./commands/login.js";
 import { registerLogout } from "./commands/logout.js";
-import { registerLogs } from "./commands/logs.js";
-import { registerModels } from "./commands/models.js";
-import { registerStart } from "./commands/start.js";
-import { registerStats } from "./commands/stats.js";
+import { registerEnv } from "./commands/env.js";
 import { registerStatus } from "./commands/status.js";
+import { registerDoctor } from "./commands/doctor.js";
+import { registerChat } from "./commands/chat.js";
+import { registerModels } from "./commands/models.js";
+import { registerLogs } from "./commands/logs.js";
+import { registerStats } from "./commands/stats.js";
+import { renderCliError } from "./render-error.js";
 import { log } from "./terminal.js";
 
 /** The commander program with every command; exits are decided by `run`. */
 export function createProgram(): Command {
   const program = new Command("gateway")
-    .description("A local LLM API gateway for OpenAI- and Anthropic-style tools.")
+    .description("A local LLM API gateway for OpenAI-, Anthropic- and Gemini-style tools.")
     .version(VERSION, "-v, --version")
     .showHelpAfterError("(run with --help for usage)")
+    .enablePositionalOptions()
     .exitOverride();
-  for (const register of [registerStart, registerLogin, registerLogout, registerEnv, registerStatus, registerDoctor, registerChat, registerModels, registerLogs, registerStats]) {
+  for (const register of [registerStart, registerStop, registerRun, registerLogin, registerLogout, registerEnv, registerStatus, registerDoctor, registerChat, registerModels, registerLogs, registerStats]) {
     register(program);
   }
   for (const command of program.commands) command.exitOverride();
@@ -35,25 +38,15 @@ function exitOnBrokenPipe(): void {
   });
 }
 
-/**
- * Runs the CLI: 0 on success, 1 on failure with one error line and a hint on stderr (no stack trace), 2 on bad
- * usage.
- */
+/** Runs the CLI; every failure is rendered by `renderCliError` into one line, a hint and the exit code. */
 export async function run(argv: readonly string[]): Promise<void> {
   exitOnBrokenPipe();
   try {
     await createProgram().parseAsync(argv as string[]);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      process.exit(error.exitCode === 0 ? 0 : 2);
-    }
-    if (error instanceof CliError) {
-      log.error(error.message);
-      if (error.hint) log.info(error.hint);
-      process.exit(error.exitCode);
-    }
-    log.error(error instanceof Error ? error.message : String(error));
-    log.info("This looks like a bug in gateway; run `gateway doctor`, and report it if it persists.");
-    process.exit(1);
+    const rendered = renderCliError(error);
+    if (rendered.message) log.error(rendered.message);
+    if (rendered.hint) log.info(rendered.hint);
+    process.exit(rendered.exitCode);
   }
 }

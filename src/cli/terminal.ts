@@ -1,10 +1,14 @@
 import { createConsola, type ConsolaInstance } from "consola";
+import { lineReporter } from "./reporter.js";
 
 /**
  * All terminal output goes through consola. Status and errors go to stderr so stdout stays clean for what a
  * script consumes (`gateway env`, `gateway chat`, `--json`).
  */
-export const log: ConsolaInstance = createConsola({ stdout: process.stderr, stderr: process.stderr });
+export const log: ConsolaInstance = createConsola({ reporters: [lineReporter(process.stderr)] });
+
+/** A logger writing to stdout: a foreground server's banner and request lines. */
+export const stdoutLog = (): ConsolaInstance => createConsola({ reporters: [lineReporter(process.stdout)] });
 
 /** Plain stdout writes for machine-readable output; consola would decorate them. */
 export function print(text: string): void {

@@ -14,6 +14,8 @@ export interface ConfigFields {
   upstream: string;
   /** The path segment the messages family lives under, upstream and locally. @default "anthropic" */
   messagesSegment: string;
+  /** The path segment the Gemini family lives under, upstream and locally. @default "gemini" */
+  geminiSegment: string;
   /** Local port; 0 picks a free one. @default 8484 */
   port: number;
   /** Local interface to bind. @default "127.0.0.1" */
@@ -29,7 +31,15 @@ export interface ConfigFields {
   timeouts: Timeouts;
   /** Largest request body accepted. @default 33_554_432 (32 MiB) */
   maxBodyBytes: number;
+  /** Model aliases: the id a tool sends → the id the upstream catalog knows; keys may hold `*`. @default {} */
+  models: Readonly<Record<string, string>>;
+  /** Which requests keep their bodies in memory for the dashboard. @default "off" */
+  capture: CaptureMode;
 }
+
+/** `off`, `errors` (requests that failed) or `all`. */
+export const CAPTURE_MODES = ["off", "errors", "all"] as const;
+export type CaptureMode = (typeof CAPTURE_MODES)[number];
 
 /** The resolved, validated, frozen configuration. */
 export interface GatewayConfig extends Readonly<ConfigFields> {
@@ -37,7 +47,7 @@ export interface GatewayConfig extends Readonly<ConfigFields> {
   /** Where `config.json` and `local-key` live. */
   readonly configDir: string;
   readonly configFile: string;
-  /** Where the request log lives. */
+  /** Where the request log, the running-gateway records and detached logs live. */
   readonly stateDir: string;
 }
 

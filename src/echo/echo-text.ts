@@ -13,8 +13,17 @@ function contentText(content: unknown): string {
     .join("\n");
 }
 
-/** The text of the last `role: "user"` turn of a chat, messages or responses request. */
+type GeminiContent = { role?: unknown; parts?: unknown };
+
+/** The text of the last `role: "user"` turn of a chat, messages, responses or Gemini request. */
 export function lastUserText(body: Record<string, unknown>): string {
+  if (Array.isArray(body.contents)) {
+    const turns = body.contents as GeminiContent[];
+    for (let i = turns.length - 1; i >= 0; i--) {
+      if (turns[i]?.role === undefined || turns[i]?.role === "user") return contentText(turns[i]?.parts);
+    }
+    return "";
+  }
   const turns = body.messages ?? body.input;
   if (typeof turns === "string") return turns;
   if (!Array.isArray(turns)) return "";
@@ -27,6 +36,10 @@ export function lastUserText(body: Record<string, unknown>): string {
 
 /** Every text in the request, for a plausible input token count. */
 export function allText(body: Record<string, unknown>): string {
+  if (Array.isArray(body.contents)) {
+    const system = contentText((body.systemInstruction as GeminiContent | undefined)?.parts);
+    return system + (body.contents as GeminiContent[]).map((turn) => contentText(turn?.parts)).join("\n");
+  }
   const turns = body.messages ?? body.input;
   const system = typeof body.system === "string" ? body.system : contentText(body.system);
   const instructions = typeof body.instructions === "string" ? body.instructions : "";

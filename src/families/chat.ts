@@ -1,14 +1,96 @@
-import type { Family } from "./types.js";
+import { parseJsonObject } from "../parse-json.js";
 import { bearerToken } from "./bearer.js";
+import { arrayOf, count, dateOf, isArray, isString, sseEvent } from "./fields.js";
+import type { Family, FieldRule } from "./types.js";
 
-/** OpenAI Chat Completions style: bearer auth, `{"error":{...}}` envelope, `data:`-only error event. */
+const CHAT_COMPLETIONS_RULES: readonly FieldRule[] = [
+  ["model", "a string", isString],
+  ["messages", "an array", isArray],
+];
+
+type UsageFields = {
+  prompt_tokens?: unknown;
+  completion_tokens?: unknown;
+  input_tokens?: unknown;
+  output_tokens?: unknown;
+  prompt_tokens_details?: { cached_tokens?: unknown } | null;
+  input_tokens_details?: { cached_tokens?: unknown } | null;
+};
+
+type Choice = { message?: { content?: unknown }; delta?: { content?: unknown } };
+
+/**
+ * OpenAI style: Chat Completions and everything else under `/v1/` (Responses, embeddings, files) that is not
+ * claimed by the messages family. Bearer auth, `{"error":{...}}` envelope, `data:`-only error event.
+ */
 export const chatFamily: Family = {
   name: "chat",
-  upstreamPrefix: () => "",
+  prefix: () => "",
+  claim(method, pathname) {
+    if (!pathname.startsWith("/v1/")) return undefined;
+    const isCompletions = method === "POST" && pathname === "/v1/chat/completions";
+    return {
+      upstreamPath: pathname,
+      rules: isCompletions ? CHAT_COMPLETIONS_RULES : undefined,
+      pathModel: undefined,
+      isModelList: method === "GET" && pathname === "/v1/models",
+    };
+  },
+
   presentedKey: (headers) => bearerToken(headers.authorization),
+  keyHeaders: ["authorization"],
+  keyHint: "Authorization: Bearer <key>",
   upstreamAuth: (key) => ({ authorization: `Bearer ${key}` }),
+  upstreamQuery: (query) => query,
+  needsVersion: false,
+
   errorBody: ({ message, type, param, code }) => ({ error: { message, type, param, code } }),
   streamErrorEvent(error) {
-    return `data: ${JSON.stringify(this.errorBody(error))}\n\n`;
+    return sseEvent(this.errorBody(error));
+  },
+
+  // Chat Completions report `usage` at the top (the last chunk when streaming); the Responses API at the top
+  // (non-stream) or under `response` (`response.completed`).
+  readUsage(value, into) {
+    const holder = value as { usage?: UsageFields | null; response?: { usage?: UsageFields | null } };
+    const usage = holder.usage ?? holder.response?.usage;
+    if (!usage || typeof usage !== "object") return;
+    into.inputTokens = count(usage.prompt_tokens ?? usage.input_tokens) ?? into.inputTokens;
+    into.outputTokens = count(usage.completion_tokens ?? usage.output_tokens) ?? into.outputTokens;
+    into.cacheReadTokens = count(usage.prompt_tokens_details?.cached_tokens ?? usage.input_tokens_details?.cached_tokens) ?? into.cacheReadTokens;
+  },
+  usageMarker: '"usage"',
+
+  models: {
+    path: "/v1/models",
+    rows: (list) =>
+      arrayOf(list.data).map((m) => ({ id: String(m.id ?? ""), name: String(m.owned_by ?? ""), created: dateOf(m.created) })),
+    withAliases: (list, aliases) => ({
+      ...list,
+      data: [...arrayOf(list.data), ...aliases.map((id) => ({ id, object: "model", created: 0, owned_by: "gateway-alias" }))],
+    }),
+  },
+
+  chat: {
+    path: () => "/v1/chat/completions",
+    body: (turns, request) => ({
+      model: request.model,
+      messages: request.system ? [{ role: "system", content: request.system }, ...turns] : turns,
+      ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
+      ...(request.stream ? { stream: true } : {}),
+    }),
+    replyText(reply) {
+      const content = arrayOf<Choice>(reply.choices)[0]?.message?.content;
+      return typeof content === "string" ? content : "";
+    },
+    streamPiece(_event, data) {
+      if (data === "[DONE]") return undefined;
+      const parsed = parseJsonObject(data);
+      if (!parsed) return undefined;
+      const error = parsed.error as { message?: unknown } | undefined;
+      if (error) return { error: typeof error.message === "string" ? error.message : "the upstream reported an error" };
+      const content = arrayOf<Choice>(parsed.choices)[0]?.delta?.content;
+      return typeof content === "string" && content ? { text: content } : undefined;
+    },
   },
 };

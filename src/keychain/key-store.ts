@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { AsyncEntry, type EntryOptions } from "@napi-rs/keyring";
+import { KeychainError } from "../errors/index.js";
 import { keychainUnavailable } from "./keychain-error.js";
 
 /** The keychain service every entry is stored under; the account is the upstream origin. */
@@ -46,7 +47,7 @@ async function bounded<T>(what: string, timeoutMs: number, call: (signal: AbortS
   try {
     return await Promise.race([call(controller.signal), timeout]);
   } catch (error) {
-    if (error instanceof Error && error.name === "CliError") throw error;
+    if (error instanceof KeychainError) throw error;
     throw keychainUnavailable(`${what} failed (${(error as Error).message})`, error);
   } finally {
     clearTimeout(timer);

@@ -1,4 +1,6 @@
+import { constants } from "node:fs";
 import { mkdir, open, rename, type FileHandle } from "node:fs/promises";
+import { assertRegular, checkPrivateDir, refuseLink, SAFE_OPEN_FLAGS } from "../files/private-files.js";
 import { join } from "node:path";
 import type { RequestRecord, RequestSink } from "./record.js";
 
@@ -57,12 +59,23 @@ export function createLogFile(options: LogFileOptions): LogFile {
   }
 
   async function openCurrent(): Promise<FileHandle> {
+    checkPrivateDir(dir);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const opened = await open(logFilePath(dir), "a", 0o600);
-    // A file created by an older version, or by hand, may be readable by others.
-    await opened.chmod(0o600);
-    size = (await opened.stat()).size;
-    return opened;
+    const path = logFilePath(dir);
+    const opened = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | SAFE_OPEN_FLAGS, 0o600).catch((error: unknown) =>
+      refuseLink(path, error),
+    );
+    try {
+      const stats = await opened.stat();
+      assertRegular(path, stats);
+      // A file created by an older version, or by hand, may be readable by others.
+      await opened.chmod(0o600);
+      size = stats.size;
+      return opened;
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
   }
 
   async function rotate(): Promise<void> {

@@ -1,3 +1,5 @@
+import type { FamilyName } from "../families/index.js";
+
 /** What the gateway records about one request; never a key, never a body. */
 export interface RequestRecord {
   /** When the request finished, ISO 8601. */
@@ -6,8 +8,11 @@ export interface RequestRecord {
   method: string;
   /** The path without its query string: a query may carry a key (`?key=`). */
   path: string;
-  family: "chat" | "messages" | null;
+  family: FamilyName | null;
+  /** The model the request named (body `model`, or the Gemini path); undefined when it named none. */
   model: string | undefined;
+  /** The catalog id an alias turned `model` into (SPEC section 7); undefined when no alias applied. */
+  target?: string | undefined;
   status: number;
   durationMs: number;
   /** Time to the first body byte sent to the client. */
@@ -21,6 +26,8 @@ export interface RequestRecord {
   userAgent: string | undefined;
   /** `complete`, or why the reply ended early. */
   outcome: "complete" | "upstream_error" | "client_closed" | "local_error";
+  /** The gateway's own error code when it answered itself (`upstream_timeout`, `invalid_api_key`, ...). */
+  errorCode?: string | undefined;
   /** Redacted request and reply headers; only with `gateway start --verbose`, and never written to the log file. */
   headers?: { request: Record<string, string>; reply: Record<string, string> };
 }

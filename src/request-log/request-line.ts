@@ -1,5 +1,5 @@
 import type { ConsolaInstance } from "consola";
-import { cutShort, type RequestRecord, type RequestSink } from "./record.js";
+import type { RequestRecord, RequestSink } from "./record.js";
 
 /** `1234ms`, or `-` when the figure is missing (records read back from JSON may lack it). */
 export const formatMs = (value: number | null | undefined): string => (typeof value === "number" ? `${Math.round(value)}ms` : "-");
@@ -17,10 +17,29 @@ function tokensPart(r: RequestRecord): string {
   return ` tokens ${pair}${cache ? ` (cache ${cache})` : ""}`;
 }
 
+/** Why a request failed, in a word or two: `timeout`, `unreachable`, `upstream 429`, `no key`. */
+export function failureCause(r: Pick<RequestRecord, "status" | "outcome" | "errorCode">): string | undefined {
+  if (r.outcome === "upstream_error") return "upstream broke mid-reply";
+  if (r.outcome === "client_closed") return "client closed";
+  if (r.status < 400) return undefined;
+  if (r.outcome === "local_error") return CAUSES[r.errorCode ?? ""] ?? r.errorCode?.replaceAll("_", " ");
+  return `upstream ${r.status}`;
+}
+
+const CAUSES: Readonly<Record<string, string>> = {
+  upstream_error: "upstream unreachable",
+  upstream_timeout: "upstream timeout",
+  invalid_api_key: "wrong local key",
+  no_upstream_key: "no upstream key stored",
+};
+
+/** `claude-x`, `alias -> target`, or `-` when the request named no model. */
+export const modelLabel = (r: Pick<RequestRecord, "model" | "target">): string => (r.target ? `${r.model} -> ${r.target}` : (r.model ?? "-"));
+
 /** `POST /v1/messages claude-x 200 1234ms ttfb 80ms tokens 12/40 (cache read 100)` */
 export function formatRequestLine(r: RequestRecord): string {
-  const outcome = cutShort(r) ? ` (${r.outcome.replace("_", " ")})` : "";
-  return `${r.method} ${r.path} ${r.model ?? "-"} ${r.status} ${formatMs(r.durationMs)} ttfb ${formatMs(r.ttfbMs)}${tokensPart(r)}${outcome}`;
+  const cause = failureCause(r);
+  return `${r.method} ${r.path} ${modelLabel(r)} ${r.status} ${formatMs(r.durationMs)} ttfb ${formatMs(r.ttfbMs)}${tokensPart(r)}${cause ? ` (${cause})` : ""}`;
 }
 
 /** `  > name: value` for request headers, `  < name: value` for reply headers, as curl -v shows them. */
@@ -29,10 +48,13 @@ function formatHeaders(headers: NonNullable<RequestRecord["headers"]>): string {
   return [...lines(">", headers.request), ...lines("<", headers.reply)].join("\n");
 }
 
-/** One consola line per request, followed by its redacted headers when the record carries them. */
-export function consolaSink(logger: ConsolaInstance): RequestSink {
+/**
+ * One consola line per request, followed by its redacted headers when the record carries them. `redact` hides
+ * key values wherever a header carried one under a name that does not look like a credential.
+ */
+export function consolaSink(logger: ConsolaInstance, redact: (text: string) => string = (text) => text): RequestSink {
   return (record) => {
-    const line = record.headers ? `${formatRequestLine(record)}\n${formatHeaders(record.headers)}` : formatRequestLine(record);
+    const line = record.headers ? redact(`${formatRequestLine(record)}\n${formatHeaders(record.headers)}`) : formatRequestLine(record);
     if (record.status >= 500 || record.outcome === "upstream_error") logger.error(line);
     else if (record.status >= 400) logger.warn(line);
     else logger.info(line);

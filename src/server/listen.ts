@@ -1,9 +1,10 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { isUnsafePort } from "get-port-please";
 import { listen, type Listener } from "listhen";
 import { toNodeHandler } from "h3/node";
 import type { H3 } from "h3";
-import { CliError } from "../errors.js";
+import { ListenError } from "../errors/index.js";
 
 export interface ListenOptions {
   /** Interface to bind. */
@@ -23,8 +24,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function portBusy(host: string, port: number, cause?: unknown): CliError {
-  return new CliError(`Port ${port} on ${host} is already in use.`, {
+function portBusy(host: string, port: number, cause?: unknown): ListenError {
+  return new ListenError(`Port ${port} on ${host} is already in use.`, {
     hint: `Stop whatever is using it (\`lsof -i :${port}\`), or start on another port: gateway start --port ${port + 1} (or --port 0 for any free port).`,
     cause,
   });
@@ -37,6 +38,11 @@ function portBusy(host: string, port: number, cause?: unknown): CliError {
  */
 export async function listenApp(app: H3, options: ListenOptions): Promise<RunningServer> {
   const { host, port } = options;
+  if (port !== 0 && isUnsafePort(port)) {
+    throw new ListenError(`Port ${port} is on the list of ports browsers refuse to connect to, so gateway does not serve on it.`, {
+      hint: `Choose another port: gateway start --port 8484 (or --port 0 for any free port).`,
+    });
+  }
   let listener: Listener;
   try {
     listener = await listen(toNodeHandler(app), {
@@ -51,7 +57,7 @@ export async function listenApp(app: H3, options: ListenOptions): Promise<Runnin
   } catch (error) {
     const name = (error as Error).name;
     if (name === "GetPortError" || (error as NodeJS.ErrnoException).code === "EADDRINUSE") throw portBusy(host, port, error);
-    throw new CliError(`Cannot listen on ${host}:${port}: ${(error as Error).message}`, {
+    throw new ListenError(`Cannot listen on ${host}:${port}: ${(error as Error).message}`, {
       hint: "Check --host (it must be an address of this machine) and --port.",
       cause: error,
     });
@@ -59,7 +65,7 @@ export async function listenApp(app: H3, options: ListenOptions): Promise<Runnin
   const server = listener.server as Server;
   const bound = (server.address() as AddressInfo).port;
   if (port !== 0 && bound !== port) {
-    // listhen's port finder skips ports browsers call unsafe and falls back to another; never accept that.
+    // listhen's port finder falls back to another port when it cannot take this one; never accept that.
     await listener.close();
     throw portBusy(host, port);
   }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { notFound } from "../errors.js";
+import { notFound } from "../errors/index.js";
 import { chatFamily } from "../families/index.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { GatewayError } from "../errors.js";
+import type { GatewayError } from "../errors/index.js";
 import type { Family } from "../families/index.js";
 
 /**

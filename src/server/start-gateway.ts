@@ -1,19 +1,21 @@
 import type { GatewayConfig } from "../config/index.js";
+import { upstreamFailed } from "../errors/index.js";
+import type { RequestSink } from "../request-log/record.js";
 import type { KeySource } from "../upstream/key-source.js";
 import { openUpstream } from "../upstream/open-upstream.js";
 import { createApp } from "./create-app.js";
+import { createGatewayContext } from "./gateway-context.js";
 import { createGatewayHandler } from "./gateway-handler.js";
 import { listenApp, type RunningServer } from "./listen.js";
-import { BODY_DEADLINE_MS } from "./read-body.js";
 import { refuseUpgrade } from "./refuse-upgrade.js";
-import type { RequestSink } from "../request-log/record.js";
+import { BODY_DEADLINE_MS } from "./stages/read-body.js";
 
 export interface StartGatewayOptions {
   config: GatewayConfig;
   keySource: KeySource;
   localKey: string;
   version: string;
-  onRequest?: RequestSink;
+  onRequest?: RequestSink | undefined;
   /** Put redacted headers in each request record. */
   recordHeaders?: boolean;
   /** A request body must arrive within this time, else 408. @default 60_000 */
@@ -27,9 +29,12 @@ export interface Gateway {
   port: number;
   /** `echo` or the upstream origin. */
   upstream: string;
+  /** Requests open right now, from accept to last byte. */
+  inflight(): number;
   /**
-   * Stops accepting, lets in-flight replies finish for up to `graceMs`, then ends the rest with the family's
-   * error event. Safe to call twice.
+   * Stops accepting, lets every open request finish for up to `graceMs` (waiting for its reply or streaming it),
+   * then answers each one still waiting with 502 and ends each stream with the family's error event. Safe to
+   * call twice.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -37,39 +42,47 @@ export interface Gateway {
 /** Starts the upstream client, the h3 app and the listener: everything `gateway start` runs. */
 export async function startGateway(options: StartGatewayOptions): Promise<Gateway> {
   const upstream = await openUpstream(options.config, options.keySource);
-  const handler = createGatewayHandler({
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_DEADLINE_MS;
+  const ctx = createGatewayContext({
     config: options.config,
     client: upstream.client,
     localKey: options.localKey,
     version: options.version,
     onRequest: options.onRequest,
     recordHeaders: options.recordHeaders,
-    bodyTimeoutMs: options.bodyTimeoutMs,
+    bodyTimeoutMs,
   });
   let running: RunningServer;
   try {
     // Node's own request timeout is only the backstop: the handler's body deadline answers first, in the family's shape.
-    const requestTimeoutMs = (options.bodyTimeoutMs ?? BODY_DEADLINE_MS) + 30_000;
-    running = await listenApp(createApp(handler), { host: options.config.host, port: options.config.port, requestTimeoutMs });
+    running = await listenApp(createApp(createGatewayHandler(ctx)), {
+      host: options.config.host,
+      port: options.config.port,
+      requestTimeoutMs: bodyTimeoutMs + 30_000,
+    });
   } catch (error) {
     await upstream.close();
     throw error;
   }
   running.server.on("upgrade", refuseUpgrade);
+  for (const host of ["127.0.0.1", "localhost"]) ctx.allowedOrigins.add(`http://${host}:${running.port}`);
+
   let closing: Promise<void> | undefined;
   async function shutdown(graceMs: number): Promise<void> {
     const closed = running.close();
-    const deadline = Date.now() + graceMs;
-    while (handler.activeCount() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    handler.abortActive();
-    running.server.closeIdleConnections();
+    await ctx.inflight.idle(graceMs);
+    ctx.inflight.stopAll(upstreamFailed("The gateway is shutting down; the request was cut short. Retry it."));
+    await ctx.inflight.idle(1_000);
+    running.server.closeAllConnections();
     await closed;
     await upstream.close();
   }
+
   return {
     url: running.url,
     port: running.port,
     upstream: upstream.client.target.label,
+    inflight: () => ctx.inflight.size,
     close: (graceMs = 10_000) => (closing ??= shutdown(graceMs)),
   };
 }

@@ -17,7 +17,7 @@ export const HOP_BY_HOP: ReadonlySet<string> = new Set([
 ]);
 
 /** The client's local credentials: replaced by the upstream key, never sent on. Cookies belong to localhost. */
-export const CLIENT_CREDENTIALS: ReadonlySet<string> = new Set(["authorization", "x-api-key", "cookie"]);
+export const CLIENT_CREDENTIALS: ReadonlySet<string> = new Set(["authorization", "x-api-key", "x-goog-api-key", "cookie"]);
 
 /** Metadata about the local hop; the upstream must not learn the user's local addresses from it. */
 export const PROXY_METADATA: ReadonlySet<string> = new Set([

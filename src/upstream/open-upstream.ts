@@ -16,7 +16,7 @@ export interface OpenUpstream {
  * the upstream is `echo`. Shared by `gateway start` and `gateway chat`, so both behave identically.
  */
 export async function openUpstream(config: GatewayConfig, keySource: KeySource): Promise<OpenUpstream> {
-  const echo = config.upstream === ECHO_UPSTREAM ? await startEchoServer() : undefined;
+  const echo = config.upstream === ECHO_UPSTREAM ? await startEchoServer({ messages: config.messagesSegment, gemini: config.geminiSegment }) : undefined;
   const base = new URL(echo?.url ?? config.upstream);
   const dispatcher = createDispatcher(base, config.timeouts);
   const client = createUpstreamClient({

@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Dispatcher } from "undici";
-import { upstreamFailed, upstreamTimeout, type GatewayError } from "../errors.js";
+import { noUpstreamKey } from "../errors/index.js";
 import type { Family } from "../families/index.js";
 import type { HeaderMap } from "./header-policy.js";
 import type { KeySource } from "./key-source.js";
-import { backoffDelay, errorCode, isConnectionFailure, isTimeout, retryDelayFor } from "./retry-policy.js";
+import { backoffDelay, isConnectionFailure, retryDelayFor } from "./retry-policy.js";
+import { toGatewayError } from "./upstream-errors.js";
 
 /** Where requests go: a base URL and how it is shown to the user. */
 export interface UpstreamTarget {
@@ -32,7 +33,7 @@ export interface UpstreamCall {
   path: string;
   /** Client headers after the header policy. */
   headers: HeaderMap;
-  /** The `anthropic-version` the client sent (messages family). */
+  /** The `anthropic-version` the client sent (families that need one). */
   version?: string | undefined;
   body?: Buffer | string | undefined;
   signal: AbortSignal;
@@ -48,26 +49,6 @@ export interface UpstreamReply {
   attempts: number;
 }
 
-/** Turns an undici failure into the gateway error the client sees (502, or 504 for a timeout). */
-export function toGatewayError(error: unknown, target: UpstreamTarget): GatewayError {
-  const code = errorCode(error) ?? "unknown error";
-  if (isTimeout(error)) {
-    return upstreamTimeout(`The upstream ${target.label} did not answer in time (${code}). Try again, or raise the timeouts in the gateway config.`, error);
-  }
-  const proxyStatus = /^Proxy response \((\d+)\)/.exec((error as Error | undefined)?.message ?? "")?.[1];
-  if (proxyStatus) {
-    // The proxy's URL is left out on purpose: it may carry a user name and password.
-    return upstreamFailed(
-      `The HTTP proxy (HTTPS_PROXY) refused the tunnel to ${target.label} with status ${proxyStatus}. Check the proxy, or add the upstream's host to NO_PROXY.`,
-      error,
-    );
-  }
-  return upstreamFailed(
-    `The upstream ${target.label} could not be reached (${code}). Check your network and the upstream URL, then run \`gateway doctor\`.`,
-    error,
-  );
-}
-
 /**
  * The only code that calls the upstream. It injects the key, retries before the first byte, re-reads a rotated
  * key after a 401, and passes the caller's abort signal to every attempt (and to the waits between them).
@@ -81,7 +62,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
     const headers: HeaderMap = { ...call.headers };
     if (key) Object.assign(headers, call.family.upstreamAuth(key));
     const version = options.anthropicVersion ?? call.version;
-    if (call.family.name === "messages" && version) headers["anthropic-version"] = version;
+    if (call.family.needsVersion && version) headers["anthropic-version"] = version;
     return headers;
   }
 
@@ -98,6 +79,8 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
 
   async function send(call: UpstreamCall): Promise<UpstreamReply> {
     let key = await keySource.get();
+    // Forwarding without a credential would only earn the upstream's own 401 (SPEC section 8).
+    if (key === undefined && keySource.origin !== "none") throw noUpstreamKey(target.label);
     let keyRefreshed = false;
     for (let attempts = 1; ; attempts++) {
       let response: Dispatcher.ResponseData;

@@ -1,14 +1,15 @@
 import { createServer } from "node:net";
 import type { Command } from "commander";
 import { ECHO_UPSTREAM, readEnvSecrets } from "../../config/index.js";
-import { CliError } from "../../errors.js";
+import { FailedError } from "../../errors/index.js";
 import { checkKey } from "../../upstream/check-key.js";
-import { createContext, describeKeySource, keychainAccount, type CommandContext } from "../context.js";
-import { probeHealth } from "../probe-health.js";
+import { createContext, describeKeySource, keychainAccount, portFlag, type CommandContext } from "../context.js";
+import { findGateway } from "../../running/find-gateway.js";
 import { log } from "../terminal.js";
 
 interface Check {
-  ok: boolean;
+  /** `undefined`: the check does not apply now, and the label says why. */
+  ok: boolean | undefined;
   label: string;
   /** What to do when it failed. */
   fix?: string;
@@ -33,13 +34,18 @@ async function checkKeychain(ctx: CommandContext): Promise<Check> {
     await ctx.store.get("gateway-doctor-probe");
     return { ok: true, label: "OS keychain reachable" };
   } catch (error) {
-    const notNeeded = readEnvSecrets(ctx.env).upstreamKey !== undefined || ctx.config.upstream === ECHO_UPSTREAM;
-    return { ok: notNeeded, label: `OS keychain: ${(error as Error).message}${notNeeded ? " (not needed now: GATEWAY_API_KEY is set or the upstream is echo)" : ""}`, fix: "Start a Secret Service (gnome-keyring), or set GATEWAY_API_KEY." };
+    const why =
+      ctx.config.upstream === ECHO_UPSTREAM ? "the upstream is echo" : readEnvSecrets(ctx.env).upstreamKey !== undefined ? "GATEWAY_API_KEY is set" : undefined;
+    return {
+      ok: why ? undefined : false,
+      label: `OS keychain: ${(error as Error).message}${why ? ` (not needed now: ${why})` : ""}`,
+      fix: "Start a Secret Service (gnome-keyring), or set GATEWAY_API_KEY.",
+    };
   }
 }
 
 async function checkUpstream(ctx: CommandContext): Promise<Check[]> {
-  if (ctx.config.upstream === ECHO_UPSTREAM) return [{ ok: true, label: "Upstream: echo (built in, offline)" }];
+  if (ctx.config.upstream === ECHO_UPSTREAM) return [{ ok: undefined, label: "Upstream: echo (built in, offline): no reachability or key to check" }];
   const key = readEnvSecrets(ctx.env).upstreamKey ?? (await ctx.store.get(keychainAccount(ctx.config)).catch(() => undefined));
   try {
     const result = await checkKey(ctx.config, key ?? "");
@@ -53,11 +59,10 @@ async function checkUpstream(ctx: CommandContext): Promise<Check[]> {
   }
 }
 
-async function checkPort(ctx: CommandContext): Promise<Check> {
-  const { host, port } = ctx.config;
-  if (await portFree(host, port)) return { ok: true, label: `Port ${port} is free` };
-  const health = await probeHealth(port);
-  if (health) return { ok: true, label: `Port ${port}: a gateway (${health.version}) is already running there` };
+async function checkPort(ctx: CommandContext, flag: number | undefined): Promise<Check> {
+  const { port, health } = await findGateway(ctx.config, flag);
+  if (health) return { ok: true, label: `Port ${port}: a gateway (${health.version}) is running there` };
+  if (await portFree(ctx.config.host, port)) return { ok: true, label: `Port ${port} is free` };
   return { ok: false, label: `Port ${port} is used by another program`, fix: `Free it, or set another port: gateway start --port ${port + 1} (or "port" in config.json).` };
 }
 
@@ -65,8 +70,9 @@ export function registerDoctor(program: Command): void {
   program
     .command("doctor")
     .description("check Node, the keychain, the stored key, the upstream and the port")
+    .option("-p, --port <n>", "check the gateway (or the free port) on this port")
     .addHelpText("after", "\nExample:\n  gateway doctor")
-    .action(async () => {
+    .action(async (options: { port?: string }) => {
       const ctx = createContext();
       const key = await describeKeySource(ctx);
       const checks: Check[] = [
@@ -74,12 +80,13 @@ export function registerDoctor(program: Command): void {
         await checkKeychain(ctx),
         { ok: key.ok, label: `Upstream key: ${key.text}`, fix: "Run `gateway login`, or set GATEWAY_API_KEY." },
         ...(await checkUpstream(ctx)),
-        await checkPort(ctx),
+        await checkPort(ctx, portFlag(options.port)),
       ];
       for (const check of checks) {
-        log.log(`${check.ok ? "✔" : "✖"} ${check.label}${check.ok || !check.fix ? "" : `\n    fix: ${check.fix}`}`);
+        const mark = check.ok === undefined ? "–" : check.ok ? "✔" : "✖";
+        log.log(`${mark} ${check.label}${check.ok !== false || !check.fix ? "" : `\n    fix: ${check.fix}`}`);
       }
-      const failed = checks.filter((check) => !check.ok).length;
-      if (failed > 0) throw new CliError(`${failed} check${failed === 1 ? "" : "s"} failed.`, { hint: "Apply the fixes above and run `gateway doctor` again." });
+      const failed = checks.filter((check) => check.ok === false).length;
+      if (failed > 0) throw new FailedError(`${failed} check${failed === 1 ? "" : "s"} failed.`, { hint: "Apply the fixes above and run `gateway doctor` again." });
     });
 }

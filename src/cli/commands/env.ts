@@ -1,17 +1,15 @@
-import type { Command } from "commander";
-import { readEnvSecrets } from "../../config/index.js";
-import { CliError } from "../../errors.js";
-import { loadLocalKey } from "../../local-key/local-key.js";
-import { createContext, localUrls } from "../context.js";
+import { Option, type Command } from "commander";
+import { findGateway } from "../../running/find-gateway.js";
+import { createContext, localKeyOf, localUrls, portFlag, type CommandContext } from "../context.js";
 import { print } from "../terminal.js";
 
-type Shell = "sh" | "fish" | "powershell";
-const SHELLS: readonly Shell[] = ["sh", "fish", "powershell"];
+const SHELLS = ["sh", "bash", "zsh", "fish", "powershell"] as const;
+type Shell = (typeof SHELLS)[number];
 
 const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 const psQuote = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
-/** One shell's syntax for setting exported variables. */
+/** One shell's syntax for setting exported variables; bash and zsh read what sh reads. */
 export function renderEnv(vars: Record<string, string>, shell: Shell): string {
   const lines = Object.entries(vars).map(([name, value]) => {
     if (shell === "fish") return `set -gx ${name} ${quote(value)};`;
@@ -21,21 +19,32 @@ export function renderEnv(vars: Record<string, string>, shell: Shell): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** The variables every tool needs to reach the gateway on `port` (SPEC section 6, `gateway env`). */
+export function toolEnv(ctx: CommandContext, port: number): Record<string, string> {
+  const key = localKeyOf(ctx);
+  const urls = localUrls(port, ctx.config);
+  return {
+    OPENAI_BASE_URL: urls.openai,
+    OPENAI_API_KEY: key,
+    ANTHROPIC_BASE_URL: urls.anthropic,
+    ANTHROPIC_API_KEY: key,
+    GOOGLE_GEMINI_BASE_URL: urls.gemini,
+    GEMINI_API_KEY: key,
+  };
+}
+
 export function registerEnv(program: Command): void {
   program
     .command("env")
     .description("print the variables tools need (the only command that prints the local key)")
-    .option("--shell <shell>", "sh, fish or powershell", "sh")
+    .option("-p, --port <n>", "the gateway on this port (default: the running one, else the configured port)")
+    .addOption(new Option("--shell <shell>", "the shell to print for").choices(SHELLS).default("sh"))
     .option("--json", "print a JSON object instead")
-    .addHelpText("after", '\nExample:\n  eval "$(gateway env)"\n  gateway env --shell fish | source\n  gateway env --shell powershell | Invoke-Expression')
-    .action((options: { shell: string; json?: boolean }) => {
-      if (!SHELLS.includes(options.shell as Shell)) {
-        throw new CliError(`Unknown shell "${options.shell}".`, { hint: "Use --shell sh, fish or powershell.", exitCode: 2 });
-      }
+    .addHelpText("after", '\nExamples:\n  eval "$(gateway env)"\n  gateway env --shell fish | source\n  gateway env --shell powershell | Invoke-Expression')
+    .action(async (options: { port?: string; shell: Shell; json?: boolean }) => {
       const ctx = createContext();
-      const key = loadLocalKey(ctx.config.configDir, readEnvSecrets(ctx.env).localKey);
-      const urls = localUrls(ctx.config.port);
-      const vars = { OPENAI_BASE_URL: urls.openai, OPENAI_API_KEY: key, ANTHROPIC_BASE_URL: urls.root, ANTHROPIC_API_KEY: key };
-      print(options.json ? JSON.stringify(vars, null, 2) : renderEnv(vars, options.shell as Shell));
+      const { port } = await findGateway(ctx.config, portFlag(options.port));
+      const vars = toolEnv(ctx, port);
+      print(options.json ? JSON.stringify(vars, null, 2) : renderEnv(vars, options.shell));
     });
 }

@@ -3,9 +3,10 @@ import type { Command } from "commander";
 import { consola } from "consola";
 import password from "@inquirer/password";
 import { ECHO_UPSTREAM, type GatewayConfig } from "../../config/index.js";
-import { CliError } from "../../errors.js";
+import { UpstreamError, UsageError } from "../../errors/index.js";
 import { checkKey } from "../../upstream/check-key.js";
 import { createContext, keychainAccount } from "../context.js";
+import { rememberSecret } from "../secrets.js";
 import { log, readStdin } from "../terminal.js";
 
 interface LoginOptions {
@@ -29,7 +30,7 @@ function saveUpstream(config: GatewayConfig): void {
 
 async function askUpstream(): Promise<string> {
   if (!process.stdin.isTTY) {
-    throw new CliError("No upstream is configured.", { hint: "Pass it: gateway login --upstream https://<your-gateway>", exitCode: 2 });
+    throw new UsageError("No upstream is configured.", { hint: "Pass it: gateway login --upstream https://<your-gateway>" });
   }
   const answer = await consola.prompt("Upstream base URL (e.g. https://gateway.example.com):", { type: "text", cancel: "reject" });
   return String(answer).trim();
@@ -38,7 +39,7 @@ async function askUpstream(): Promise<string> {
 async function askKey(stdin: boolean): Promise<string> {
   if (stdin) return (await readStdin()).trim();
   if (!process.stdin.isTTY) {
-    throw new CliError("Cannot ask for the key: standard input is not a terminal.", { hint: "Pipe the key in with --stdin.", exitCode: 2 });
+    throw new UsageError("Cannot ask for the key: standard input is not a terminal.", { hint: "Pipe the key in with --stdin." });
   }
   return (await password({ message: "Upstream API key (input hidden):", mask: false })).trim();
 }
@@ -56,21 +57,24 @@ export function registerLogin(program: Command): void {
       const upstream = options.upstream ?? (configured.upstream === ECHO_UPSTREAM ? await askUpstream() : configured.upstream);
       const ctx = createContext({ upstream });
       if (ctx.config.upstream === ECHO_UPSTREAM) {
-        throw new CliError("The echo upstream needs no key.", { hint: "Pass a real upstream: gateway login --upstream https://<your-gateway>", exitCode: 2 });
+        throw new UsageError("The echo upstream needs no key.", { hint: "Pass a real upstream: gateway login --upstream https://<your-gateway>" });
       }
       const account = keychainAccount(ctx.config);
+      // Reach the keychain before asking for anything: a key typed in for nothing is a bad first experience.
+      await ctx.store.get(account);
       const key = await askKey(options.stdin === true);
-      if (!key) throw new CliError("No key was given.", { hint: "Type or pipe the upstream key.", exitCode: 2 });
+      rememberSecret(key);
+      if (!key) throw new UsageError("No key was given.", { hint: "Type or pipe the upstream key." });
       if (options.verify) {
         log.start(`Checking the key against ${account}/v1/models ...`);
         const result = await checkKey(ctx.config, key);
         if (result.status === 401 || result.status === 403) {
-          throw new CliError(`The upstream rejected this key (${result.status}${result.message ? `: ${result.message}` : ""}). Nothing was stored.`, {
+          throw new UpstreamError(`The upstream rejected this key (${result.status}${result.message ? `: ${result.message}` : ""}). Nothing was stored.`, {
             hint: "Check the key and the upstream URL, then run `gateway login` again.",
           });
         }
         if (result.status < 200 || result.status >= 300) {
-          throw new CliError(`The upstream answered ${result.status} when checking the key. Nothing was stored.`, {
+          throw new UpstreamError(`The upstream answered ${result.status} when checking the key. Nothing was stored.`, {
             hint: "Try again later, or store it anyway with --no-verify.",
           });
         }

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { ECHO_UPSTREAM } from "../../config/index.js";
-import { CliError } from "../../errors.js";
+import { UsageError } from "../../errors/index.js";
 import { createContext, keychainAccount } from "../context.js";
 import { log } from "../terminal.js";
 
@@ -13,7 +13,7 @@ export function registerLogout(program: Command): void {
     .action(async (options: { upstream?: string }) => {
       const ctx = createContext({ upstream: options.upstream });
       if (ctx.config.upstream === ECHO_UPSTREAM) {
-        throw new CliError("No upstream is configured, so there is no key to remove.", { hint: "Pass one: gateway logout --upstream <url>", exitCode: 2 });
+        throw new UsageError("No upstream is configured, so there is no key to remove.", { hint: "Pass one: gateway logout --upstream <url>" });
       }
       const account = keychainAccount(ctx.config);
       const removed = await ctx.store.delete(account);

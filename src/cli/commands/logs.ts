@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { CliError } from "../../errors.js";
+import { UsageError } from "../../errors/index.js";
 import { clientName } from "../../request-log/client-name.js";
 import { followRecords } from "../../request-log/follow-log.js";
 import { logFilePath } from "../../request-log/log-file.js";
@@ -44,7 +44,7 @@ interface LogsOptions {
 
 function parseCount(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new CliError(`-n must be a whole number, got "${value}".`, { hint: "Example: gateway logs -n 50", exitCode: 2 });
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`-n must be a whole number, got "${value}".`, { hint: "Example: gateway logs -n 50" });
   return n;
 }
 

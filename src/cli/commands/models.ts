@@ -1,42 +1,37 @@
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { requestUpstream } from "../../chat/upstream-request.js";
-import { CliError } from "../../errors.js";
+import { FAMILY_NAMES, familyNamed, type FamilyName, type ModelRow } from "../../families/index.js";
+import { parseJsonObject } from "../../parse-json.js";
 import { openUpstream } from "../../upstream/open-upstream.js";
 import { createContext, resolveKeySource } from "../context.js";
+import { redact } from "../secrets.js";
 import { formatTable } from "../table.js";
 import { print } from "../terminal.js";
 
-type ModelEntry = { id?: unknown; owned_by?: unknown; created?: unknown; display_name?: unknown; created_at?: unknown };
-
-/** A plain aligned table: id, then owner or display name, then creation date. */
-export function modelTable(models: readonly ModelEntry[]): string {
-  const rows = models.map((m) => [
-    String(m.id ?? ""),
-    String(m.display_name ?? m.owned_by ?? ""),
-    typeof m.created === "number" ? new Date(m.created * 1000).toISOString().slice(0, 10) : String(m.created_at ?? "").slice(0, 10),
-  ]);
-  return formatTable([{ title: "ID" }, { title: models.some((m) => m.display_name !== undefined) ? "NAME" : "OWNER" }, { title: "CREATED" }], rows);
+/** A plain aligned table: id, name or owner, creation date; aliases say what they map to. */
+export function modelTable(rows: readonly ModelRow[]): string {
+  return formatTable([{ title: "ID" }, { title: "NAME" }, { title: "CREATED" }], rows.map((m) => [m.id, m.name, m.created]));
 }
 
 export function registerModels(program: Command): void {
   program
     .command("models")
-    .description("list the upstream's model catalog")
-    .option("--api <style>", "chat or messages", "chat")
+    .description("list the upstream's model catalog and the configured aliases")
+    .addOption(new Option("--api <style>", "which catalog shape to ask for").choices(FAMILY_NAMES).default("chat"))
     .option("--json", "print the upstream's list as is")
-    .addHelpText("after", "\nExample:\n  gateway models\n  gateway models --api messages --json")
-    .action(async (options: { api: string; json?: boolean }) => {
-      if (options.api !== "chat" && options.api !== "messages") {
-        throw new CliError(`Unknown --api "${options.api}".`, { hint: "Use --api chat or --api messages.", exitCode: 2 });
-      }
+    .addHelpText("after", "\nExamples:\n  gateway models\n  gateway models --api gemini --json")
+    .action(async (options: { api: FamilyName; json?: boolean }) => {
       const ctx = createContext();
+      const family = familyNamed(options.api);
       const upstream = await openUpstream(ctx.config, await resolveKeySource(ctx));
       try {
-        const reply = await requestUpstream(upstream.client, ctx.config, options.api, { method: "GET", path: "/v1/models", signal: AbortSignal.timeout(60_000) });
-        const text = await reply.body.text();
+        const reply = await requestUpstream(upstream.client, ctx.config, family, { method: "GET", path: family.models.path, signal: AbortSignal.timeout(60_000) });
+        const text = redact(await reply.body.text());
         if (options.json) return print(text);
-        const data = (JSON.parse(text) as { data?: ModelEntry[] }).data ?? [];
-        print(data.length ? modelTable(data) : "The upstream lists no models.");
+        const catalog = family.models.rows(parseJsonObject(text) ?? {});
+        const aliases = Object.entries(ctx.config.models).map(([id, target]) => ({ id, name: `alias -> ${target}`, created: "" }));
+        const rows = [...catalog, ...aliases];
+        print(rows.length ? modelTable(rows) : "The upstream lists no models.");
       } finally {
         await upstream.close();
       }

@@ -1,49 +1,52 @@
-import type { Command } from "commander";
-import { createConsola } from "consola";
-import { ECHO_UPSTREAM, readEnvSecrets } from "../../config/index.js";
-import { loadLocalKey } from "../../local-key/local-key.js";
+import { Option, type Command } from "commander";
+import { CAPTURE_MODES, ECHO_UPSTREAM, type GatewayConfig } from "../../config/index.js";
 import { createLogFile, type LogFile } from "../../request-log/log-file.js";
 import { fanOut, type RequestSink } from "../../request-log/record.js";
 import { consolaSink } from "../../request-log/request-line.js";
+import { spawnDetached } from "../../running/detach.js";
+import { findGateway } from "../../running/find-gateway.js";
+import { removeGatewayRecord, writeGatewayRecord } from "../../running/gateway-record.js";
 import { startGateway, type Gateway } from "../../server/start-gateway.js";
 import { VERSION } from "../../version.js";
-import { createContext, resolveKeySource } from "../context.js";
-import { log } from "../terminal.js";
-
-/**
- * The server's own output (banner, one line per request) goes to stdout, like any foreground server; failed
- * requests too, so `gateway start > requests.log` keeps every line in order.
- */
-const serverLog = createConsola({ stdout: process.stdout, stderr: process.stdout });
+import { BIN_PATH } from "../bin-path.js";
+import { createContext, localKeyOf, portFlag, resolveKeySource } from "../context.js";
+import { redact } from "../secrets.js";
+import { log, stdoutLog } from "../terminal.js";
 
 interface StartOptions {
   port?: string;
   host?: string;
   upstream?: string;
   messagesSegment?: string;
+  geminiSegment?: string;
   cors: string[];
+  capture?: string | true;
   quiet?: boolean;
   verbose?: boolean;
   requestLog: boolean;
+  detach?: boolean;
 }
 
-function banner(gateway: Gateway, segment: string): string {
+function banner(gateway: Gateway, config: GatewayConfig): string {
   const echo = gateway.upstream === ECHO_UPSTREAM;
   return [
     `gateway ${VERSION} listening on ${gateway.url}`,
     "",
     `  OpenAI style     ${gateway.url}/v1`,
-    `  Anthropic style  ${gateway.url}   (also ${gateway.url}/${segment})`,
+    `  Anthropic style  ${gateway.url}   (also ${gateway.url}/${config.messagesSegment})`,
+    `  Gemini style     ${gateway.url}/${config.geminiSegment}`,
+    `  Dashboard        ${gateway.url}/ui/   (gateway ui opens it with the key)`,
     `  Upstream         ${echo ? "ECHO (offline, built in): replies repeat your last message" : gateway.upstream}`,
     "",
     "  Point your tools here: run `gateway env` for the base URLs and the local key,",
-    '  or `eval "$(gateway env)"` to set OPENAI_* and ANTHROPIC_* in this shell.',
+    '  or `eval "$(gateway env)"` to set OPENAI_*, ANTHROPIC_* and GEMINI_* in this shell,',
+    "  or launch a tool through it: gateway run claude",
     ...(echo ? ["", "  No real upstream is configured. Connect one with: gateway login --upstream https://<your-gateway>"] : []),
   ].join("\n");
 }
 
-/** Graceful on the first signal, immediate on the second. */
-function handleSignals(gateway: Gateway, logFile: LogFile | undefined): void {
+/** Graceful on the first signal, immediate on the second; the record goes either way. */
+function handleSignals(gateway: Gateway, cleanup: () => Promise<void>): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -51,10 +54,10 @@ function handleSignals(gateway: Gateway, logFile: LogFile | undefined): void {
       process.exit(130);
     }
     stopping = true;
-    log.info("Shutting down: letting open replies finish for up to 10 s (press Ctrl-C again to quit now).");
+    log.info("Shutting down: letting open requests finish for up to 10 s (press Ctrl-C again to quit now).");
     gateway.close(10_000).then(
       async () => {
-        await logFile?.close();
+        await cleanup();
         process.exit(0);
       },
       () => process.exit(1),
@@ -64,31 +67,57 @@ function handleSignals(gateway: Gateway, logFile: LogFile | undefined): void {
   process.on("SIGTERM", onSignal);
 }
 
+/** The arguments a detached child gets: the same options, minus `--detach`. */
+function childArgs(argv: readonly string[]): string[] {
+  const start = argv.indexOf("start");
+  return argv.slice(start + 1).filter((arg) => arg !== "--detach");
+}
+
+async function detach(options: StartOptions, config: GatewayConfig): Promise<void> {
+  const running = await findGateway(config, portFlag(options.port));
+  if (running.health && (options.port === undefined || running.via === "flag")) {
+    const pid = running.record?.pid ?? running.health.pid;
+    log.info(`A gateway is already running on http://127.0.0.1:${running.port}${pid ? ` (pid ${pid})` : ""}.`);
+    return;
+  }
+  const ready = await spawnDetached(BIN_PATH, childArgs(process.argv), config.stateDir, config.port);
+  log.success(`Gateway running in the background on ${ready.url} (pid ${ready.pid}).`);
+  log.log(`  Output:  ${ready.logFile}`);
+  log.log("  Stop it: gateway stop");
+}
+
 export function registerStart(program: Command): void {
   program
     .command("start")
-    .description("run the local gateway in the foreground")
+    .description("run the local gateway (in the foreground, or in the background with --detach)")
     .option("-p, --port <n>", "port to listen on (0 picks a free one)")
     .option("--host <addr>", "interface to bind (non-loopback turns off the Host guard)")
     .option("--upstream <url|echo>", "upstream base URL, or echo for the offline upstream")
     .option("--messages-segment <s>", "path segment of the messages family")
+    .option("--gemini-segment <s>", "path segment of the Gemini family")
     .option("--cors <origin>", "allow a browser origin (repeatable)", (value: string, all: string[]) => [...all, value], [])
+    .addOption(new Option("--capture [mode]", "keep request and reply bodies in memory for the dashboard").choices(CAPTURE_MODES))
     .option("--quiet", "do not print one line per request")
     .option("--verbose", "also print each request's headers (keys and cookies redacted)")
     .option("--no-request-log", "do not write requests.jsonl (what `gateway logs` and `gateway stats` read)")
-    .addHelpText("after", "\nExample:\n  gateway start --port 8484\n  gateway start --upstream echo --port 0 --verbose")
+    .option("--detach", "run in the background; output goes to a log file in the state directory")
+    .addHelpText("after", "\nExamples:\n  gateway start\n  gateway start --detach\n  gateway start --upstream echo --port 0 --verbose")
     .action(async (options: StartOptions) => {
       const ctx = createContext({
         port: options.port,
         host: options.host,
         upstream: options.upstream,
         messagesSegment: options.messagesSegment,
+        geminiSegment: options.geminiSegment,
         cors: options.cors,
+        capture: options.capture === true ? "all" : options.capture,
       });
       const keySource = await resolveKeySource(ctx);
-      const localKey = loadLocalKey(ctx.config.configDir, readEnvSecrets(ctx.env).localKey);
-      const logFile = options.requestLog ? createLogFile({ dir: ctx.config.stateDir, onError: (message) => log.warn(message) }) : undefined;
-      const sinks: RequestSink[] = [...(options.quiet ? [] : [consolaSink(serverLog)]), ...(logFile ? [logFile.sink] : [])];
+      if (options.detach) return detach(options, ctx.config);
+      const localKey = localKeyOf(ctx);
+      const serverLog = stdoutLog();
+      const logFile: LogFile | undefined = options.requestLog ? createLogFile({ dir: ctx.config.stateDir, onError: (message) => log.warn(message) }) : undefined;
+      const sinks: RequestSink[] = [...(options.quiet ? [] : [consolaSink(serverLog, redact)]), ...(logFile ? [logFile.sink] : [])];
       const gateway = await startGateway({
         config: ctx.config,
         keySource,
@@ -97,8 +126,23 @@ export function registerStart(program: Command): void {
         onRequest: fanOut(sinks),
         recordHeaders: options.verbose === true && !options.quiet,
       });
-      handleSignals(gateway, logFile);
-      if (process.stdout.isTTY) serverLog.box(banner(gateway, ctx.config.messagesSegment));
-      else serverLog.log(banner(gateway, ctx.config.messagesSegment));
+      writeGatewayRecord(ctx.config.stateDir, {
+        pid: process.pid,
+        host: ctx.config.host,
+        port: gateway.port,
+        upstream: gateway.upstream,
+        version: VERSION,
+        startedAt: new Date().toISOString(),
+        logFile: process.env.GATEWAY_DETACHED_LOG,
+      });
+      const removeRecord = () => removeGatewayRecord(ctx.config.stateDir, gateway.port, process.pid);
+      process.once("exit", removeRecord);
+      handleSignals(gateway, async () => {
+        removeRecord();
+        await logFile?.close();
+      });
+      if (process.stdout.isTTY) serverLog.box(banner(gateway, ctx.config));
+      else serverLog.log(banner(gateway, ctx.config));
+      process.send?.({ ready: true, url: gateway.url, port: gateway.port, pid: process.pid });
     });
 }

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { CliError } from "../../errors.js";
+import ms from "ms";
+import { UsageError } from "../../errors/index.js";
 import { logFilePath } from "../../request-log/log-file.js";
 import { readRecords } from "../../request-log/read-log.js";
 import { formatMs } from "../../request-log/request-line.js";
@@ -8,15 +9,13 @@ import { createContext } from "../context.js";
 import { formatTable, type Column } from "../table.js";
 import { log, print } from "../terminal.js";
 
-const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-
-/** `90s`, `30m`, `1h`, `7d`, `2w`, or a date such as `2026-11-01`: the start of the period, in ms. */
+/** `90s`, `30m`, `1h`, `7d`, `2w` (anything `ms` reads), or a date such as `2026-11-01`: the start of the period, in ms. */
 export function parseSince(value: string, now = Date.now()): number {
-  const match = /^(\d+)([smhdw])$/.exec(value.trim());
-  if (match) return now - Number(match[1]) * UNIT_MS[match[2]!]!;
+  const period = /^\d/.test(value.trim()) ? (ms(value.trim() as ms.StringValue) as number | undefined) : undefined;
+  if (typeof period === "number" && period > 0 && !/^\d+$/.test(value.trim())) return now - period;
   const date = Date.parse(value);
   if (!Number.isNaN(date)) return date;
-  throw new CliError(`--since "${value}" is not a period or a date.`, { hint: "Use a number with s, m, h, d or w (30m, 1h, 7d), or a date (2026-11-01).", exitCode: 2 });
+  throw new UsageError(`--since "${value}" is not a period or a date.`, { hint: "Use a number with s, m, h, d or w (30m, 1h, 7d), or a date (2026-11-01)." });
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
@@ -54,7 +53,7 @@ function report(summary: UsageSummary, period: string): string {
   const { total } = summary;
   const withCache = total.cacheReadTokens > 0 || total.cacheWriteTokens > 0;
   return [
-    `${plural(total.requests, "request")} ${period}, ${plural(total.errors, "error")}, ${count(total.inputTokens)} tokens in, ${count(total.outputTokens)} out`,
+    `${plural(total.requests, "request")} ${period}, ${plural(total.errors, "error")}, ${plural(total.inputTokens, "token")} in, ${count(total.outputTokens)} out`,
     "",
     table("MODEL", summary.models, withCache),
     "",

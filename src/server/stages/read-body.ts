@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { badRequest, requestTimeout, tooLarge } from "../errors.js";
+import { badRequest, requestTimeout, tooLarge } from "../../errors/index.js";
 
 /** How long a request body may take to arrive (slow-loris bound). */
 export const BODY_DEADLINE_MS = 60_000;

@@ -1,6 +1,6 @@
 /**
- * The one error type the gateway raises itself. Every local failure, from a bad Host header to an upstream
- * that never answered, ends up here and is rendered in the caller's family envelope by `server/render-error.ts`.
+ * The one error type the server answers with. Every local failure, from a bad Host header to an upstream that
+ * never answered, ends up here and is rendered in the caller's family envelope by `server/render-error.ts`.
  */
 
 /** The error `type` strings of SPEC section 4, shared by both families. */
@@ -83,15 +83,11 @@ export const upstreamFailed = (message: string, cause?: unknown): GatewayError =
 export const upstreamTimeout = (message: string, cause?: unknown): GatewayError =>
   new GatewayError(504, "timeout_error", message, { code: "upstream_timeout", cause });
 
-/** Errors of the command line: exit 1 with one line and a hint; `usage` errors exit 2. */
-export class CliError extends Error {
-  readonly hint: string | undefined;
-  readonly exitCode: number;
-
-  constructor(message: string, options: { hint?: string; exitCode?: number; cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
-    this.name = "CliError";
-    this.hint = options.hint;
-    this.exitCode = options.exitCode ?? 1;
-  }
-}
+/** 503: a real upstream is configured but no key is stored for it (SPEC section 8); nothing is forwarded. */
+export const noUpstreamKey = (upstream: string): GatewayError =>
+  new GatewayError(
+    503,
+    "api_error",
+    `No upstream key is stored for ${upstream}, so the gateway forwards nothing. Store one with \`gateway login\`, or set GATEWAY_API_KEY and restart the gateway.`,
+    { code: "no_upstream_key" },
+  );

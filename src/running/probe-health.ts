@@ -3,6 +3,8 @@ export interface Health {
   status: string;
   version: string;
   upstream: string;
+  /** The serving process (newer gateways say). */
+  pid?: number;
 }
 
 /** Asks `http://127.0.0.1:<port>/health`, bounded to a short time. */
@@ -10,7 +12,7 @@ export async function probeHealth(port: number, timeoutMs = 1_500): Promise<Heal
   try {
     const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(timeoutMs) });
     const body = (await response.json()) as Partial<Health>;
-    return response.ok && body.status === "ok" ? (body as Health) : undefined;
+    return response.ok && body.status === "ok" && typeof body.version === "string" ? (body as Health) : undefined;
   } catch {
     return undefined;
   }

@@ -1,0 +1,62 @@
+import { randomUUID } from "node:crypto";
+import { ECHO_MODELS, type EchoTurn } from "./echo-replies.js";
+import { estimateTokens, streamPieces } from "./echo-text.js";
+
+/** Gemini-style replies of the echo upstream (generateContent, streamGenerateContent, countTokens, models). */
+
+const responseId = () => randomUUID().replaceAll("-", "").slice(0, 22);
+
+function usageMetadata(turn: EchoTurn, outputTokens: number) {
+  return { promptTokenCount: turn.inputTokens, candidatesTokenCount: outputTokens, totalTokenCount: turn.inputTokens + outputTokens };
+}
+
+function chunk(text: string, model: string, id: string, last: { usage: ReturnType<typeof usageMetadata> } | undefined) {
+  return {
+    candidates: [{ content: { role: "model", parts: [{ text }] }, index: 0, ...(last ? { finishReason: "STOP" } : {}) }],
+    ...(last ? { usageMetadata: last.usage } : {}),
+    modelVersion: model,
+    responseId: id,
+  };
+}
+
+export function generateContent(turn: EchoTurn) {
+  return chunk(turn.text, turn.model, responseId(), { usage: usageMetadata(turn, estimateTokens(turn.text)) });
+}
+
+/**
+ * The stream as Google sends it with `alt=sse`: one `data:` event per piece, `\r\n\r\n` between events, the last
+ * one carrying `finishReason` and `usageMetadata`.
+ */
+export function generateContentEvents(turn: EchoTurn): string[] {
+  const id = responseId();
+  const pieces = streamPieces(turn.text);
+  const usage = usageMetadata(turn, estimateTokens(turn.text));
+  return pieces.map((piece, i) => `data: ${JSON.stringify(chunk(piece, turn.model, id, i === pieces.length - 1 ? { usage } : undefined))}\r\n\r\n`);
+}
+
+/** Without `alt=sse` Google streams one JSON array of the same chunks. */
+export function generateContentArray(turn: EchoTurn): string {
+  return `[${generateContentEvents(turn)
+    .map((event) => event.slice("data: ".length).trimEnd())
+    .join(",\r\n")}]`;
+}
+
+export function countTokens(turn: EchoTurn) {
+  return { totalTokens: turn.inputTokens };
+}
+
+export function geminiModel(id: string) {
+  return {
+    name: `models/${id}`,
+    version: "1",
+    displayName: `Echo (${id})`,
+    description: "The gateway's offline echo upstream.",
+    inputTokenLimit: 1_048_576,
+    outputTokenLimit: 65_536,
+    supportedGenerationMethods: ["generateContent", "countTokens"],
+  };
+}
+
+export function geminiModelList() {
+  return { models: ECHO_MODELS.map(geminiModel) };
+}

@@ -1,0 +1,27 @@
+/** Small readers shared by the family modules: field tests for body rules, token counts, SSE framing. */
+
+export const isString = (v: unknown): boolean => typeof v === "string";
+export const isArray = (v: unknown): boolean => Array.isArray(v);
+export const isPositiveInteger = (v: unknown): boolean => typeof v === "number" && Number.isInteger(v) && v > 0;
+
+/** A token count when the value is one, else undefined (so an earlier report stands). */
+export const count = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
+
+/** The sum of the counts that are present; undefined when none is. */
+export function sumCounts(...values: unknown[]): number | undefined {
+  let total: number | undefined;
+  for (const value of values) if (typeof value === "number") total = (total ?? 0) + value;
+  return total;
+}
+
+/** One server-sent event: an optional `event:` line, one `data:` line, the blank line. */
+export const sseEvent = (data: unknown, event?: string): string => `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
+
+/** Days since the epoch as `YYYY-MM-DD`, for model rows; `""` when unknown. */
+export function dateOf(value: unknown): string {
+  if (typeof value === "number") return new Date(value * 1000).toISOString().slice(0, 10);
+  return typeof value === "string" ? value.slice(0, 10) : "";
+}
+
+/** The array at `value`, or an empty one. */
+export const arrayOf = <T = Record<string, unknown>>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);

@@ -1,0 +1,91 @@
+import type { IncomingMessage } from "node:http";
+import { badRequest, forbidden, type GatewayError } from "../../errors/index.js";
+
+/** A loopback Host: the name and an optional numeric port, nothing else (RFC 9112 section 3.2, RFC 3986 authority). */
+const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
+
+/** Headers that must not appear twice: no rule could tell which copy the upstream would obey (SPEC section 3). */
+const SINGLE_HEADERS: Readonly<Record<string, string>> = {
+  host: "host",
+  "content-type": "content-type",
+  "anthropic-version": "anthropic-version",
+  // An alias of anthropic-version: both together are two version headers.
+  "vendor-version": "anthropic-version",
+  authorization: "authorization",
+  "x-api-key": "x-api-key",
+  "x-goog-api-key": "x-goog-api-key",
+};
+
+/** The first header of `SINGLE_HEADERS` that the client sent more than once, from Node's `rawHeaders`. */
+export function repeatedHeader(rawHeaders: readonly string[]): string | undefined {
+  let seen: string[] | undefined;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const canonical = SINGLE_HEADERS[rawHeaders[i]!.toLowerCase()];
+    if (canonical === undefined) continue;
+    if (seen?.includes(canonical)) return canonical;
+    (seen ??= []).push(canonical);
+  }
+  return undefined;
+}
+
+function repeated(name: string): GatewayError {
+  return badRequest(`The ${name} header was sent more than once. Send it once.`, { param: name, code: "repeated_header" });
+}
+
+/**
+ * DNS-rebinding defence: a page on `evil.example` that rebinds its name to 127.0.0.1 still sends
+ * `Host: evil.example`, so only loopback names are served unless the user chose a non-loopback bind address.
+ * More than one Host is 400 (RFC 9112), whatever the bind address.
+ */
+export function checkHost(req: IncomingMessage, anyHostAllowed: boolean): GatewayError | undefined {
+  if (repeatedHeader(req.rawHeaders) === "host") return repeated("host");
+  if (anyHostAllowed) return undefined;
+  const host = req.headers.host ?? "";
+  if (LOOPBACK_HOST.test(host)) return undefined;
+  return forbidden(
+    `Host "${host}" is not allowed: the gateway only answers requests addressed to localhost, 127.0.0.1 or [::1]. Use http://127.0.0.1:<port> as the base URL.`,
+    "host_not_allowed",
+  );
+}
+
+/** The other headers that must come once (Host was checked by the Host guard). */
+export function checkRepeatedHeaders(req: IncomingMessage): GatewayError | undefined {
+  const name = repeatedHeader(req.rawHeaders);
+  return name === undefined ? undefined : repeated(name);
+}
+
+/** `--cors` only takes real origins: `null` (sandboxed frames, files) and empty ones can never be allowed. */
+function originHint(origin: string): string {
+  try {
+    const parsed = new URL(origin);
+    if (parsed.origin !== "null" && parsed.origin === origin) return ` Start the gateway with --cors ${origin} to let that page call it.`;
+  } catch {
+    // not an origin at all
+  }
+  return " Only pages served from an http(s) origin can be allowed (with --cors <origin>); this one cannot.";
+}
+
+/**
+ * Browsers attach `Origin` to cross-site requests; any web page could otherwise spend the user's upstream key.
+ * Native tools send no `Origin`, so they are unaffected.
+ */
+export function checkOrigin(req: IncomingMessage, allowed: ReadonlySet<string>): GatewayError | undefined {
+  const origin = req.headers.origin;
+  if (origin === undefined || allowed.has(origin)) return undefined;
+  return forbidden(`Origin "${origin}" is not allowed.${originHint(origin)}`, "origin_not_allowed");
+}
+
+/** Response headers for an allowed origin. */
+export function corsHeaders(origin: string): Record<string, string> {
+  return { "access-control-allow-origin": origin, vary: "origin" };
+}
+
+/** Headers of the answer to an allowed origin's preflight. */
+export function preflightHeaders(origin: string, requestedHeaders: string | undefined): Record<string, string> {
+  return {
+    ...corsHeaders(origin),
+    "access-control-allow-methods": "GET, POST, OPTIONS",
+    ...(requestedHeaders ? { "access-control-allow-headers": requestedHeaders } : {}),
+    "access-control-max-age": "600",
+  };
+}

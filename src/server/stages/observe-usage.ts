@@ -1,0 +1,52 @@
+import { StringDecoder } from "node:string_decoder";
+import { createParser, type EventSourceParser } from "eventsource-parser";
+import type { Family, Usage } from "../../families/index.js";
+import { parseJsonObject } from "../../parse-json.js";
+
+/** Largest non-stream body kept for reading its usage; bigger ones are not observed. */
+const MAX_OBSERVED_BODY = 1024 * 1024;
+
+/** Watches a reply go by and reports its usage at the end, without holding on to a stream. */
+export interface UsageObserver {
+  observe(chunk: Buffer): void;
+  result(): Usage;
+}
+
+const IGNORE = () => {};
+
+/**
+ * Stage 9: token usage, read the way the family reports it (`Family.readUsage`). Event streams are parsed event
+ * by event and only events that mention usage are decoded as JSON; JSON bodies are kept (by reference, up to
+ * 1 MiB) and read once at the end. Compressed bodies are not observed.
+ */
+export function createUsageObserver(family: Family, contentType: string | undefined, contentEncoding: string | undefined): UsageObserver {
+  const usage: Usage = { inputTokens: undefined, outputTokens: undefined, cacheReadTokens: undefined, cacheWriteTokens: undefined };
+  const read = (text: string) => {
+    const value = parseJsonObject(text);
+    if (value) family.readUsage(value, usage);
+  };
+  if (contentEncoding && contentEncoding !== "identity") return { observe: IGNORE, result: () => usage };
+  if (contentType?.startsWith("text/event-stream")) {
+    const decoder = new StringDecoder("utf8");
+    const parser: EventSourceParser = createParser({
+      onEvent: (event) => {
+        if (event.data.includes(family.usageMarker)) read(event.data);
+      },
+    });
+    return { observe: (chunk) => parser.feed(decoder.write(chunk)), result: () => usage };
+  }
+  if (!contentType?.includes("json")) return { observe: IGNORE, result: () => usage };
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return {
+    observe(chunk) {
+      size += chunk.length;
+      if (size <= MAX_OBSERVED_BODY) chunks.push(chunk);
+    },
+    result() {
+      if (size <= MAX_OBSERVED_BODY && chunks.length > 0) read(Buffer.concat(chunks).toString("utf8"));
+      chunks.length = 0;
+      return usage;
+    },
+  };
+}

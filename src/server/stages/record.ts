@@ -1,0 +1,45 @@
+import { performance } from "node:perf_hooks";
+import type { GatewayError } from "../../errors/index.js";
+import type { Usage } from "../../families/index.js";
+import type { RequestRecord } from "../../request-log/record.js";
+import type { Exchange } from "../exchange.js";
+import type { GatewayContext } from "../gateway-context.js";
+import { redactHeaders } from "../redact-headers.js";
+
+/** The request id of an exchange, made on first use. */
+export function requestIdOf(x: Exchange, ctx: GatewayContext): string {
+  return (x.requestId ??= ctx.nextRequestId());
+}
+
+/** Stage 10: one record per finished request, for the terminal line, the request log and whoever listens. */
+export function record(
+  x: Exchange,
+  ctx: GatewayContext,
+  status: number,
+  outcome: RequestRecord["outcome"],
+  detail: { usage?: Usage | undefined; error?: GatewayError | undefined } = {},
+): void {
+  const { usage, error } = detail;
+  const sink = ctx.onRequest;
+  if (!sink) return;
+  sink({
+    time: new Date().toISOString(),
+    requestId: requestIdOf(x, ctx),
+    method: x.req.method ?? "GET",
+    path: x.path,
+    family: x.claim ? x.family.name : null,
+    model: x.model,
+    target: x.aliasTarget,
+    status,
+    durationMs: performance.now() - x.started,
+    ttfbMs: x.firstByteAt === undefined ? undefined : x.firstByteAt - x.started,
+    inputTokens: usage?.inputTokens,
+    outputTokens: usage?.outputTokens,
+    cacheReadTokens: usage?.cacheReadTokens,
+    cacheWriteTokens: usage?.cacheWriteTokens,
+    userAgent: x.req.headers["user-agent"],
+    outcome,
+    errorCode: error?.code ?? undefined,
+    headers: ctx.recordHeaders ? { request: redactHeaders(x.req.headers), reply: redactHeaders(x.reply?.headers ?? {}) } : undefined,
+  });
+}

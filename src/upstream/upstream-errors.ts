@@ -1,0 +1,45 @@
+import { upstreamFailed, upstreamTimeout, type GatewayError } from "../errors/index.js";
+import { errorCode, isTimeout } from "./retry-policy.js";
+import type { UpstreamTarget } from "./upstream-client.js";
+
+/** What went wrong, in words, for the codes a network failure comes with; never a library's error code. */
+function describeFailure(code: string | undefined, label: string): { what: string; next: string } {
+  switch (code) {
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return { what: `The upstream's host name (${label}) could not be found`, next: "Check the upstream URL for typos, and your network or VPN." };
+    case "ECONNREFUSED":
+      return { what: `The upstream ${label} refused the connection`, next: "Check that the upstream URL and port are right and that it is running." };
+    case "ECONNRESET":
+    case "EPIPE":
+    case "UND_ERR_SOCKET":
+    case "UND_ERR_CLOSED":
+      return { what: `The connection to the upstream ${label} was closed before it answered`, next: "Try again; if it keeps happening, check proxies between you and the upstream." };
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return { what: `The upstream ${label} is not reachable from this network`, next: "Check your network connection, VPN and proxy settings (HTTPS_PROXY, NO_PROXY)." };
+    default:
+      if (code?.startsWith("ERR_TLS") || code?.includes("CERT") || code === "DEPTH_ZERO_SELF_SIGNED_CERT") {
+        return { what: `The TLS connection to the upstream ${label} failed (its certificate was not accepted)`, next: "Check the upstream URL; behind a TLS-inspecting proxy, set NODE_EXTRA_CA_CERTS to its CA." };
+      }
+      return { what: `The upstream ${label} could not be reached`, next: "Check your network and the upstream URL, then run `gateway doctor`." };
+  }
+}
+
+/** Turns an undici failure into the gateway error the client sees (502, or 504 for a timeout). */
+export function toGatewayError(error: unknown, target: UpstreamTarget): GatewayError {
+  if (isTimeout(error)) {
+    const phase = errorCode(error) === "UND_ERR_CONNECT_TIMEOUT" ? "accept the connection" : "answer";
+    return upstreamTimeout(`The upstream ${target.label} did not ${phase} in time. Try again, or raise the timeouts in the gateway config.`, error);
+  }
+  const proxyStatus = /^Proxy response \((\d+)\)/.exec((error as Error | undefined)?.message ?? "")?.[1];
+  if (proxyStatus) {
+    // The proxy's URL is left out on purpose: it may carry a user name and password.
+    return upstreamFailed(
+      `The HTTP proxy (HTTPS_PROXY) refused the tunnel to ${target.label} with status ${proxyStatus}. Check the proxy, or add the upstream's host to NO_PROXY.`,
+      error,
+    );
+  }
+  const { what, next } = describeFailure(errorCode(error), target.label);
+  return upstreamFailed(`${what}. ${next}`, error);
+}
