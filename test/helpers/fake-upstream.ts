@@ -34,6 +34,8 @@ export interface Behaviour {
   key: string;
   /** Stream this many bytes of extra content events (64 KiB each, written with backpressure) before the reply. */
   bulkBytes?: number;
+  /** Answer a stream with exactly these chunks (a few ms apart), then destroy the socket: a death mid-event. */
+  rawChunks?: (string | Buffer)[] | ((req: IncomingMessage) => (string | Buffer)[]);
 }
 
 export const FAKE_UPSTREAM_KEY = "sk-upstream-test-0123456789abcdef";
@@ -41,11 +43,16 @@ export const FAKE_UPSTREAM_KEY = "sk-upstream-test-0123456789abcdef";
 /** Usage the fake reports besides output tokens: 11 in, 4 of them from the prompt cache (messages: 4 read, 3 written). */
 export const CHAT_USAGE = { prompt_tokens: 11, prompt_tokens_details: { cached_tokens: 4 } };
 export const MESSAGES_USAGE = { input_tokens: 11, cache_read_input_tokens: 4, cache_creation_input_tokens: 3 };
+export const GEMINI_USAGE = { promptTokenCount: 11, cachedContentTokenCount: 4, thoughtsTokenCount: 2 };
 
 const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function lastUserText(body: { messages?: { role: string; content: unknown }[] }): string {
+function lastUserText(body: { messages?: { role: string; content: unknown }[]; contents?: { role?: string; parts?: { text?: string }[] }[] }): string {
+  if (body.contents) {
+    const turn = [...body.contents].reverse().find((c) => c.role !== "model");
+    return (turn?.parts ?? []).map((p) => p.text ?? "").join("");
+  }
   const last = [...(body.messages ?? [])].reverse().find((m) => m.role === "user");
   if (!last) return "";
   return typeof last.content === "string" ? last.content : JSON.stringify(last.content);
@@ -78,6 +85,18 @@ function messageEvents(model: string, pieces: string[]): string[] {
   ];
 }
 
+function geminiChunk(model: string, text: string, last: boolean, outputTokens: number) {
+  return {
+    candidates: [{ content: { role: "model", parts: [{ text }] }, index: 0, ...(last ? { finishReason: "STOP" } : {}) }],
+    ...(last ? { usageMetadata: { ...GEMINI_USAGE, candidatesTokenCount: outputTokens, totalTokenCount: 11 + outputTokens + 2 } } : {}),
+    modelVersion: model,
+  };
+}
+
+function geminiEvents(model: string, pieces: string[]): string[] {
+  return pieces.map((text, i) => `data: ${JSON.stringify(geminiChunk(model, text, i === pieces.length - 1, pieces.length))}\r\n\r\n`);
+}
+
 /** One 64 KiB content event of the family, for streams of many megabytes. */
 function bulkEvent(isMessages: boolean): Buffer {
   const text = "x".repeat(64 * 1024 - 120);
@@ -96,8 +115,10 @@ export async function startFakeUpstream() {
 
   async function reply(req: IncomingMessage, res: ServerResponse, record: Received): Promise<void> {
     const path = req.url!.split("?")[0]!;
-    const isMessages = /^\/[^/]+\/v1\//.test(path);
-    const presented = isMessages ? req.headers["x-api-key"] : req.headers.authorization?.replace(/^Bearer /, "");
+    // The gateway puts Gemini requests under /gemini (or a test's own segment, which starts with "gem").
+    const isGemini = /^\/gem[^/]*\//.test(path);
+    const isMessages = !isGemini && /^\/[^/]+\/v1\//.test(path);
+    const presented = isGemini ? req.headers["x-goog-api-key"] : isMessages ? req.headers["x-api-key"] : req.headers.authorization?.replace(/^Bearer /, "");
     if (behaviour.headersDelayMs) await sleep(behaviour.headersDelayMs);
     if (res.destroyed) return;
     if (behaviour.fail && (behaviour.fail.times === undefined || failures < behaviour.fail.times)) {
@@ -107,11 +128,17 @@ export async function startFakeUpstream() {
       return void res.end(body);
     }
     if (presented !== behaviour.key) {
-      const body = isMessages
+      const body = isGemini
+        ? { error: { code: 401, message: "API key not valid. Please pass a valid API key.", status: "UNAUTHENTICATED" } }
+        : isMessages
         ? { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }
         : { error: { message: "Incorrect API key provided", type: "invalid_request_error", param: null, code: "invalid_api_key" } };
       res.writeHead(401, { "content-type": "application/json", "x-upstream-said": "no" });
       return void res.end(JSON.stringify(body));
+    }
+    if (isGemini && req.method === "GET" && /\/models$/.test(path)) {
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.end(JSON.stringify({ models: [{ name: "models/gemini-fake", displayName: "Gemini Fake", supportedGenerationMethods: ["generateContent"] }] }));
     }
     if (req.method === "GET" && path.endsWith("/v1/models")) {
       const body = isMessages
@@ -120,18 +147,30 @@ export async function startFakeUpstream() {
       res.writeHead(200, { "content-type": "application/json", "x-models-from": isMessages ? "messages" : "chat" });
       return void res.end(JSON.stringify(body));
     }
-    let parsed: { model?: string; stream?: boolean; messages?: { role: string; content: unknown }[] } = {};
+    let parsed: { model?: string; stream?: boolean; messages?: { role: string; content: unknown }[]; contents?: { role?: string; parts?: { text?: string }[] }[] } = {};
     try {
       parsed = JSON.parse(record.body.toString("utf8"));
     } catch {
       // passthrough endpoints may carry anything
     }
-    const model = parsed.model ?? "unknown";
+    const model = parsed.model ?? /\/models\/(.+):/.exec(path)?.[1] ?? "unknown";
+    if (isGemini) {
+      if (path.endsWith(":countTokens")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        return void res.end(JSON.stringify({ totalTokens: 11 }));
+      }
+      parsed.stream = path.endsWith(":streamGenerateContent");
+      if (!parsed.stream) {
+        const pieces = replyPieces(lastUserText(parsed));
+        res.writeHead(200, { "content-type": "application/json", ...behaviour.headers });
+        return void res.end(JSON.stringify(geminiChunk(model, pieces.join(""), true, pieces.length)));
+      }
+    }
     if (path.endsWith("/count_tokens")) {
       res.writeHead(200, { "content-type": "application/json" });
       return void res.end(JSON.stringify({ input_tokens: 11 }));
     }
-    if (!path.endsWith("/chat/completions") && !path.endsWith("/v1/messages")) {
+    if (!isGemini && !path.endsWith("/chat/completions") && !path.endsWith("/v1/messages")) {
       res.writeHead(200, { "content-type": "application/json", ...behaviour.headers });
       return void res.end(JSON.stringify({ passthrough: path, method: req.method }));
     }
@@ -151,8 +190,18 @@ export async function startFakeUpstream() {
       res.writeHead(200, { "content-type": "application/json", ...behaviour.headers });
       return void res.end(text2);
     }
-    const events = isMessages ? messageEvents(model, pieces) : chatEvents(model, pieces);
+    const events = isGemini ? geminiEvents(model, pieces) : isMessages ? messageEvents(model, pieces) : chatEvents(model, pieces);
     res.writeHead(200, { "content-type": "text/event-stream", ...behaviour.headers });
+    if (behaviour.rawChunks) {
+      const chunks = typeof behaviour.rawChunks === "function" ? behaviour.rawChunks(req) : behaviour.rawChunks;
+      for (const chunk of chunks) {
+        res.write(chunk);
+        record.sentAt.push(performance.now());
+        await sleep(5);
+      }
+      await sleep(30);
+      return void res.destroy();
+    }
     if (behaviour.bulkBytes) {
       const filler = bulkEvent(isMessages);
       for (let sent = 0; sent < behaviour.bulkBytes && !res.destroyed; sent += filler.length) {
