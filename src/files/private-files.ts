@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, type Stats } from "node:fs";
+import { dirname } from "node:path";
 import { UnsafeFileError } from "../errors/index.js";
 
 /**
@@ -91,3 +92,22 @@ export function readRegularFile(path: string): { text: string; stats: Stats } | 
   }
 }
 
+
+/**
+ * Writes a private file atomically: a temporary file (0600, created exclusively, never through a link) renamed
+ * over `path`, in a private directory created 0700 when missing.
+ */
+export function writePrivateFile(path: string, content: string): void {
+  const dir = dirname(path);
+  checkPrivateDir(dir);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const temporary = `${path}.${process.pid}.tmp`;
+  rmSync(temporary, { force: true });
+  const opened = openRegular(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL)!;
+  try {
+    writeSync(opened.fd, content);
+  } finally {
+    closeSync(opened.fd);
+  }
+  renameSync(temporary, path);
+}

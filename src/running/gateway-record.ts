@@ -1,6 +1,6 @@
-import { closeSync, constants, mkdirSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { checkPrivateDir, openRegular, readRegularFile } from "../files/private-files.js";
+import { readRegularFile, writePrivateFile } from "../files/private-files.js";
 import { parseJsonObject } from "../parse-json.js";
 
 /** What a running gateway says about itself in the state directory (SPEC section 6); never a key. */
@@ -25,18 +25,8 @@ export const recordPath = (stateDir: string, port: number): string => join(state
 
 /** Written atomically (a temporary file renamed over the record) with mode 0600, in a private directory. */
 export function writeGatewayRecord(stateDir: string, record: GatewayRecord): string {
-  checkPrivateDir(stateDir);
-  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const path = recordPath(stateDir, record.port);
-  const temporary = `${path}.${process.pid}.tmp`;
-  rmSync(temporary, { force: true });
-  const opened = openRegular(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL)!;
-  try {
-    writeSync(opened.fd, `${JSON.stringify(record, null, 2)}\n`);
-  } finally {
-    closeSync(opened.fd);
-  }
-  renameSync(temporary, path);
+  writePrivateFile(path, `${JSON.stringify(record, null, 2)}\n`);
   return path;
 }
 

@@ -1,4 +1,4 @@
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 
 /** Where the gateway is, as a launched tool needs it. */
 export interface GatewayAddress {
@@ -6,6 +6,8 @@ export interface GatewayAddress {
   env: Readonly<Record<string, string>>;
   openaiBaseUrl: string;
   localKey: string;
+  /** The gateway's private state directory, for settings files a tool is pointed at. */
+  stateDir: string;
 }
 
 /** What a known tool needs beyond `gateway env` to start pointed at the gateway without asking anything. */
@@ -14,6 +16,8 @@ export interface ToolLaunch {
   env: Record<string, string | undefined>;
   /** Arguments to put in front of the user's own. */
   leadingArgs: string[];
+  /** Files of the gateway's own (path → content) to write before the tool starts. */
+  files?: Record<string, string>;
 }
 
 type Profile = (gateway: GatewayAddress) => ToolLaunch;
@@ -39,8 +43,17 @@ const PROFILES: Readonly<Record<string, Profile>> = {
   }),
   // Qwen Code picks its auth method on first start; the OpenAI-compatible one reads OPENAI_BASE_URL and OPENAI_API_KEY.
   qwen: () => ({ env: {}, leadingArgs: ["--auth-type", "openai"] }),
-  // Gemini CLI asks for an auth method on first start unless told to use an API key.
-  gemini: () => ({ env: { GEMINI_DEFAULT_AUTH_TYPE: "gemini-api-key" }, leadingArgs: [] }),
+  // Gemini CLI 0.61 picks a "gateway" auth type when GOOGLE_GEMINI_BASE_URL is set and then refuses it as
+  // invalid; a system settings file of our own (never the user's ~/.gemini) selects the API-key type, which
+  // still honours GOOGLE_GEMINI_BASE_URL.
+  gemini: (g) => {
+    const settings = join(g.stateDir, "gemini-cli-settings.json");
+    return {
+      env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: settings },
+      leadingArgs: [],
+      files: { [settings]: `${JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }, null, 2)}\n` },
+    };
+  },
   // Aider (through LiteLLM) reads OPENAI_API_BASE, not OPENAI_BASE_URL.
   aider: (g) => ({ env: { OPENAI_API_BASE: g.openaiBaseUrl }, leadingArgs: [] }),
 };

@@ -5,6 +5,7 @@ import { CommandNotFoundError, GatewayProcessError } from "../../errors/index.js
 import { spawnDetached } from "../../running/detach.js";
 import { findGateway } from "../../running/find-gateway.js";
 import { KNOWN_TOOLS, launchFor } from "../../running/tool-profiles.js";
+import { writePrivateFile } from "../../files/private-files.js";
 import { BIN_PATH } from "../bin-path.js";
 import { createContext, localKeyOf, portFlag, resolveKeySource, type CommandContext } from "../context.js";
 import { log } from "../terminal.js";
@@ -57,7 +58,8 @@ export function registerRun(program: Command): void {
       const ctx = createContext();
       const port = await gatewayPort(ctx, portFlag(options.port), options.start);
       const env = toolEnv(ctx, port);
-      const launch = launchFor(command, { env, openaiBaseUrl: env.OPENAI_BASE_URL!, localKey: localKeyOf(ctx) });
+      const launch = launchFor(command, { env, openaiBaseUrl: env.OPENAI_BASE_URL!, localKey: localKeyOf(ctx), stateDir: ctx.config.stateDir });
+      for (const [path, content] of Object.entries(launch.files ?? {})) writePrivateFile(path, content);
       const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, ...launch.env };
       for (const [name, value] of Object.entries(launch.env)) if (value === undefined) delete childEnv[name];
       process.exitCode = await runCommand(command, [...launch.leadingArgs, ...args], childEnv);

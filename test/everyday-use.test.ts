@@ -1,0 +1,216 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { once } from "node:events";
+import { createServer, type AddressInfo } from "node:net";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { cliEnv, runCli } from "./helpers/cli.js";
+import { startFakeUpstream, FAKE_UPSTREAM_KEY, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { tempConfigDir } from "./helpers/gateway.js";
+
+/**
+ * The running-gateway record, start --detach, stop, run and env finding the gateway, with real child processes.
+ * State lives under the home directory, not /tmp: Gemini CLI refuses settings files below a world-writable
+ * directory, and so would a careful user.
+ */
+const base = join(homedir(), ".cache", "gateway-tests");
+mkdirSync(base, { recursive: true, mode: 0o700 });
+const dirs: string[] = [];
+const privateDir = () => {
+  const dir = mkdtempSync(join(base, "run-"));
+  dirs.push(dir);
+  return dir;
+};
+
+interface Setup {
+  env: NodeJS.ProcessEnv;
+  stateDir: string;
+  configDir: string;
+}
+
+const setups: Setup[] = [];
+function setup(extra: Record<string, string> = {}, file?: Record<string, unknown>): Setup {
+  const stateDir = privateDir();
+  const configDir = tempConfigDir(file);
+  const s = { env: cliEnv({ GATEWAY_CONFIG_DIR: configDir, GATEWAY_STATE_DIR: stateDir, ...extra }), stateDir, configDir };
+  setups.push(s);
+  return s;
+}
+
+afterEach(async () => {
+  // stop every gateway a test left running, by its record
+  for (const s of setups.splice(0)) await runCli(["stop"], s.env);
+});
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const records = (stateDir: string) => readdirSync(stateDir).filter((name) => /^gateway-\d+\.json$/.test(name));
+
+describe("start --detach, the record, env, status and stop", () => {
+  it("runs in the background on the port it chose, and every command finds it there", async () => {
+    const s = setup({ GATEWAY_PORT: "1" });
+    const started = await runCli(["start", "--detach", "--port", "0"], s.env);
+    expect(started.code).toBe(0);
+    const [, url, port, pid] = /Gateway running in the background on (http:\/\/127\.0\.0\.1:(\d+)) \(pid (\d+)\)/.exec(started.stderr)!;
+    expect(started.stderr).toContain(`Output:  ${join(s.stateDir, "gateway-any-port.log")}`);
+    expect(await (await fetch(`${url}/health`)).json()).toMatchObject({ status: "ok", upstream: "echo", pid: Number(pid) });
+
+    // the record: pid, host, port, upstream, version, start time, 0600, and no key
+    const [name] = records(s.stateDir);
+    const path = join(s.stateDir, name!);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const record = JSON.parse(readFileSync(path, "utf8"));
+    expect(record).toMatchObject({ pid: Number(pid), host: "127.0.0.1", port: Number(port), upstream: "echo" });
+    expect(Date.parse(record.startedAt)).toBeGreaterThan(Date.now() - 60_000);
+    const localKey = readFileSync(join(s.configDir, "local-key"), "utf8").trim();
+    expect(readFileSync(path, "utf8")).not.toContain(localKey);
+
+    // env and status name the picked port, whatever GATEWAY_PORT says
+    const env = await runCli(["env", "--json"], s.env);
+    expect(JSON.parse(env.stdout)).toMatchObject({ OPENAI_BASE_URL: `${url}/v1`, ANTHROPIC_BASE_URL: url, GOOGLE_GEMINI_BASE_URL: `${url}/gemini`, GEMINI_API_KEY: localKey });
+    const status = await runCli(["status"], s.env);
+    expect(status.code).toBe(0);
+    expect(status.stderr).toContain(`is running on ${url} (pid ${pid}`);
+
+    // idempotent: a second --detach says so and starts nothing
+    const again = await runCli(["start", "--detach"], s.env);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`A gateway is already running on ${url} (pid ${pid}).`);
+    expect(records(s.stateDir)).toHaveLength(1);
+
+    const stopped = await runCli(["stop"], s.env);
+    expect(stopped.code).toBe(0);
+    expect(stopped.stderr).toContain(`Gateway ${pid} stopped.`);
+    expect(records(s.stateDir)).toHaveLength(0);
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
+    const none = await runCli(["stop"], s.env);
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain("No gateway is running.");
+    expect((await runCli(["status"], s.env)).code).toBe(1);
+  });
+
+  it("finds and stops two gateways on two ports with -p", async () => {
+    const s = setup();
+    const ports: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const started = await runCli(["start", "--detach", "--port", "0"], s.env);
+      expect(started.code).toBe(0);
+      ports.push(/127\.0\.0\.1:(\d+)/.exec(started.stderr)![1]!);
+    }
+    expect(records(s.stateDir)).toHaveLength(2);
+    const first = await runCli(["status", "-p", ports[0]!], s.env);
+    expect(first.stderr).toContain(`http://127.0.0.1:${ports[0]}`);
+    expect((await runCli(["stop", "-p", ports[0]!], s.env)).code).toBe(0);
+    expect(records(s.stateDir)).toEqual([`gateway-${ports[1]}.json`]);
+    // the newest live record is now the second one
+    expect(JSON.parse((await runCli(["env", "--json"], s.env)).stdout).OPENAI_BASE_URL).toBe(`http://127.0.0.1:${ports[1]}/v1`);
+  });
+
+  it("ignores and removes a stale record whose process is gone", async () => {
+    const s = setup({ GATEWAY_PORT: "45999" });
+    const started = await runCli(["start", "--detach", "--port", "0"], s.env);
+    const pid = /pid (\d+)/.exec(started.stderr)![1]!;
+    const port = /127\.0\.0\.1:(\d+)/.exec(started.stderr)![1]!;
+    process.kill(Number(pid), "SIGKILL");
+    await expect.poll(() => fetch(`http://127.0.0.1:${port}/health`).then(() => "up", () => "down")).toBe("down");
+    const env = await runCli(["env", "--json"], s.env);
+    expect(JSON.parse(env.stdout).OPENAI_BASE_URL).toBe("http://127.0.0.1:45999/v1");
+    expect(records(s.stateDir)).toHaveLength(0);
+  });
+
+  it("--detach exits 1 with the reason when the gateway cannot start", async () => {
+    const holder = createServer().listen(0, "127.0.0.1");
+    await once(holder, "listening");
+    const port = (holder.address() as AddressInfo).port;
+    try {
+      const result = await runCli(["start", "--detach", "--port", String(port)], setup().env);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`The gateway exited before it was ready (exit 1): Port ${port} on 127.0.0.1 is already in use.`);
+    } finally {
+      holder.close();
+    }
+  });
+});
+
+describe("gateway run", () => {
+  it("passes exit codes through, 127 for a missing command, and starts a gateway when none runs", async () => {
+    const s = setup();
+    const ok = await runCli(["run", "--", "node", "-e", "console.log(process.env.OPENAI_BASE_URL, process.env.GEMINI_API_KEY === process.env.OPENAI_API_KEY); process.exit(3)"], s.env);
+    expect(ok.code).toBe(3);
+    expect(ok.stdout).toMatch(/^http:\/\/127\.0\.0\.1:8484\/v1 true$/m);
+    expect(ok.stderr).toContain("Started a gateway in the background on http://127.0.0.1:8484");
+    expect(records(s.stateDir)).toEqual(["gateway-8484.json"]);
+    // the command's own options stay its own
+    const passed = await runCli(["run", "node", "-p", "process.argv.length"], s.env);
+    expect(passed.stdout.trim()).toBe("1");
+    const missing = await runCli(["run", "no-such-tool-xyz"], s.env);
+    expect(missing.code).toBe(127);
+    expect(missing.stderr).toContain("Command not found: no-such-tool-xyz");
+    const signalled = await runCli(["run", "--", "node", "-e", "process.kill(process.pid, 'SIGTERM')"], s.env);
+    expect(signalled.code).toBe(143);
+  });
+
+  it("--no-start fails when no gateway runs", async () => {
+    const s = setup({ GATEWAY_PORT: "45998" });
+    const result = await runCli(["run", "--no-start", "node", "-e", "0"], s.env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("No gateway is running on port 45998.");
+  });
+});
+
+/** Real coding tools from npm, installed by .ci/run into a test-only directory (never devDependencies). */
+const TOOLS = process.env.GATEWAY_TEST_TOOLS ?? join(homedir(), ".cache", "gateway-test-tools");
+const toolBin = (name: string) => join(TOOLS, "node_modules", ".bin", name);
+const requireTool = (name: string) => {
+  if (existsSync(toolBin(name))) return true;
+  if (process.env.CI) throw new Error(`${name} is not installed in ${TOOLS}; .ci/run installs it`);
+  console.warn(`skipped: ${name} is not installed in ${TOOLS} (run .ci/run's tool install to test it)`);
+  return false;
+};
+
+describe("real coding tools through gateway run, against a fake upstream", () => {
+  let upstream: FakeUpstream;
+  afterEach(async () => upstream?.close());
+
+  /** A throwaway HOME, the tool on PATH, telemetry and update checks off. */
+  function toolSetup(): Setup {
+    const home = privateDir();
+    return setup({
+      HOME: home,
+      PATH: `${join(TOOLS, "node_modules", ".bin")}:${process.env.PATH}`,
+      GATEWAY_UPSTREAM: upstream.url,
+      GATEWAY_API_KEY: FAKE_UPSTREAM_KEY,
+      GEMINI_CLI_TRUST_WORKSPACE: "true",
+      GEMINI_TELEMETRY_ENABLED: "false",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      CODEX_HOME: join(home, ".codex"),
+    });
+  }
+
+  it("gemini -p answers through the gateway", async () => {
+    if (!requireTool("gemini")) return;
+    upstream = await startFakeUpstream();
+    const s = toolSetup();
+    const result = await runCli(["run", "gemini", "-m", "gemini-fake", "-p", "hello from gemini cli"], s.env, undefined, 90_000);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("hello from gemini cli");
+    const generate = upstream.received.filter((r) => r.url.startsWith("/gemini/v1beta/models/gemini-fake:streamGenerateContent"));
+    expect(generate.length).toBeGreaterThan(0);
+    expect(generate[0]!.headers["x-goog-api-key"]).toBe(FAKE_UPSTREAM_KEY);
+  }, 120_000);
+
+  it("claude -p answers through the gateway", async () => {
+    if (!requireTool("claude")) return;
+    upstream = await startFakeUpstream();
+    const s = toolSetup();
+    const result = await runCli(["run", "claude", "-p", "hello from claude code", "--model", "claude-fake"], s.env, undefined, 90_000);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("fake: ");
+    const messages = upstream.received.filter((r) => r.url.startsWith("/anthropic/v1/messages"));
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages.at(-1)!.headers["x-api-key"]).toBe(FAKE_UPSTREAM_KEY);
+  }, 120_000);
+});
