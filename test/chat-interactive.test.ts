@@ -53,4 +53,49 @@ describe.skipIf(!hasTmux)("interactive gateway chat in a terminal", () => {
       spawnSync("tmux", ["kill-session", "-t", session]);
     }
   });
+
+  /** Starts `gateway chat` in a fresh tmux session; `run` drives it. */
+  async function inTerminal(run: () => Promise<void>) {
+    const env = `GATEWAY_CONFIG_DIR=${tempConfigDir()} GATEWAY_UPSTREAM=${upstream.url} GATEWAY_API_KEY=${FAKE_UPSTREAM_KEY} NO_COLOR=1`;
+    tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "30", `env ${env} ${process.execPath} ${BIN} chat -m gpt-fake; echo EXITED $?; sleep 30`);
+    try {
+      await waitForScreen(/^>$/m);
+      await run();
+    } finally {
+      spawnSync("tmux", ["kill-session", "-t", session]);
+    }
+  }
+
+  it("Ctrl-C at an empty prompt ends the session with exit 0", async () => {
+    await inTerminal(async () => {
+      tmux("send-keys", "-t", session, "C-c");
+      const screen = await waitForScreen(/EXITED \d+/);
+      recordOutput(["chat (interactive, Ctrl-C at the prompt)"], screen, "");
+      expect(screen).toMatch(/EXITED 0/);
+    });
+  });
+
+  it("Ctrl-C during a reply stops only the reply; Ctrl-C at the next prompt exits 0", async () => {
+    upstream.behaviour.chunkDelayMs = 400;
+    try {
+      await inTerminal(async () => {
+        tmux("send-keys", "-t", session, "a b c d e f g h i j", "Enter");
+        await waitForScreen(/fake: /);
+        tmux("send-keys", "-t", session, "C-c");
+        // the prompt comes back, the reply was cut, the session goes on
+        await waitForScreen(/^>$/m);
+        await expect.poll(() => upstream.last().abortedAt).toBeDefined();
+        upstream.behaviour.chunkDelayMs = 0;
+        tmux("send-keys", "-t", session, "still here", "Enter");
+        await waitForScreen(/fake: still here/);
+        tmux("send-keys", "-t", session, "C-c");
+        const screen = await waitForScreen(/EXITED \d+/);
+        recordOutput(["chat (interactive, Ctrl-C during a reply)"], screen, "");
+        expect(screen).not.toContain("fake: a b c d e f g h i j");
+        expect(screen).toMatch(/EXITED 0/);
+      });
+    } finally {
+      upstream.behaviour.chunkDelayMs = 0;
+    }
+  });
 });

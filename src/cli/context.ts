@@ -2,7 +2,7 @@ import { ECHO_UPSTREAM, loadConfig, readEnvSecrets, type ConfigFlags, type Gatew
 import { FLAG_SOURCE, validatePort } from "../config/validate-fields.js";
 import { NoUpstreamKeyError } from "../errors/index.js";
 import { createOsKeyStore, keychainKeySource, type KeyStore } from "../keychain/index.js";
-import { loadLocalKey } from "../local-key/local-key.js";
+import { loadLocalKey, peekLocalKey } from "../local-key/local-key.js";
 import { noKeySource, staticKeySource, type KeySource } from "../upstream/key-source.js";
 import { rememberSecret } from "./secrets.js";
 
@@ -15,8 +15,12 @@ export interface CommandContext {
 
 export function createContext(flags: ConfigFlags = {}): CommandContext {
   const env = process.env;
-  rememberSecret(readEnvSecrets(env).upstreamKey);
-  return { config: loadConfig({ flags, env }), env, store: createOsKeyStore({ env }) };
+  const secrets = readEnvSecrets(env);
+  rememberSecret(secrets.upstreamKey);
+  const config = loadConfig({ flags, env });
+  // Commands that never use the local key still must not print it when an upstream echoes it back.
+  rememberSecret(peekLocalKey(config.configDir, secrets.localKey));
+  return { config, env, store: createOsKeyStore({ env }) };
 }
 
 /** The keychain account of an upstream: its origin. */

@@ -60,3 +60,13 @@ export function loadLocalKey(configDir: string, fromEnv: string | undefined): st
   if (!key) throw new AppError(`The local key file ${file} is empty.`, { hint: `Delete it (\`rm ${file}\`) to generate a new key.` });
   return key;
 }
+
+/** The stored local key when there is a usable one, else undefined: for redaction, never creating or refusing. */
+export function peekLocalKey(configDir: string, fromEnv: string | undefined): string | undefined {
+  if (fromEnv) return fromEnv;
+  try {
+    return readKeyFile(join(configDir, LOCAL_KEY_FILE));
+  } catch {
+    return undefined;
+  }
+}

@@ -32,6 +32,7 @@ export interface LogFile {
 
 /** The fields written to disk; headers (even redacted) stay on the terminal. */
 function toLine(record: RequestRecord): string {
+  if (record.headers === undefined) return `${JSON.stringify(record)}\n`;
   const { headers: _headers, ...stored } = record;
   return `${JSON.stringify(stored)}\n`;
 }

@@ -20,6 +20,8 @@ export interface Exchange {
   /** `?...` as the client sent it, or `""`. */
   query: string;
   claim: Claim | undefined;
+  /** A header that must come once and came twice (SPEC section 3), found once by the guard stage. */
+  repeatedHeader: string | undefined;
   /** CORS headers for an allowed origin, added to every answer. */
   cors: Record<string, string>;
   /** The request body, exactly as it goes upstream (an alias rewrite replaces only the model's bytes). */
@@ -44,6 +46,7 @@ export function createExchange(req: IncomingMessage, res: ServerResponse): Excha
     path: "/",
     query: "",
     claim: undefined,
+    repeatedHeader: undefined,
     cors: {},
     body: undefined,
     model: undefined,

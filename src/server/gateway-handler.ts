@@ -6,7 +6,7 @@ import { sendError } from "./render-error.js";
 import { authenticate } from "./stages/authenticate.js";
 import { checkBody } from "./stages/check-body.js";
 import { exchangeUpstream } from "./stages/exchange-upstream.js";
-import { checkHost, checkOrigin, corsHeaders, preflightHeaders } from "./stages/guard.js";
+import { checkHost, checkOrigin, corsHeaders, preflightHeaders, repeatedHeader } from "./stages/guard.js";
 import { readBody } from "./stages/read-body.js";
 import { record, requestIdOf } from "./stages/record.js";
 import { relay } from "./stages/relay.js";
@@ -35,9 +35,6 @@ async function forward(x: Exchange, ctx: GatewayContext): Promise<void> {
   const { req, res } = x;
   const refused = authenticate(x, ctx);
   if (refused) return fail(x, ctx, refused);
-  res.once("close", () => {
-    if (!res.writableFinished) x.abort.abort();
-  });
   let parsed: Record<string, unknown> | undefined;
   try {
     x.body = hasBody(req) ? await readBody(req, ctx.config.maxBodyBytes, ctx.bodyTimeoutMs) : undefined;
@@ -66,32 +63,34 @@ export function createGatewayHandler(ctx: GatewayContext) {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const x = createExchange(req, res);
     ctx.inflight.add(x);
-    try {
-      const resolution = resolve(x, ctx);
-      const guardError = checkHost(req, ctx.anyHost) ?? checkOrigin(req, ctx.allowedOrigins);
-      if (guardError) return fail(x, ctx, guardError);
-      const origin = req.headers.origin;
-      if (origin !== undefined) {
-        x.cors = corsHeaders(origin);
-        if (req.method === "OPTIONS") {
-          res.writeHead(204, preflightHeaders(origin, req.headers["access-control-request-headers"]));
-          res.end();
-          return record(x, ctx, 204, "complete");
-        }
-      }
-      switch (resolution) {
-        case "health":
-          return answerHealth(x, ctx);
-        case "preconnect":
-          res.writeHead(200, x.cors);
-          return void res.end();
-        case "not_found":
-          return fail(x, ctx, notFound(`Nothing is served at ${req.method} ${x.path}. ${basesHint(ctx)}`));
-        case "forward":
-          return await forward(x, ctx);
-      }
-    } finally {
+    // One listener ends both: the upstream call of a client that went away, and the request's time in flight.
+    res.once("close", () => {
+      if (!res.writableFinished) x.abort.abort();
       ctx.inflight.delete(x);
+    });
+    const resolution = resolve(x, ctx);
+    x.repeatedHeader = repeatedHeader(req.rawHeaders);
+    const guardError = checkHost(req, ctx.anyHost, x.repeatedHeader) ?? checkOrigin(req, ctx.allowedOrigins);
+    if (guardError) return fail(x, ctx, guardError);
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      x.cors = corsHeaders(origin);
+      if (req.method === "OPTIONS") {
+        res.writeHead(204, preflightHeaders(origin, req.headers["access-control-request-headers"]));
+        res.end();
+        return record(x, ctx, 204, "complete");
+      }
+    }
+    switch (resolution) {
+      case "health":
+        return answerHealth(x, ctx);
+      case "preconnect":
+        res.writeHead(200, x.cors);
+        return void res.end();
+      case "not_found":
+        return fail(x, ctx, notFound(`Nothing is served at ${req.method} ${x.path}. ${basesHint(ctx)}`));
+      case "forward":
+        return forward(x, ctx);
     }
   }
   return { handle };

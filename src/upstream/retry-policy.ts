@@ -55,10 +55,19 @@ export function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * undici's word for a reply it refuses to parse (an unrequested `100 Continue`, an unasked-for upgrade): the
+ * upstream did answer, so the request reached it and must not be sent again.
+ */
+export function isUnreadableReply(error: unknown): boolean {
+  const message = (error as Error | undefined)?.message;
+  return errorCode(error) === "UND_ERR_SOCKET" && (message === "bad response" || message === "bad upgrade");
+}
+
 /** A failure to get any response at all, which is safe to retry. */
 export function isConnectionFailure(error: unknown): boolean {
   const code = errorCode(error);
-  return code !== undefined && CONNECTION_FAILURES.has(code);
+  return code !== undefined && CONNECTION_FAILURES.has(code) && !isUnreadableReply(error);
 }
 
 /** Whether an undici error was one of our timeouts firing. */

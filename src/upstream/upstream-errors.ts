@@ -1,5 +1,5 @@
 import { upstreamFailed, upstreamTimeout, type GatewayError } from "../errors/index.js";
-import { errorCode, isTimeout } from "./retry-policy.js";
+import { errorCode, isTimeout, isUnreadableReply } from "./retry-policy.js";
 import type { UpstreamTarget } from "./upstream-client.js";
 
 /** What went wrong, in words, for the codes a network failure comes with; never a library's error code. */
@@ -37,6 +37,12 @@ export function toGatewayError(error: unknown, target: UpstreamTarget): GatewayE
     // The proxy's URL is left out on purpose: it may carry a user name and password.
     return upstreamFailed(
       `The HTTP proxy (HTTPS_PROXY) refused the tunnel to ${target.label} with status ${proxyStatus}. Check the proxy, or add the upstream's host to NO_PROXY.`,
+      error,
+    );
+  }
+  if (isUnreadableReply(error)) {
+    return upstreamFailed(
+      `The upstream ${target.label} sent a reply the gateway cannot read (such as an unrequested 100 Continue). It was not sent again, since the upstream had already answered.`,
       error,
     );
   }

@@ -14,7 +14,7 @@ export function clientVersion(x: Exchange): string | undefined {
  * then the version header where the family needs one.
  */
 export function authenticate(x: Exchange, ctx: GatewayContext): GatewayError | undefined {
-  const repeated = checkRepeatedHeaders(x.req);
+  const repeated = checkRepeatedHeaders(x.repeatedHeader);
   if (repeated) return repeated;
   if (!ctx.keyMatches(x.family.presentedKey(x.req.headers, x.query))) {
     return unauthorized(`Missing or wrong local key. Send ${x.family.keyHint} with the key printed by \`gateway env\`.`);

@@ -16,11 +16,16 @@ const SINGLE_HEADERS: Readonly<Record<string, string>> = {
   "x-goog-api-key": "x-goog-api-key",
 };
 
+/** Lengths of the names in `SINGLE_HEADERS`: most header names are skipped before any lower-casing. */
+const SINGLE_LENGTHS = new Set(Object.keys(SINGLE_HEADERS).map((name) => name.length));
+
 /** The first header of `SINGLE_HEADERS` that the client sent more than once, from Node's `rawHeaders`. */
 export function repeatedHeader(rawHeaders: readonly string[]): string | undefined {
   let seen: string[] | undefined;
   for (let i = 0; i < rawHeaders.length; i += 2) {
-    const canonical = SINGLE_HEADERS[rawHeaders[i]!.toLowerCase()];
+    const name = rawHeaders[i]!;
+    if (!SINGLE_LENGTHS.has(name.length)) continue;
+    const canonical = SINGLE_HEADERS[name.toLowerCase()];
     if (canonical === undefined) continue;
     if (seen?.includes(canonical)) return canonical;
     (seen ??= []).push(canonical);
@@ -37,8 +42,8 @@ function repeated(name: string): GatewayError {
  * `Host: evil.example`, so only loopback names are served unless the user chose a non-loopback bind address.
  * More than one Host is 400 (RFC 9112), whatever the bind address.
  */
-export function checkHost(req: IncomingMessage, anyHostAllowed: boolean): GatewayError | undefined {
-  if (repeatedHeader(req.rawHeaders) === "host") return repeated("host");
+export function checkHost(req: IncomingMessage, anyHostAllowed: boolean, repeatedName: string | undefined): GatewayError | undefined {
+  if (repeatedName === "host") return repeated("host");
   if (anyHostAllowed) return undefined;
   const host = req.headers.host ?? "";
   if (LOOPBACK_HOST.test(host)) return undefined;
@@ -49,9 +54,8 @@ export function checkHost(req: IncomingMessage, anyHostAllowed: boolean): Gatewa
 }
 
 /** The other headers that must come once (Host was checked by the Host guard). */
-export function checkRepeatedHeaders(req: IncomingMessage): GatewayError | undefined {
-  const name = repeatedHeader(req.rawHeaders);
-  return name === undefined ? undefined : repeated(name);
+export function checkRepeatedHeaders(repeatedName: string | undefined): GatewayError | undefined {
+  return repeatedName === undefined ? undefined : repeated(repeatedName);
 }
 
 /** `--cors` only takes real origins: `null` (sandboxed frames, files) and empty ones can never be allowed. */

@@ -29,7 +29,8 @@ export function record(
     path: x.path,
     family: x.claim ? x.family.name : null,
     model: x.model,
-    target: x.aliasTarget,
+    // Only when an alias or an error put something there: every field costs each line of the log.
+    ...(x.aliasTarget === undefined ? undefined : { target: x.aliasTarget }),
     status,
     durationMs: performance.now() - x.started,
     ttfbMs: x.firstByteAt === undefined ? undefined : x.firstByteAt - x.started,
@@ -39,7 +40,7 @@ export function record(
     cacheWriteTokens: usage?.cacheWriteTokens,
     userAgent: x.req.headers["user-agent"],
     outcome,
-    errorCode: error?.code ?? undefined,
+    ...(error?.code ? { errorCode: error.code } : undefined),
     headers: ctx.recordHeaders ? { request: redactHeaders(x.req.headers), reply: redactHeaders(x.reply?.headers ?? {}) } : undefined,
   });
 }
