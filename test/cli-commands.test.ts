@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/index.js";
-import { BIN, cliEnv, recordOutput, runCli } from "./helpers/cli.js";
+import { BIN, cliEnv, recordOutput, runCli, spawnCli, waitForOutput } from "./helpers/cli.js";
 import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { tempConfigDir } from "./helpers/gateway.js";
 import { BAD_LOGIN_KEY, GOOD_LOGIN_KEY } from "./helpers/secrets.js";
@@ -143,6 +143,41 @@ describe.skipIf(!keyring)("keychain round trip against a real Secret Service", (
     expect(after.code).toBe(1);
     expect(after.stderr).toContain("No upstream key is stored");
     upstream.behaviour.key = FAKE_UPSTREAM_KEY;
+  });
+
+  it("a running gateway answers 503 within 5 s of gateway logout, forwards nothing, and picks up a new login", async () => {
+    upstream.behaviour.key = GOOD_LOGIN_KEY;
+    const dir = tempConfigDir();
+    const env = { ...keyringEnv(dir), GATEWAY_UPSTREAM: upstream.url, GATEWAY_LOCAL_KEY: "gw-logout-test-local-key" };
+    expect((await runCli(["login", "--stdin", "--no-verify"], env, GOOD_LOGIN_KEY)).code).toBe(0);
+    const child = spawnCli(["start", "--port", "0", "--quiet"], env);
+    try {
+      const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      const ask = () =>
+        fetch(`${url}/v1/messages`, {
+          method: "POST",
+          headers: { "x-api-key": "gw-logout-test-local-key", "anthropic-version": "2023-06-01", "content-type": "application/json" },
+          body: JSON.stringify({ model: "m", max_tokens: 1, messages: [{ role: "user", content: "x" }] }),
+        });
+      expect((await ask()).status).toBe(200);
+      expect((await runCli(["logout"], env)).code).toBe(0);
+      const loggedOut = Date.now();
+      await expect.poll(async () => (await ask()).status, { timeout: 6_000, interval: 250 }).toBe(503);
+      expect(Date.now() - loggedOut).toBeLessThan(5_500);
+      const before = upstream.received.length;
+      const res = await ask();
+      expect(await res.json()).toEqual({
+        type: "error",
+        error: { type: "api_error", message: `No upstream key is stored for ${upstream.url}, so the gateway forwards nothing. Store one with \`gateway login\`, or set GATEWAY_API_KEY and restart the gateway.` },
+      });
+      expect(upstream.received.length).toBe(before);
+      expect((await runCli(["login", "--stdin", "--no-verify"], env, GOOD_LOGIN_KEY)).code).toBe(0);
+      await expect.poll(async () => (await ask()).status, { timeout: 6_000, interval: 250 }).toBe(200);
+    } finally {
+      child.kill("SIGTERM");
+      await runCli(["logout"], env);
+      upstream.behaviour.key = FAKE_UPSTREAM_KEY;
+    }
   });
 
   it("stores nothing when the upstream answers 401", async () => {
