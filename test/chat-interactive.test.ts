@@ -98,4 +98,22 @@ describe.skipIf(!hasTmux)("interactive gateway chat in a terminal", () => {
       upstream.behaviour.chunkDelayMs = 0;
     }
   });
+
+  it("status and doctor on a terminal: one line per check, no clock at the right edge, no blank line before ✖", async () => {
+    const env = `GATEWAY_CONFIG_DIR=${tempConfigDir()} GATEWAY_UPSTREAM=${upstream.url} GATEWAY_API_KEY=sk-wrong-key-for-doctor GATEWAY_PORT=1`;
+    tmux("new-session", "-d", "-s", session, "-x", "150", "-y", "40", `env ${env} ${process.execPath} ${BIN} doctor; echo EXITED $?; sleep 30`);
+    try {
+      const screen = await waitForScreen(/EXITED \d+/);
+      recordOutput(["doctor (terminal)"], screen, "");
+      const lines = screen.split("\n").filter((line) => line.trim());
+      expect(screen).toMatch(/EXITED 1/);
+      expect(screen).not.toMatch(/\d\d:\d\d:\d\d\s*$/m);
+      expect(screen.trimEnd().split("\n").slice(0, lines.length - 1).every((line) => line.trim() !== "")).toBe(true);
+      expect(lines[0]).toMatch(/^✔ Node\.js \d+/);
+      expect(screen).toMatch(/^✖ Upstream refused the key \(HTTP 401\)\n {4}fix: Run `gateway login` with a valid key\.$/m);
+      expect(screen).toMatch(/^✖ \d checks? failed\.\nℹ Apply the fixes above/m);
+    } finally {
+      spawnSync("tmux", ["kill-session", "-t", session]);
+    }
+  });
 });

@@ -1,14 +1,15 @@
-import { createConsola, type ConsolaInstance } from "consola";
+import { LogLevels, createConsola, type ConsolaInstance } from "consola";
 import { lineReporter } from "./reporter.js";
 
 /**
  * All terminal output goes through consola. Status and errors go to stderr so stdout stays clean for what a
- * script consumes (`gateway env`, `gateway chat`, `--json`).
+ * script consumes (`gateway env`, `gateway chat`, `--json`). The level is set: consola's default drops every
+ * line but warnings and errors wherever NODE_ENV=test or a CI variable is set.
  */
-export const log: ConsolaInstance = createConsola({ reporters: [lineReporter(process.stderr)] });
+export const log: ConsolaInstance = createConsola({ level: LogLevels.info, reporters: [lineReporter(process.stderr)] });
 
 /** A logger writing to stdout: a foreground server's banner and request lines. */
-export const stdoutLog = (): ConsolaInstance => createConsola({ reporters: [lineReporter(process.stdout)] });
+export const stdoutLog = (): ConsolaInstance => createConsola({ level: LogLevels.info, reporters: [lineReporter(process.stdout)] });
 
 /** Plain stdout writes for machine-readable output; consola would decorate them. */
 export function print(text: string): void {
