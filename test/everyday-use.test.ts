@@ -174,13 +174,14 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
   afterEach(async () => upstream?.close());
 
   /** A throwaway HOME, the tool on PATH, telemetry and update checks off. */
-  function toolSetup(): Setup {
+  function toolSetup(upstreamUrl = upstream.url): Setup {
     const home = privateDir();
+    mkdirSync(join(home, ".codex"));
     return setup({
       HOME: home,
       PATH: `${join(TOOLS, "node_modules", ".bin")}:${process.env.PATH}`,
-      GATEWAY_UPSTREAM: upstream.url,
-      GATEWAY_API_KEY: FAKE_UPSTREAM_KEY,
+      GATEWAY_UPSTREAM: upstreamUrl,
+      ...(upstreamUrl === "echo" ? {} : { GATEWAY_API_KEY: FAKE_UPSTREAM_KEY }),
       GEMINI_CLI_TRUST_WORKSPACE: "true",
       GEMINI_TELEMETRY_ENABLED: "false",
       DISABLE_AUTOUPDATER: "1",
@@ -212,5 +213,30 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
     const messages = upstream.received.filter((r) => r.url.startsWith("/anthropic/v1/messages"));
     expect(messages.length).toBeGreaterThan(0);
     expect(messages.at(-1)!.headers["x-api-key"]).toBe(FAKE_UPSTREAM_KEY);
+  }, 120_000);
+
+  it("qwen -p answers through the gateway", async () => {
+    if (!requireTool("qwen")) return;
+    upstream = await startFakeUpstream();
+    const s = toolSetup();
+    const result = await runCli(["run", "qwen", "-m", "gpt-fake", "-p", "hello from qwen code"], s.env, undefined, 90_000);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("fake: ");
+    const chats = upstream.received.filter((r) => r.url === "/v1/chat/completions");
+    expect(chats.length).toBeGreaterThan(0);
+    expect(chats.at(-1)!.headers.authorization).toBe(`Bearer ${FAKE_UPSTREAM_KEY}`);
+  }, 120_000);
+
+  // Codex speaks only the Responses API, which the echo upstream answers (the fake upstream does not).
+  it("codex exec answers through the gateway, its own config untouched", async () => {
+    if (!requireTool("codex")) return;
+    upstream = await startFakeUpstream();
+    const s = toolSetup("echo");
+    const result = await runCli(["run", "codex", "exec", "--skip-git-repo-check", "hello from codex"], s.env, undefined, 90_000);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("echo: hello from codex");
+    expect(readdirSync(join(s.env.HOME!, ".codex"))).not.toContain("config.toml");
+    const log = readFileSync(join(s.stateDir, "gateway-8484.log"), "utf8");
+    expect(log).toMatch(/POST \/v1\/responses gpt-5-codex 200/);
   }, 120_000);
 });
