@@ -174,10 +174,11 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
   afterEach(async () => upstream?.close());
 
   /** A throwaway HOME, the tool on PATH, telemetry and update checks off. */
-  function toolSetup(upstreamUrl = upstream.url): Setup {
+  function toolSetup(upstreamUrl = upstream.url, file?: Record<string, unknown>): Setup {
     const home = privateDir();
     mkdirSync(join(home, ".codex"));
-    return setup({
+    return setup(
+      {
       HOME: home,
       PATH: `${join(TOOLS, "node_modules", ".bin")}:${process.env.PATH}`,
       GATEWAY_UPSTREAM: upstreamUrl,
@@ -188,7 +189,9 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
       DISABLE_TELEMETRY: "1",
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
       CODEX_HOME: join(home, ".codex"),
-    });
+      },
+      file,
+    );
   }
 
   it("gemini -p answers through the gateway", async () => {
@@ -206,13 +209,15 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
   it("claude -p answers through the gateway", async () => {
     if (!requireTool("claude")) return;
     upstream = await startFakeUpstream();
-    const s = toolSetup();
-    const result = await runCli(["run", "claude", "-p", "hello from claude code", "--model", "claude-fake"], s.env, undefined, 90_000);
+    // Claude Code asks for its own model ids; an alias pattern maps them to the catalog's.
+    const s = toolSetup(upstream.url, { models: { "claude-sonnet-4-5*": "catalog/claude-sonnet" } });
+    const result = await runCli(["run", "claude", "-p", "hello from claude code", "--model", "claude-sonnet-4-5-20250929"], s.env, undefined, 90_000);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("fake: ");
     const messages = upstream.received.filter((r) => r.url.startsWith("/anthropic/v1/messages"));
     expect(messages.length).toBeGreaterThan(0);
     expect(messages.at(-1)!.headers["x-api-key"]).toBe(FAKE_UPSTREAM_KEY);
+    expect(messages.map((r) => JSON.parse(r.body.toString()).model)).toContain("catalog/claude-sonnet");
   }, 120_000);
 
   it("qwen -p answers through the gateway", async () => {

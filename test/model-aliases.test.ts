@@ -2,7 +2,9 @@ import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { LOCAL_KEY, useGatewayPair } from "./helpers/gateway.js";
+import { cliEnv, runCli } from "./helpers/cli.js";
+import { FAKE_UPSTREAM_KEY } from "./helpers/fake-upstream.js";
+import { LOCAL_KEY, tempConfigDir, useGatewayPair } from "./helpers/gateway.js";
 import { messagesHeaders, rawRequest } from "./helpers/http.js";
 
 const models = { "claude-sonnet-4-5*": "anthropic/claude-sonnet-4.5", "gpt-4o": "openai/gpt-4o-2024-11-20", "gem-alias": "gemini-fake", "claude-*": "never-this-one" };
@@ -46,5 +48,17 @@ describe("model aliases", () => {
     expect(chat.data.map((m) => m.id)).toEqual(["gpt-fake", "gpt-4o", "gem-alias"]);
     const messages = await new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY }).models.list();
     expect(messages.data.map((m) => m.id)).toEqual(["claude-fake", "gpt-4o", "gem-alias"]);
+  });
+
+  it("gateway chat -m <alias> sends the target, and gateway models lists the aliases", async () => {
+    const { upstream } = await pair.start();
+    const env = cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir({ models }), GATEWAY_UPSTREAM: upstream.url, GATEWAY_API_KEY: FAKE_UPSTREAM_KEY });
+    const chat = await runCli(["chat", "-m", "gpt-4o", "hi"], env);
+    expect(chat.stdout).toBe("fake: hi\n");
+    expect(JSON.parse(upstream.last().body.toString()).model).toBe("openai/gpt-4o-2024-11-20");
+    const list = await runCli(["models"], env);
+    expect(list.stdout).toMatch(/^gpt-fake\s+fake\s+2023-11-14$/m);
+    expect(list.stdout).toMatch(/^claude-sonnet-4-5\*\s+alias -> anthropic\/claude-sonnet-4\.5$/m);
+    expect(list.stdout).toMatch(/^gpt-4o\s+alias -> openai\/gpt-4o-2024-11-20$/m);
   });
 });
