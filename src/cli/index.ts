@@ -12,6 +12,7 @@ import { registerChat } from "./commands/chat.js";
 import { registerModels } from "./commands/models.js";
 import { registerLogs } from "./commands/logs.js";
 import { registerStats } from "./commands/stats.js";
+import { registerUi } from "./commands/ui.js";
 import { renderCliError } from "./render-error.js";
 import { log } from "./terminal.js";
 
@@ -23,7 +24,7 @@ export function createProgram(): Command {
     .showHelpAfterError("(run with --help for usage)")
     .enablePositionalOptions()
     .exitOverride();
-  for (const register of [registerStart, registerStop, registerRun, registerLogin, registerLogout, registerEnv, registerStatus, registerDoctor, registerChat, registerModels, registerLogs, registerStats]) {
+  for (const register of [registerStart, registerStop, registerRun, registerLogin, registerLogout, registerEnv, registerStatus, registerDoctor, registerChat, registerModels, registerLogs, registerStats, registerUi]) {
     register(program);
   }
   for (const command of program.commands) command.exitOverride();

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { chatFamily, type Claim, type Family } from "../families/index.js";
+import type { CaptureRecorder } from "../dashboard/capture-store.js";
 import type { UpstreamReply } from "../upstream/upstream-client.js";
 
 /**
@@ -32,6 +33,8 @@ export interface Exchange {
   /** The upstream's answer once its headers arrived. */
   reply: UpstreamReply | undefined;
   firstByteAt: number | undefined;
+  /** Keeps the bodies for the dashboard when capture is on (`--capture`). */
+  capture: CaptureRecorder | undefined;
   /** Aborted when the client goes away, or with a `GatewayError` as reason when the gateway shuts down. */
   readonly abort: AbortController;
 }
@@ -53,6 +56,7 @@ export function createExchange(req: IncomingMessage, res: ServerResponse): Excha
     aliasTarget: undefined,
     reply: undefined,
     firstByteAt: undefined,
+    capture: undefined,
     abort: new AbortController(),
   };
 }

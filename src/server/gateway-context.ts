@@ -7,6 +7,10 @@ import type { UpstreamClient } from "../upstream/upstream-client.js";
 import { createInflight, type Inflight } from "./inflight.js";
 import { createKeyCheck } from "./local-auth.js";
 import { isLoopbackHost } from "../config/index.js";
+import { createCaptureStore, type CaptureStore } from "../dashboard/capture-store.js";
+import { createDashboard, type Dashboard } from "../dashboard/dashboard-routes.js";
+import { createLiveFeed, type LiveFeed } from "../dashboard/live-feed.js";
+import { fanOut } from "../request-log/record.js";
 
 export interface GatewayContextOptions {
   config: GatewayConfig;
@@ -36,8 +40,12 @@ export interface GatewayContext {
   /** `--cors` origins, plus the gateway's own origins once it listens (its dashboard). */
   readonly allowedOrigins: Set<string>;
   readonly aliases: ModelAliases;
-  readonly onRequest: RequestSink | undefined;
+  /** Every finished request's record: the caller's sinks and the dashboard's live feed. */
+  readonly onRequest: RequestSink;
   readonly recordHeaders: boolean;
+  readonly feed: LiveFeed;
+  readonly captures: CaptureStore;
+  readonly dashboard: Dashboard;
   readonly bodyTimeoutMs: number;
   readonly inflight: Inflight;
   /** A new request id: random per gateway, so ids of different runs in one log never collide. */
@@ -48,17 +56,23 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
   const { config } = options;
   const runId = randomBytes(6).toString("hex");
   let count = 0;
+  const keyMatches = createKeyCheck(options.localKey);
+  const feed = createLiveFeed();
+  const captures = createCaptureStore(config.capture);
   return {
     config,
     client: options.client,
     version: options.version,
     segments: { messages: config.messagesSegment, gemini: config.geminiSegment },
-    keyMatches: createKeyCheck(options.localKey),
+    keyMatches,
     anyHost: !isLoopbackHost(config.host),
     allowedOrigins: new Set(config.cors),
     aliases: createModelAliases(config.models),
-    onRequest: options.onRequest,
+    onRequest: fanOut([...(options.onRequest ? [options.onRequest] : []), feed.sink])!,
     recordHeaders: options.recordHeaders === true,
+    feed,
+    captures,
+    dashboard: createDashboard({ feed, captures, keyMatches, version: options.version, upstream: options.client.target.label }),
     bodyTimeoutMs: options.bodyTimeoutMs,
     inflight: createInflight(),
     nextRequestId: () => `req_${runId}${(++count).toString(36).padStart(8, "0")}`,

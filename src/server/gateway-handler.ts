@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { GatewayError, notFound } from "../errors/index.js";
 import { createExchange, type Exchange } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
+import { redactHeaders } from "./redact-headers.js";
 import { sendError } from "./render-error.js";
 import { authenticate } from "./stages/authenticate.js";
 import { checkBody } from "./stages/check-body.js";
@@ -46,6 +47,12 @@ async function forward(x: Exchange, ctx: GatewayContext): Promise<void> {
     return fail(x, ctx, error as GatewayError);
   }
   rewriteModel(x, ctx, parsed);
+  x.capture = ctx.captures.start({
+    method: req.method ?? "GET",
+    path: `${x.path}${x.family.upstreamQuery(x.query)}`,
+    headers: redactHeaders(req.headers),
+    body: x.body?.toString("utf8"),
+  });
   const failed = await exchangeUpstream(x, ctx);
   if (failed) return fail(x, ctx, failed);
   if (!x.reply) return record(x, ctx, 499, "client_closed");
@@ -84,6 +91,8 @@ export function createGatewayHandler(ctx: GatewayContext) {
     switch (resolution) {
       case "health":
         return answerHealth(x, ctx);
+      case "dashboard":
+        return await ctx.dashboard.handle(req, res, x.path);
       case "preconnect":
         res.writeHead(200, x.cors);
         return void res.end();

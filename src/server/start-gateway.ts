@@ -70,6 +70,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   let closing: Promise<void> | undefined;
   async function shutdown(graceMs: number): Promise<void> {
     const closed = running.close();
+    // A dashboard's live stream never ends by itself; it must not hold the drain open.
+    ctx.feed.close();
     await ctx.inflight.idle(graceMs);
     ctx.inflight.stopAll(upstreamFailed("The gateway is shutting down; the request was cut short. Retry it."));
     await ctx.inflight.idle(1_000);

@@ -4,9 +4,12 @@ import { clientName } from "../../request-log/client-name.js";
 import { followRecords } from "../../request-log/follow-log.js";
 import { logFilePath } from "../../request-log/log-file.js";
 import { cutShort, type RequestRecord } from "../../request-log/record.js";
-import { formatMs, tokenPair } from "../../request-log/request-line.js";
+import { formatMs, modelLabel, tokenPair } from "../../request-log/request-line.js";
+import { findGateway } from "../../running/find-gateway.js";
 import { readRecords } from "../../request-log/read-log.js";
-import { createContext } from "../context.js";
+import { createContext, localKeyOf, portFlag } from "../context.js";
+import { redact } from "../secrets.js";
+import { fetchCapture, formatCapture } from "../show-capture.js";
 import { formatRow, type Column } from "../table.js";
 import { log, print } from "../terminal.js";
 
@@ -33,13 +36,15 @@ function shortTime(iso: string): string {
 
 function row(r: RequestRecord): string {
   const status = cutShort(r) ? `${r.status}!` : String(r.status);
-  return formatRow(COLUMNS, WIDTHS, [shortTime(r.time), clientName(r.userAgent), `${r.method} ${r.path}`, r.model ?? "-", status, formatMs(r.durationMs), formatMs(r.ttfbMs), tokenPair(r) ?? "-"]);
+  return formatRow(COLUMNS, WIDTHS, [shortTime(r.time), clientName(r.userAgent), `${r.method} ${r.path}`, modelLabel(r), status, formatMs(r.durationMs), formatMs(r.ttfbMs), tokenPair(r) ?? "-"]);
 }
 
 interface LogsOptions {
   lines: string;
   follow?: boolean;
   json?: boolean;
+  show?: string;
+  port?: string;
 }
 
 function parseCount(value: string): number {
@@ -55,8 +60,15 @@ export function registerLogs(program: Command): void {
     .option("-n, --lines <n>", "how many recent requests", "20")
     .option("-f, --follow", "keep printing requests as they happen")
     .option("--json", "print the stored JSON lines")
-    .addHelpText("after", "\nA status ending in ! is a reply cut short (upstream died, timed out, or the client left).\n\nExample:\n  gateway logs -n 50\n  gateway logs -f\n  gateway logs --json | jq .model")
+    .option("--show <request id>", "print one request's captured headers and bodies (from the running gateway)")
+    .option("-p, --port <n>", "with --show: the gateway on this port")
+    .addHelpText("after", "\nA status ending in ! is a reply cut short (upstream died, timed out, or the client left).\n\nExample:\n  gateway logs -n 50\n  gateway logs -f\n  gateway logs --json | jq .model\n  gateway logs --show req_5f0c2a9e1b7d00000003")
     .action(async (options: LogsOptions) => {
+      if (options.show !== undefined) {
+        const ctx = createContext();
+        const { port } = await findGateway(ctx.config, portFlag(options.port));
+        return print(redact(formatCapture(await fetchCapture(port, localKeyOf(ctx), options.show))));
+      }
       const limit = parseCount(options.lines);
       const { stateDir } = createContext().config;
       const { records, end } = await readRecords(stateDir, { limit });

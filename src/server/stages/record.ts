@@ -20,9 +20,7 @@ export function record(
   detail: { usage?: Usage | undefined; error?: GatewayError | undefined } = {},
 ): void {
   const { usage, error } = detail;
-  const sink = ctx.onRequest;
-  if (!sink) return;
-  sink({
+  const entry: RequestRecord = {
     time: new Date().toISOString(),
     requestId: requestIdOf(x, ctx),
     method: x.req.method ?? "GET",
@@ -42,5 +40,7 @@ export function record(
     outcome,
     ...(error?.code ? { errorCode: error.code } : undefined),
     headers: ctx.recordHeaders ? { request: redactHeaders(x.req.headers), reply: redactHeaders(x.reply?.headers ?? {}) } : undefined,
-  });
+  };
+  x.capture?.finish(entry);
+  ctx.onRequest(entry);
 }

@@ -3,6 +3,7 @@ import { parseJsonObject } from "../../parse-json.js";
 import { clientResponseHeaders } from "../../upstream/header-policy.js";
 import type { Usage } from "../../families/index.js";
 import type { Exchange } from "../exchange.js";
+import { redactHeaders } from "../redact-headers.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { listWithAliases } from "./exchange-upstream.js";
 import { createUsageObserver } from "./observe-usage.js";
@@ -29,6 +30,8 @@ async function relayModelList(x: Exchange, ctx: GatewayContext): Promise<Relayed
   delete headers["content-length"];
   delete headers["content-encoding"];
   x.firstByteAt = performance.now();
+  x.capture?.response(reply.status, redactHeaders(reply.headers), false);
+  x.capture?.chunk(x.firstByteAt - x.started, Buffer.from(body));
   x.res.writeHead(reply.status, { ...headers, "content-length": Buffer.byteLength(body), ...x.cors });
   x.res.end(body);
   return { outcome: "complete", usage: undefined };
@@ -56,14 +59,18 @@ export async function relay(x: Exchange, ctx: GatewayContext): Promise<Relayed> 
       if (x.firstByteAt === undefined && !res.writableEnded) res.flushHeaders();
     });
   }
-  const usage = ctx.onRequest ? createUsageObserver(x.family, contentType, singleHeader(reply.headers["content-encoding"])) : undefined;
+  const usage = createUsageObserver(x.family, contentType, singleHeader(reply.headers["content-encoding"]));
+  const { capture } = x;
+  capture?.response(reply.status, redactHeaders(reply.headers), isEventStream);
   const outcome = await relayBody(reply.body, res, {
     family: x.family,
     isEventStream,
     onChunk: (chunk) => {
-      x.firstByteAt ??= performance.now();
-      usage?.observe(chunk);
+      const now = performance.now();
+      x.firstByteAt ??= now;
+      usage.observe(chunk);
+      capture?.chunk(now - x.started, chunk);
     },
   });
-  return { outcome, usage: usage?.result() };
+  return { outcome, usage: usage.result() };
 }

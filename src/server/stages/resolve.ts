@@ -4,7 +4,7 @@ import type { GatewayContext } from "../gateway-context.js";
 import type { Exchange } from "../exchange.js";
 
 /** What the gateway does with a request, once its path is known. */
-export type Resolution = "forward" | "health" | "preconnect" | "not_found";
+export type Resolution = "forward" | "health" | "dashboard" | "preconnect" | "not_found";
 
 /** Paths with nothing WHATWG parsing would change: no dot segments, escapes, backslashes or odd characters. */
 const PLAIN_PATH = /^(\/[A-Za-z0-9_~.:-]+)+$/;
@@ -35,6 +35,7 @@ export function resolve(x: Exchange, ctx: GatewayContext): Resolution {
   x.path = pathname;
   x.query = query;
   if (pathname === "/health" && (method === "GET" || method === "HEAD")) return "health";
+  if (pathname === "/ui" || pathname.startsWith("/ui/")) return "dashboard";
   if (ENCODED_SEPARATOR.test(pathname) || pathname.includes("\\")) return "not_found";
   const claimed = claimPath(method, pathname, x.req.headers, ctx.segments);
   if (claimed) {

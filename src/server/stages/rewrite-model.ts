@@ -20,8 +20,6 @@ export function rewriteModel(x: Exchange, ctx: GatewayContext, parsed: Record<st
     claim.upstreamPath = `${claim.upstreamPath.slice(0, at)}/models/${target}${claim.upstreamPath.slice(at + 8 + claim.pathModel.length)}`;
     return;
   }
-  const wanted = ctx.aliases.any || ctx.onRequest !== undefined;
-  if (!wanted) return;
   if (parsed) x.model = typeof parsed.model === "string" ? parsed.model : undefined;
   else if (looksLikeJsonObject(x.body)) x.model = findTopLevelString(x.body, "model")?.value;
   const target = x.model !== undefined && ctx.aliases.any ? ctx.aliases.resolve(x.model) : undefined;

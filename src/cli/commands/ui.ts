@@ -1,0 +1,31 @@
+import type { Command } from "commander";
+import { findGateway } from "../../running/find-gateway.js";
+import { spawnDetached } from "../../running/detach.js";
+import { BIN_PATH } from "../bin-path.js";
+import { createContext, localKeyOf, portFlag, resolveKeySource } from "../context.js";
+import { log, print } from "../terminal.js";
+
+export function registerUi(program: Command): void {
+  program
+    .command("ui")
+    .description("open the live dashboard of the running gateway (starting one in the background if none runs)")
+    .option("-p, --port <n>", "the gateway on this port")
+    .option("--no-open", "print the URL instead of opening a browser")
+    .addHelpText("after", "\nThe URL carries the local key in its fragment (#key=...), which browsers never send in a request.\n\nExamples:\n  gateway ui\n  gateway ui --no-open")
+    .action(async (options: { port?: string; open: boolean }) => {
+      const ctx = createContext();
+      const flag = portFlag(options.port);
+      let { port, health } = await findGateway(ctx.config, flag);
+      if (!health) {
+        await resolveKeySource(ctx);
+        const ready = await spawnDetached(BIN_PATH, ["--port", String(flag ?? ctx.config.port)], ctx.config.stateDir, flag ?? ctx.config.port);
+        log.info(`Started a gateway in the background on ${ready.url} (pid ${ready.pid}); \`gateway stop\` ends it.`);
+        port = ready.port;
+      }
+      const url = `http://127.0.0.1:${port}/ui/#key=${localKeyOf(ctx)}`;
+      if (!options.open) return print(url);
+      const { default: open } = await import("open");
+      await open(url);
+      log.success(`Opened the dashboard of http://127.0.0.1:${port} in your browser.`);
+    });
+}

@@ -1,0 +1,81 @@
+import type { CaptureMode } from "../config/index.js";
+import type { RequestRecord } from "../request-log/record.js";
+
+/** One captured exchange: what went upstream and what came back, credentials removed. */
+export interface Capture {
+  request: { method: string; path: string; headers: Record<string, string>; body: string | undefined };
+  response: { status: number; headers: Record<string, string>; eventStream: boolean } | undefined;
+  /** The reply as it passed: each chunk with its arrival time in ms after the request started. */
+  chunks: { at: number; text: string }[];
+}
+
+export interface CaptureLimits {
+  /** @default 200 */
+  maxRequests: number;
+  /** @default 64 MiB */
+  maxBytes: number;
+}
+
+/** A capture being filled while its request is in flight. */
+export interface CaptureRecorder {
+  response(status: number, headers: Record<string, string>, eventStream: boolean): void;
+  chunk(at: number, data: Buffer): void;
+  /** Keeps the capture when the mode wants this request, under the limits. */
+  finish(record: RequestRecord): void;
+}
+
+const wanted = (mode: CaptureMode, record: RequestRecord): boolean =>
+  mode === "all" || (mode === "errors" && (record.status >= 400 || record.outcome !== "complete"));
+
+/**
+ * Bodies of recent requests in memory only (SPEC section 9): at most `maxRequests` and `maxBytes`, the oldest
+ * dropped first, never written to disk. A reply's chunks are kept as the references undici handed over (no copy on
+ * the hot path) and decoded to text only when the request ends.
+ */
+export function createCaptureStore(mode: CaptureMode, limits: CaptureLimits = { maxRequests: 200, maxBytes: 64 * 1024 * 1024 }) {
+  const kept = new Map<string, { capture: Capture; bytes: number }>();
+  let bytes = 0;
+
+  function keep(id: string, capture: Capture, size: number): void {
+    if (size > limits.maxBytes) return;
+    kept.set(id, { capture, bytes: size });
+    bytes += size;
+    for (const [oldest, entry] of kept) {
+      if (kept.size <= limits.maxRequests && bytes <= limits.maxBytes) break;
+      kept.delete(oldest);
+      bytes -= entry.bytes;
+    }
+  }
+
+  return {
+    mode,
+    /** A recorder for one request, or undefined when capture is off. */
+    start(request: Capture["request"]): CaptureRecorder | undefined {
+      if (mode === "off") return undefined;
+      let response: Capture["response"];
+      const chunks: { at: number; data: Buffer }[] = [];
+      let size = Buffer.byteLength(request.body ?? "");
+      return {
+        response(status, headers, eventStream) {
+          response = { status, headers, eventStream };
+        },
+        chunk(at, data) {
+          // Past the limit the reply is not kept anyway; stop holding its chunks.
+          if (size > limits.maxBytes) return;
+          chunks.push({ at, data });
+          size += data.length;
+        },
+        finish(record) {
+          if (!wanted(mode, record)) return;
+          const decoder = new TextDecoder();
+          const text = chunks.map(({ at, data }) => ({ at: Math.round(at * 10) / 10, text: decoder.decode(data, { stream: true }) }));
+          keep(record.requestId, { request, response, chunks: text }, size);
+        },
+      };
+    },
+    get: (id: string): Capture | undefined => kept.get(id)?.capture,
+    stats: () => ({ requests: kept.size, bytes }),
+  };
+}
+
+export type CaptureStore = ReturnType<typeof createCaptureStore>;

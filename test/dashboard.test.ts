@@ -1,0 +1,198 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import OpenAI from "openai";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliEnv, runCli, spawnCli, waitForOutput } from "./helpers/cli.js";
+import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { LOCAL_KEY, tempConfigDir } from "./helpers/gateway.js";
+import { rawRequest } from "./helpers/http.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium && process.env.CI) throw new Error(`the dashboard test must run in CI, but ${CHROMIUM} is missing`);
+
+/** Screenshots for people to look at: test-artifacts/ (kept by CI runs), not committed. */
+export const ARTIFACTS = new URL("../test-artifacts/", import.meta.url).pathname;
+
+describe.runIf(hasChromium)("the dashboard in headless Chromium", () => {
+  let upstream: FakeUpstream;
+  let gateway: ReturnType<typeof spawnCli>;
+  let url: string;
+  let env: NodeJS.ProcessEnv;
+  let context: BrowserContext;
+  let profile: string;
+  let other: Server;
+  const stateDir = mkdtempSync(join(tmpdir(), "gateway-dashboard-"));
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    upstream = await startFakeUpstream();
+    env = cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), GATEWAY_STATE_DIR: stateDir, GATEWAY_UPSTREAM: upstream.url, GATEWAY_API_KEY: FAKE_UPSTREAM_KEY, GATEWAY_LOCAL_KEY: LOCAL_KEY });
+    gateway = spawnCli(["start", "--port", "0", "--capture", "--quiet"], env);
+    url = (await waitForOutput(gateway, /listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
+    other = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>other</title>"));
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    profile = mkdtempSync(join(tmpdir(), "gateway-chromium-"));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1400, height: 1000 },
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    other?.close();
+    gateway?.kill("SIGTERM");
+    await upstream?.close();
+    rmSync(profile, { recursive: true, force: true });
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  /** Every request the page makes, to check none leaves the gateway's origin. */
+  async function openPage(path: string, colorScheme: "light" | "dark" = "light"): Promise<{ page: Page; requests: string[] }> {
+    const page = await context.newPage();
+    await page.emulateMedia({ colorScheme });
+    const requests: string[] = [];
+    page.on("request", (request) => requests.push(request.url()));
+    await page.goto(`${url}${path}`);
+    return { page, requests };
+  }
+
+  it("every data endpoint answers 401 with no data without the key; the page's own files need none", async () => {
+    for (const path of ["/ui/api/summary", "/ui/api/live", "/ui/api/requests/req_x"]) {
+      const res = await rawRequest(url, { path });
+      expect(res.status, path).toBe(401);
+      expect(JSON.parse(res.body)).toEqual({
+        error: { message: "The dashboard's data needs the local key in an Authorization: Bearer header. Open the page with `gateway ui`.", type: "authentication_error", param: null, code: "invalid_api_key" },
+      });
+    }
+    const page = await rawRequest(url, { path: "/ui/" });
+    expect(page.status).toBe(200);
+    expect(page.headers["content-security-policy"]).toContain("default-src 'self'");
+    expect((await rawRequest(url, { path: "/ui/app.js" })).status).toBe(200);
+  });
+
+  it("without the key it asks for one and shows no data", async () => {
+    const { page, requests } = await openPage("/ui/");
+    await page.locator("#key-input").waitFor();
+    expect(await page.locator("#app").isHidden()).toBe(true);
+    expect(requests.filter((r) => r.includes("/ui/api/"))).toEqual([]);
+    await page.locator("#key-input").fill("gw-wrong");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator("#key-error").textContent()).toContain("The gateway refused this key.");
+    expect(await page.locator("#app").isHidden()).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, "dashboard-key-prompt.png") });
+    await page.close();
+  });
+
+  it("shows each SDK request live within a second, keeps the key out of the address bar and talks to no other origin", async () => {
+    const { page, requests } = await openPage(`/ui/#key=${LOCAL_KEY}`);
+    await page.locator("#app").waitFor();
+    expect(page.url()).toBe(`${url}/ui/`);
+    expect(await page.evaluate(() => sessionStorage.getItem("gateway-local-key"))).toBe(LOCAL_KEY);
+    await expect.poll(() => page.locator("#live").textContent()).toContain("live");
+
+    const openai = new OpenAI({ baseURL: `${url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
+    const anthropic = new Anthropic({ baseURL: url, apiKey: LOCAL_KEY, maxRetries: 0 });
+    const calls: (() => Promise<unknown>)[] = [
+      () => openai.chat.completions.create({ model: "gpt-fake", messages: [{ role: "user", content: "dashboard one" }] }),
+      async () => {
+        const stream = await openai.chat.completions.create({ model: "gpt-fake", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "dashboard two" }] });
+        for await (const _chunk of stream) {
+          // drain
+        }
+      },
+      () => anthropic.messages.create({ model: "claude-fake", max_tokens: 10, messages: [{ role: "user", content: "dashboard three" }] }),
+      async () => {
+        const stream = await anthropic.messages.create({ model: "claude-fake", max_tokens: 10, stream: true, messages: [{ role: "user", content: "dashboard four" }] });
+        for await (const _event of stream) {
+          // drain
+        }
+      },
+    ];
+    const rows = page.locator("#requests tbody tr");
+    for (const [i, call] of calls.entries()) {
+      await call();
+      const done = Date.now();
+      await expect.poll(() => rows.count(), { timeout: 1_000, interval: 50 }).toBe(i + 1);
+      expect(Date.now() - done).toBeLessThan(1_000);
+    }
+    await expect(rows.first().textContent()).resolves.toContain("claude-fake");
+    expect(requests.every((r) => r.startsWith(`${url}/`))).toBe(true);
+    await page.close();
+  });
+
+  it("its totals match gateway stats --json for the same traffic, and a detail view shows the captured body", async () => {
+    const { page } = await openPage(`/ui/#key=${LOCAL_KEY}`);
+    await page.locator("#app").waitFor();
+    await expect.poll(() => page.locator("#requests tbody tr").count()).toBeGreaterThanOrEqual(4);
+    // the request log writes within 100 ms; the page's totals refresh within a second
+    await expect.poll(async () => JSON.parse((await runCli(["stats", "--json"], env)).stdout).total.requests, { timeout: 5_000 }).toBe(4);
+    const stats = JSON.parse((await runCli(["stats", "--json"], env)).stdout);
+    const card = (label: string) => page.locator(`.card[data-label="${label}"] strong`).textContent();
+    await expect.poll(() => card("Requests")).toBe(String(stats.total.requests));
+    expect(await card("Tokens in")).toBe(String(stats.total.inputTokens));
+    expect(await card("Tokens out")).toBe(String(stats.total.outputTokens));
+    expect(await card("Errors")).toBe(String(stats.total.errors));
+    const modelRows = await page.locator("#by-model tr").allTextContents();
+    for (const model of stats.models) expect(modelRows.some((row) => row.startsWith(model.name) && row.includes(String(model.requests)))).toBe(true);
+
+    await page.locator("#requests tbody tr", { hasText: "gpt-fake" }).last().click();
+    const detail = page.locator("#detail");
+    await detail.waitFor();
+    await expect.poll(() => detail.textContent()).toContain('"content": "dashboard one"');
+    expect(await detail.textContent()).toContain("[redacted]");
+    expect(await detail.textContent()).not.toContain(LOCAL_KEY);
+    await page.screenshot({ path: join(ARTIFACTS, "dashboard-detail.png") });
+    await page.keyboard.press("Escape");
+    expect(await detail.isHidden()).toBe(true);
+    await page.close();
+  });
+
+  it.each(["light", "dark"] as const)("renders in %s mode (screenshot saved for a person to look at)", async (scheme) => {
+    const { page } = await openPage(`/ui/#key=${LOCAL_KEY}`, scheme);
+    await page.locator("#app").waitFor();
+    await expect.poll(() => page.locator("#requests tbody tr").count()).toBeGreaterThanOrEqual(4);
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe(scheme === "dark" ? "rgb(15, 17, 21)" : "rgb(246, 247, 249)");
+    await page.screenshot({ path: join(ARTIFACTS, `dashboard-${scheme}.png`), fullPage: true });
+    await page.close();
+  });
+
+  it("a page on another local origin cannot read the data, even with the key", async () => {
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+    const outcome = await page.evaluate(
+      async ([target, key]) => {
+        try {
+          const res = await fetch(`${target}/ui/api/summary`, { headers: { authorization: `Bearer ${key}` } });
+          return `read ${res.status}: ${await res.text()}`;
+        } catch (error) {
+          return String(error);
+        }
+      },
+      [url, LOCAL_KEY],
+    );
+    expect(outcome).toBe("TypeError: Failed to fetch");
+    await page.close();
+  });
+
+  it("gateway logs --show prints a captured exchange from the running gateway", async () => {
+    const logged = (await runCli(["logs", "--json", "-n", "20"], env)).stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const id = logged.find((r) => r.path === "/v1/chat/completions").requestId as string;
+    const shown = await runCli(["logs", "--show", id], env);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/^POST \/v1\/chat\/completions gpt-fake 200 /);
+    expect(shown.stdout).toContain("> authorization: [redacted]");
+    expect(shown.stdout).toContain('"content": "dashboard one"');
+    expect(shown.stdout).toContain("< 200");
+    expect(shown.stdout).not.toContain(LOCAL_KEY);
+  });
+});
