@@ -37,7 +37,8 @@ export function series(records: readonly RequestRecord[], windowSeconds: number,
 const css = (name: string): string => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
 /** One small time chart; `update` swaps its data, `resize` follows its container. */
-export function timeChart(el: HTMLElement, labels: string[], colors: string[], bars = false) {
+export function timeChart(el: HTMLElement, labels: string[], colors: string[], kind: "bars" | "line" | "points") {
+  const bars = kind === "bars";
   const axis = { stroke: css("--muted"), grid: { stroke: css("--grid"), width: 1 }, ticks: { stroke: css("--grid"), width: 1 } };
   const options: uPlot.Options = {
     width: el.clientWidth || 300,
@@ -54,8 +55,8 @@ export function timeChart(el: HTMLElement, labels: string[], colors: string[], b
         fill: bars ? colors[i] + "55" : undefined,
         width: 1.5,
         spanGaps: true,
-        // A lone bucket draws no line, so lines show their points too.
-        ...(bars ? { paths: uPlot.paths.bars!({ size: [0.7, 24] }), points: { show: false } } : { points: { show: true, size: 5 } }),
+        // Latency has no value in an empty bucket, so a lone busy bucket would draw nothing without its point.
+        ...(bars ? { paths: uPlot.paths.bars!({ size: [0.7, 24] }), points: { show: false } } : { points: { show: kind === "points", size: 5 } }),
       })),
     ],
   };

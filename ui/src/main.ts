@@ -156,9 +156,9 @@ function renderMeta(): void {
 }
 
 const charts = {
-  requests: timeChart($("chart-requests"), ["requests"], ["#4c8bf5"], true),
-  tokens: timeChart($("chart-tokens"), ["in", "out"], ["#4c8bf5", "#e8710a"]),
-  latency: timeChart($("chart-latency"), ["p50", "p95"], ["#12a150", "#d93025"]),
+  requests: timeChart($("chart-requests"), ["requests"], ["#4c8bf5"], "bars"),
+  tokens: timeChart($("chart-tokens"), ["in", "out"], ["#4c8bf5", "#e8710a"], "line"),
+  latency: timeChart($("chart-latency"), ["p50", "p95"], ["#12a150", "#d93025"], "points"),
 };
 
 function renderCharts(): void {
