@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --json]
+// npm run bench [-- --quick] [-- --json] [-- --capture]
 // Starts a fast fake upstream, a minimal node:http + undici proxy (the floor) and the gateway, each as its own
 // process, and measures them side by side in one run: throughput, latency, CPU per request of the serving
 // process, chunk timing, memory. Ratios are gateway / floor.
@@ -12,6 +12,8 @@ import autocannon from "autocannon";
 
 const quick = process.argv.includes("--quick");
 const asJson = process.argv.includes("--json");
+// The gateway with body capture on (`gateway start --capture`), to measure what keeping bodies costs.
+const capture = process.argv.includes("--capture");
 // Quick mode keeps every scenario but measures each briefly, to stay under 30 s including the build.
 const DURATION = quick ? 1 : 6;
 const TIMING_RUNS = quick ? 3 : 15;
@@ -125,7 +127,7 @@ async function main() {
   const upstream = await startProcess([here("fake-upstream.mjs")], { BENCH_UPSTREAM_KEY: UPSTREAM_KEY }, /port (\d+)/);
   const floor = await startProcess([here("floor-proxy.mjs")], { BENCH_UPSTREAM_URL: upstream.url, BENCH_UPSTREAM_KEY: UPSTREAM_KEY }, /port (\d+)/);
   const gateway = await startProcess(
-    [here("../bin/gateway.js"), "start", "--port", "0", "--upstream", upstream.url, "--quiet"],
+    [here("../bin/gateway.js"), "start", "--port", "0", "--upstream", upstream.url, "--quiet", ...(capture ? ["--capture"] : [])],
     // The request log stays on, as it is by default, in a directory of its own.
     { GATEWAY_API_KEY: UPSTREAM_KEY, GATEWAY_LOCAL_KEY: LOCAL_KEY, GATEWAY_CONFIG_DIR: scratch, GATEWAY_STATE_DIR: join(scratch, "state"), NO_COLOR: "1" },
     /listening on http:\/\/127\.0\.0\.1:(\d+)/,
@@ -173,7 +175,7 @@ async function main() {
 function render(report) {
   const r = (a, b) => (b ? (a / b).toFixed(2) : "-");
   const f = (n, d = 0) => (n === undefined ? "-" : n.toFixed(d));
-  const lines = [`machine: ${report.machine}${report.quick ? " (quick mode)" : ""}`, ""];
+  const lines = [`machine: ${report.machine}${report.quick ? " (quick mode)" : ""}${capture ? ", gateway with --capture" : ""}`, ""];
   lines.push("| scenario | figure | direct | floor | gateway | gateway/floor |", "|---|---|---|---|---|---|");
   for (const { label, results: x } of report.rows) {
     lines.push(`| ${label} | req/s | ${f(x.direct.rps)} | ${f(x.floor.rps)} | ${f(x.gateway.rps)} | ${r(x.gateway.rps, x.floor.rps)} |`);
