@@ -74,6 +74,16 @@ describe("captured credentials", () => {
   });
 });
 
+describe("the live feed's ring of recent records", () => {
+  it("keeps the newest 10,000, oldest first", () => {
+    const feed = createLiveFeed();
+    for (let i = 0; i < 10_005; i++) feed.sink(record(`r${i}`));
+    const recent = feed.recent();
+    expect(recent).toHaveLength(10_000);
+    expect([recent[0]!.requestId, recent.at(-1)!.requestId]).toEqual(["r5", "r10004"]);
+  });
+});
+
 describe("the live feed never holds a stalled page's data without bound", () => {
   it("queues at most 1 MiB for a page that stops reading, then tells it how many records it missed", async () => {
     const feed = createLiveFeed();

@@ -1,22 +1,7 @@
-import type { Capture } from "../dashboard/capture-store.js";
+import { prettyJson } from "../dashboard/pretty-json.js";
+import type { RequestDetail } from "../dashboard/dashboard-routes.js";
 import { GatewayProcessError, UpstreamError } from "../errors/index.js";
-import type { RequestRecord } from "../request-log/record.js";
 import { formatRequestLine } from "../request-log/request-line.js";
-
-interface RequestDetail {
-  record: RequestRecord | undefined;
-  capture: Capture | null;
-  captureMode: string;
-}
-
-/** JSON pretty-printed when it parses, else as it came. */
-function pretty(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
 
 const headerLines = (mark: string, headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => `${mark} ${name}: ${value}`);
 
@@ -34,12 +19,12 @@ export function formatCapture(detail: RequestDetail): string {
     return lines.join("\n");
   }
   lines.push(`> ${capture.request.method} ${capture.request.path}`, ...headerLines(">", capture.request.headers), "");
-  if (capture.request.body) lines.push(pretty(capture.request.body), "");
+  if (capture.request.body) lines.push(prettyJson(capture.request.body), "");
   if (capture.response) {
     lines.push(`< ${capture.response.status}`, ...headerLines("<", capture.response.headers), "");
     if (capture.response.eventStream) {
       for (const chunk of capture.chunks) lines.push(`[+${chunk.at.toFixed(1)} ms]`, chunk.text.trimEnd());
-    } else lines.push(pretty(capture.chunks.map((c) => c.text).join("")));
+    } else lines.push(prettyJson(capture.chunks.map((c) => c.text).join("")));
   }
   return lines.join("\n");
 }

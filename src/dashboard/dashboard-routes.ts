@@ -2,8 +2,16 @@ import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { summarize } from "../request-log/summarize.js";
 import { bearerToken } from "../families/bearer.js";
-import type { CaptureStore } from "./capture-store.js";
+import type { RequestRecord } from "../request-log/record.js";
+import type { Capture, CaptureStore } from "./capture-store.js";
 import type { LiveFeed } from "./live-feed.js";
+
+/** What `/ui/api/requests/<id>` answers: the record and, when one is kept, its capture. */
+export interface RequestDetail {
+  record: RequestRecord | undefined;
+  capture: Capture | null;
+  captureMode: string;
+}
 
 export interface DashboardOptions {
   feed: LiveFeed;
@@ -88,7 +96,8 @@ export function createDashboard(options: DashboardOptions) {
       const record = [...feed.recent()].reverse().find((r) => r.requestId === id);
       const capture = captures.get(id);
       if (!record && !capture) return json(res, 404, notFound(path));
-      return json(res, 200, { record: record && { ...record, headers: undefined }, capture: capture ?? null, captureMode: captures.mode });
+      const detail: RequestDetail = { record: record && { ...record, headers: undefined }, capture: capture ?? null, captureMode: captures.mode };
+      return json(res, 200, detail);
     }
     json(res, 404, notFound(path));
   }

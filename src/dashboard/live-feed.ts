@@ -19,7 +19,9 @@ interface Subscriber {
  * bound nor delays a proxied byte.
  */
 export function createLiveFeed() {
-  const records: RequestRecord[] = [];
+  // A ring: a record costs one slot write whatever the count, never a shift of the ones before it.
+  const ring: RequestRecord[] = [];
+  let next = 0;
   const subscribers = new Set<Subscriber>();
 
   function send(subscriber: Subscriber, line: string): void {
@@ -36,8 +38,8 @@ export function createLiveFeed() {
   }
 
   const sink: RequestSink = (record) => {
-    records.push(record);
-    if (records.length > KEEP) records.splice(0, records.length - KEEP);
+    ring[next] = record;
+    next = (next + 1) % KEEP;
     if (subscribers.size === 0) return;
     const line = `${JSON.stringify({ type: "record", record: { ...record, headers: undefined } })}\n`;
     for (const subscriber of subscribers) send(subscriber, line);
@@ -46,7 +48,7 @@ export function createLiveFeed() {
   return {
     sink,
     /** Oldest first. */
-    recent: (): readonly RequestRecord[] => records,
+    recent: (): RequestRecord[] => (ring.length < KEEP ? ring.slice() : [...ring.slice(next), ...ring.slice(0, next)]),
     /** Streams every new record to `res`; resolves when the page goes away (the server must not end it before). */
     follow(res: ServerResponse): Promise<void> {
       const subscriber: Subscriber = { res, dropped: 0 };

@@ -1,6 +1,6 @@
 import type { RequestRecord } from "../../src/request-log/record.js";
 import type { UsageSummary } from "../../src/request-log/summarize.js";
-import type { Capture } from "../../src/dashboard/capture-store.js";
+import type { RequestDetail } from "../../src/dashboard/dashboard-routes.js";
 
 /** What `/ui/api/summary` answers. */
 export interface Summary {
@@ -12,11 +12,7 @@ export interface Summary {
   stats: UsageSummary;
 }
 
-export interface RequestDetail {
-  record: RequestRecord | undefined;
-  capture: Capture | null;
-  captureMode: string;
-}
+export type { RequestDetail };
 
 /** A 401 from the gateway: the key is missing or wrong. */
 export class KeyRefused extends Error {}

@@ -1,3 +1,4 @@
+import { prettyJson } from "../../src/dashboard/pretty-json.js";
 import type { RequestDetail } from "./api.js";
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
@@ -5,15 +6,6 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, classN
   if (text !== undefined) node.textContent = text;
   if (className) node.className = className;
   return node;
-}
-
-/** JSON pretty-printed when it parses, else the text as it came. */
-function pretty(body: string): string {
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
-  }
 }
 
 function fields(entries: [string, unknown][]): HTMLTableElement {
@@ -57,7 +49,7 @@ function events(chunks: { at: number; text: string }[]): HTMLElement {
         .map((line) => line.slice(5).trim())
         .join("\n");
       const name = /^event:\s*(.*)$/m.exec(part)?.[1];
-      li.append(el("span", `+${at.toFixed(1)} ms`, "at"), el("span", name ?? "data", "name"), el("pre", pretty(data)));
+      li.append(el("span", `+${at.toFixed(1)} ms`, "at"), el("span", name ?? "data", "name"), el("pre", prettyJson(data)));
       list.append(li);
     }
     lastAt = at;
@@ -88,13 +80,13 @@ export function renderDetail(detail: RequestDetail): DocumentFragment {
     return out;
   }
   out.append(section("Request headers", fields(Object.entries(capture.request.headers))));
-  out.append(section(`Request body (${capture.request.method} ${capture.request.path})`, el("pre", capture.request.body ? pretty(capture.request.body) : "(none)", "body")));
+  out.append(section(`Request body (${capture.request.method} ${capture.request.path})`, el("pre", capture.request.body ? prettyJson(capture.request.body) : "(none)", "body")));
   if (capture.response) {
     out.append(section(`Reply headers (${capture.response.status})`, fields(Object.entries(capture.response.headers))));
     out.append(
       capture.response.eventStream
         ? section(`Reply events`, events(capture.chunks))
-        : section("Reply body", el("pre", pretty(capture.chunks.map((c) => c.text).join("")), "body")),
+        : section("Reply body", el("pre", prettyJson(capture.chunks.map((c) => c.text).join("")), "body")),
     );
   }
   return out;

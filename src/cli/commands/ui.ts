@@ -1,8 +1,6 @@
 import type { Command } from "commander";
-import { findGateway } from "../../running/find-gateway.js";
-import { spawnDetached } from "../../running/detach.js";
-import { BIN_PATH } from "../bin-path.js";
-import { createContext, localKeyOf, portFlag, resolveKeySource } from "../context.js";
+import { createContext, localKeyOf, portFlag } from "../context.js";
+import { ensureGateway } from "../ensure-gateway.js";
 import { log, print } from "../terminal.js";
 
 export function registerUi(program: Command): void {
@@ -14,14 +12,7 @@ export function registerUi(program: Command): void {
     .addHelpText("after", "\nThe URL carries the local key in its fragment (#key=...), which browsers never send in a request.\n\nExamples:\n  gateway ui\n  gateway ui --no-open")
     .action(async (options: { port?: string; open: boolean }) => {
       const ctx = createContext();
-      const flag = portFlag(options.port);
-      let { port, health } = await findGateway(ctx.config, flag);
-      if (!health) {
-        await resolveKeySource(ctx);
-        const ready = await spawnDetached(BIN_PATH, ["--port", String(flag ?? ctx.config.port)], ctx.config.stateDir, flag ?? ctx.config.port);
-        log.info(`Started a gateway in the background on ${ready.url} (pid ${ready.pid}); \`gateway stop\` ends it.`);
-        port = ready.port;
-      }
+      const port = await ensureGateway(ctx, portFlag(options.port));
       const url = `http://127.0.0.1:${port}/ui/#key=${localKeyOf(ctx)}`;
       if (!options.open) return print(url);
       const { default: open } = await import("open");
