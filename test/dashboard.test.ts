@@ -195,4 +195,10 @@ describe.runIf(hasChromium)("the dashboard in headless Chromium", () => {
     expect(shown.stdout).toContain("< 200");
     expect(shown.stdout).not.toContain(LOCAL_KEY);
   });
+
+  it("gateway ui --no-open prints the running gateway's page with the key in its fragment", async () => {
+    const result = await runCli(["ui", "--no-open"], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`${url}/ui/#key=${LOCAL_KEY}\n`);
+  });
 });

@@ -50,6 +50,33 @@ describe("usage observation costs the stream nothing", () => {
   });
 });
 
+describe("a dashboard open, one page stalled, capture on", () => {
+  const pair = useGatewayPair();
+
+  it("each event arrives as late as with no dashboard, within 20 ms", async () => {
+    const { upstream, gateway } = await pair.start({ file: { capture: "all" } });
+    upstream.behaviour.chunkDelayMs = 40;
+    const lateness = async () => {
+      const arrivals = await eventArrivals(await streamRequest(gateway.url, "chat"));
+      const sent = upstream.last().sentAt;
+      expect(arrivals).toHaveLength(sent.length);
+      return Math.max(...arrivals.map((at, i) => at - sent[i]!));
+    };
+    const alone = await lateness();
+    const pages = await Promise.all(
+      [true, false].map(async (stalled) => {
+        const res = await fetch(`${gateway.url}/ui/api/live`, { headers: { authorization: `Bearer ${LOCAL_KEY}` } });
+        const reader = res.body!.getReader();
+        if (!stalled) void (async () => { while (!(await reader.read()).done); })().catch(() => undefined);
+        return reader;
+      }),
+    );
+    const watched = await lateness();
+    expect(watched - alone).toBeLessThan(20);
+    for (const reader of pages) await reader.cancel();
+  });
+});
+
 describe.runIf(process.platform === "linux")("a stream of many megabytes", () => {
   let upstream: FakeUpstream | undefined;
   let child: ReturnType<typeof spawnCli> | undefined;

@@ -154,3 +154,13 @@ describe("request log figures", () => {
     expect(summarize([])).toMatchObject({ from: null, to: null, total: { requests: 0, durationMs: { p50: null, p95: null } } });
   });
 });
+
+describe("terminal tables", () => {
+  it("line up cells with wide characters by terminal columns, not string length", async () => {
+    const { formatTable } = await import("../src/cli/table.js");
+    const table = formatTable([{ title: "MODEL" }, { title: "N", align: "right" }], [["中文模型", "1"], ["gpt", "22"]]);
+    expect(table.split("\n")).toEqual(["MODEL      N", "中文模型   1", "gpt       22"]);
+    const cut = formatTable([{ title: "C", maxWidth: 5 }], [["中文模型"]]);
+    expect(cut.split("\n")[1]).toBe("中文…");
+  });
+});
