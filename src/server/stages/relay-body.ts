@@ -28,6 +28,19 @@ function midStreamError(error: Error): ErrorFields {
   };
 }
 
+/** The last `n` bytes of `pieces` together (a small copy: `n` is at most the length of a CRLF CRLF). */
+function lastBytes(pieces: readonly Buffer[], n: number): Buffer {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for (let i = pieces.length - 1; i >= 0 && size < n; i--) {
+    const piece = pieces[i]!;
+    const take = piece.subarray(Math.max(0, piece.length - (n - size)));
+    parts.unshift(take);
+    size += take.length;
+  }
+  return Buffer.concat(parts, size);
+}
+
 /** How a relayed body ended. */
 export type RelayOutcome = "complete" | "upstream_error" | "client_closed";
 
@@ -40,14 +53,35 @@ export type RelayOutcome = "complete" | "upstream_error" | "client_closed";
  */
 export function relayBody(body: Readable, res: ServerResponse, options: RelayOptions): Promise<RelayOutcome> {
   const { family, isEventStream, onChunk } = options;
-  let held: Buffer | undefined;
+  /** Bytes of an event still waiting for its blank line, as the chunks that brought them (never copied). */
+  let held: Buffer[] = [];
 
-  /** What of `chunk` (after whatever was held) may go now; the rest of a partial event is held. */
-  function completeEvents(chunk: Buffer): Buffer | undefined {
-    const data = held ? Buffer.concat([held, chunk]) : chunk;
-    const end = lastEventEnd(data);
-    held = end === data.length ? undefined : data.subarray(end);
-    return end === 0 ? undefined : end === data.length ? data : data.subarray(0, end);
+  /** Where the last complete event in `chunk` ends, counting a blank line that starts in the held bytes. */
+  function eventEnd(chunk: Buffer): number {
+    const end = lastEventEnd(chunk);
+    if (end > 0 || held.length === 0) return end;
+    const tail = lastBytes(held, 3);
+    const joint = lastEventEnd(Buffer.concat([tail, chunk.subarray(0, 3)]));
+    return joint > tail.length ? joint - tail.length : 0;
+  }
+
+  /** Writes what is complete of `chunk` and the bytes held before it; holds the rest. False on backpressure. */
+  function writeEvents(chunk: Buffer): boolean {
+    const end = eventEnd(chunk);
+    if (end === 0) {
+      held.push(chunk);
+      return true;
+    }
+    const ready = end === chunk.length ? chunk : chunk.subarray(0, end);
+    const waiting = held;
+    held = end === chunk.length ? [] : [chunk.subarray(end)];
+    if (waiting.length === 0) return res.write(ready);
+    // One socket write for the held bytes and the rest of their event.
+    res.cork();
+    for (const piece of waiting) res.write(piece);
+    const flowing = res.write(ready);
+    res.uncork();
+    return flowing;
   }
 
   return new Promise((resolve) => {
@@ -61,8 +95,8 @@ export function relayBody(body: Readable, res: ServerResponse, options: RelayOpt
       resolve(outcome);
     };
     const onData = (chunk: Buffer) => {
-      const ready = isEventStream ? completeEvents(chunk) : chunk;
-      if (ready && !res.write(ready)) body.pause();
+      const flowing = isEventStream ? writeEvents(chunk) : res.write(chunk);
+      if (!flowing) body.pause();
       onChunk?.(chunk);
     };
     const onDrain = () => body.resume();
@@ -73,7 +107,8 @@ export function relayBody(body: Readable, res: ServerResponse, options: RelayOpt
     };
     body.on("data", onData);
     body.once("end", () => {
-      res.end(held);
+      for (const piece of held) res.write(piece);
+      res.end();
       settle("complete");
     });
     body.once("error", (error) => {
