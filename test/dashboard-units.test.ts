@@ -12,7 +12,7 @@ const record = (id: string, status = 200): RequestRecord => ({
   time: new Date().toISOString(), requestId: id, method: "POST", path: "/v1/chat/completions", family: "chat", model: "m", status,
   durationMs: 1, ttfbMs: 1, inputTokens: 1, outputTokens: 1, cacheReadTokens: undefined, cacheWriteTokens: undefined, userAgent: "t", outcome: "complete",
 });
-const request0 = (body: string) => ({ method: "POST", path: "/v1/chat/completions", headers: {}, body });
+const request0 = (body: string) => () => ({ method: "POST", path: "/v1/chat/completions", headers: {}, body });
 
 describe("capture store limits", () => {
   it("keeps at most maxRequests, oldest dropped first", () => {

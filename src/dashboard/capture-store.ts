@@ -49,9 +49,10 @@ export function createCaptureStore(mode: CaptureMode, limits: CaptureLimits = { 
 
   return {
     mode,
-    /** A recorder for one request, or undefined when capture is off. */
-    start(request: Capture["request"]): CaptureRecorder | undefined {
+    /** A recorder for one request, or undefined when capture is off (then `describe` is never called). */
+    start(describe: () => Capture["request"]): CaptureRecorder | undefined {
       if (mode === "off") return undefined;
+      const request = describe();
       let response: Capture["response"];
       const chunks: { at: number; data: Buffer }[] = [];
       let size = Buffer.byteLength(request.body ?? "");

@@ -47,12 +47,12 @@ async function forward(x: Exchange, ctx: GatewayContext): Promise<void> {
     return fail(x, ctx, error as GatewayError);
   }
   rewriteModel(x, ctx, parsed);
-  x.capture = ctx.captures.start({
+  x.capture = ctx.captures.start(() => ({
     method: req.method ?? "GET",
     path: `${x.path}${x.family.upstreamQuery(x.query)}`,
     headers: redactHeaders(req.headers),
     body: x.body?.toString("utf8"),
-  });
+  }));
   const failed = await exchangeUpstream(x, ctx);
   if (failed) return fail(x, ctx, failed);
   if (!x.reply) return record(x, ctx, 499, "client_closed");
