@@ -69,6 +69,7 @@ describe.runIf(hasChromium)("the dashboard in headless Chromium", () => {
     for (const path of ["/ui/api/summary", "/ui/api/live", "/ui/api/requests/req_x"]) {
       const res = await rawRequest(url, { path });
       expect(res.status, path).toBe(401);
+      expect(res.headers["x-request-id"]).toMatch(/^req_/);
       expect(JSON.parse(res.body)).toEqual({
         error: { message: "The dashboard's data needs the local key in an Authorization: Bearer header. Open the page with `gateway ui`.", type: "authentication_error", param: null, code: "invalid_api_key" },
       });

@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { summarize } from "../request-log/summarize.js";
+import { notFound, unauthorized, type GatewayError } from "../errors/index.js";
 import { bearerToken } from "../families/bearer.js";
+import { chatFamily } from "../families/index.js";
+import { sendError } from "../server/render-error.js";
 import type { RequestRecord } from "../request-log/record.js";
 import type { Capture, CaptureStore } from "./capture-store.js";
 import type { LiveFeed } from "./live-feed.js";
@@ -17,6 +20,8 @@ export interface DashboardOptions {
   feed: LiveFeed;
   captures: CaptureStore;
   keyMatches: (presented: string | undefined) => boolean;
+  /** The gateway's request ids, for the `x-request-id` of an error. */
+  nextRequestId: () => string;
   version: string;
   upstream: string;
 }
@@ -52,19 +57,13 @@ function pageFile(name: string): Buffer | undefined {
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...PAGE_HEADERS, "content-type": "application/json", "content-length": Buffer.byteLength(text), "cache-control": "no-store" });
+  res.writeHead(status, { ...JSON_HEADERS, "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }
 
-const unauthorized = {
-  error: {
-    message: "The dashboard's data needs the local key in an Authorization: Bearer header. Open the page with `gateway ui`.",
-    type: "authentication_error",
-    param: null,
-    code: "invalid_api_key",
-  },
-};
-const notFound = (path: string) => ({ error: { message: `Nothing is served at ${path}.`, type: "not_found_error", param: null, code: "not_found" } });
+const JSON_HEADERS = { ...PAGE_HEADERS, "cache-control": "no-store" };
+const keyNeeded = () => unauthorized("The dashboard's data needs the local key in an Authorization: Bearer header. Open the page with `gateway ui`.");
+const nothingAt = (path: string) => notFound(`Nothing is served at ${path}.`);
 
 /**
  * `/ui/...` (SPEC section 9): the page's own files for anyone who passed the Host and Origin guards; every piece
@@ -73,9 +72,11 @@ const notFound = (path: string) => ({ error: { message: `Nothing is served at ${
 export function createDashboard(options: DashboardOptions) {
   const { feed, captures } = options;
   const startedAt = new Date().toISOString();
+  /** Errors go through the server's one renderer: the chat shape, with an `x-request-id` like every local error. */
+  const refuse = (res: ServerResponse, error: GatewayError) => sendError(res, chatFamily, error, options.nextRequestId(), JSON_HEADERS);
 
   function api(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> | void {
-    if (!options.keyMatches(bearerToken(req.headers.authorization))) return json(res, 401, unauthorized);
+    if (!options.keyMatches(bearerToken(req.headers.authorization))) return refuse(res, keyNeeded());
     if (path === "/ui/api/summary") {
       const records = feed.recent();
       return json(res, 200, {
@@ -95,11 +96,11 @@ export function createDashboard(options: DashboardOptions) {
     if (id) {
       const record = [...feed.recent()].reverse().find((r) => r.requestId === id);
       const capture = captures.get(id);
-      if (!record && !capture) return json(res, 404, notFound(path));
+      if (!record && !capture) return refuse(res, nothingAt(path));
       const detail: RequestDetail = { record: record && { ...record, headers: undefined }, capture: capture ?? null, captureMode: captures.mode };
       return json(res, 200, detail);
     }
-    json(res, 404, notFound(path));
+    refuse(res, nothingAt(path));
   }
 
   return {
@@ -112,7 +113,7 @@ export function createDashboard(options: DashboardOptions) {
       if (path.startsWith("/ui/api/")) return api(req, res, path);
       const name = req.method === "GET" || req.method === "HEAD" ? STATIC[path] : undefined;
       const body = name ? pageFile(name) : undefined;
-      if (!name || !body) return json(res, 404, notFound(path));
+      if (!name || !body) return refuse(res, nothingAt(path));
       res.writeHead(200, { "content-type": TYPES[name.split(".").pop()!]!, "content-length": body.length, ...PAGE_HEADERS });
       res.end(req.method === "HEAD" ? undefined : body);
     },

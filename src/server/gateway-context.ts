@@ -1,12 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { createModelAliases, type ModelAliases } from "../aliases/model-aliases.js";
-import type { GatewayConfig } from "../config/index.js";
+import { isLoopbackHost, type GatewayConfig } from "../config/index.js";
 import type { Segments } from "../families/index.js";
 import type { RequestSink } from "../request-log/record.js";
 import type { UpstreamClient } from "../upstream/upstream-client.js";
 import { createInflight, type Inflight } from "./inflight.js";
 import { createKeyCheck } from "./local-auth.js";
-import { isLoopbackHost } from "../config/index.js";
 import { createCaptureStore, type CaptureStore } from "../dashboard/capture-store.js";
 import { createDashboard, type Dashboard } from "../dashboard/dashboard-routes.js";
 import { createLiveFeed, type LiveFeed } from "../dashboard/live-feed.js";
@@ -56,6 +55,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
   const { config } = options;
   const runId = randomBytes(6).toString("hex");
   let count = 0;
+  const nextRequestId = () => `req_${runId}${(++count).toString(36).padStart(8, "0")}`;
   const keyMatches = createKeyCheck(options.localKey);
   const feed = createLiveFeed();
   const captures = createCaptureStore(config.capture);
@@ -72,9 +72,9 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     recordHeaders: options.recordHeaders === true,
     feed,
     captures,
-    dashboard: createDashboard({ feed, captures, keyMatches, version: options.version, upstream: options.client.target.label }),
+    dashboard: createDashboard({ feed, captures, keyMatches, nextRequestId, version: options.version, upstream: options.client.target.label }),
     bodyTimeoutMs: options.bodyTimeoutMs,
     inflight: createInflight(),
-    nextRequestId: () => `req_${runId}${(++count).toString(36).padStart(8, "0")}`,
+    nextRequestId,
   };
 }
