@@ -1,32 +1,53 @@
 import { Command } from "commander";
 import { VERSION } from "../version.js";
-import { registerStart } from "./commands/start.js";
-import { registerStop } from "./commands/stop.js";
-import { registerRun } from "./commands/run.js";
-import { registerLogin } from "./commands/login.js";
-import { registerLogout } from "./commands/logout.js";
-import { registerEnv } from "./commands/env.js";
-import { registerStatus } from "./commands/status.js";
-import { registerDoctor } from "./commands/doctor.js";
-import { registerChat } from "./commands/chat.js";
-import { registerModels } from "./commands/models.js";
-import { registerLogs } from "./commands/logs.js";
-import { registerStats } from "./commands/stats.js";
-import { registerUi } from "./commands/ui.js";
 import { renderCliError } from "./render-error.js";
 import { log } from "./terminal.js";
 
-/** The commander program with every command; exits are decided by `run`. */
-export function createProgram(): Command {
+type Register = (program: Command) => void;
+
+/**
+ * Every command, in the order `--help` lists them. A command's module (and what it imports: the server, the
+ * keychain, the HTTP client) loads only when that command runs: `eval "$(gateway env)"` in a shell profile and
+ * `gateway run` pay for nothing else.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
+  start: async () => (await import("./commands/start.js")).registerStart,
+  stop: async () => (await import("./commands/stop.js")).registerStop,
+  run: async () => (await import("./commands/run.js")).registerRun,
+  login: async () => (await import("./commands/login.js")).registerLogin,
+  logout: async () => (await import("./commands/logout.js")).registerLogout,
+  env: async () => (await import("./commands/env.js")).registerEnv,
+  status: async () => (await import("./commands/status.js")).registerStatus,
+  doctor: async () => (await import("./commands/doctor.js")).registerDoctor,
+  chat: async () => (await import("./commands/chat.js")).registerChat,
+  models: async () => (await import("./commands/models.js")).registerModels,
+  logs: async () => (await import("./commands/logs.js")).registerLogs,
+  stats: async () => (await import("./commands/stats.js")).registerStats,
+  ui: async () => (await import("./commands/ui.js")).registerUi,
+};
+
+/**
+ * The commands `args` needs: the one it names; none for a bare `--version`; all of them otherwise, because
+ * help lists them and an unknown name is answered with the closest one. No top-level option takes a value, so
+ * the first word that is not an option is the command.
+ */
+function commandsFor(args: readonly string[]): string[] {
+  const named = args.find((arg) => !arg.startsWith("-"));
+  if (named !== undefined && Object.hasOwn(COMMANDS, named)) return [named];
+  if (named === undefined && args.length > 0 && args.every((arg) => arg === "-v" || arg === "--version")) return [];
+  return Object.keys(COMMANDS);
+}
+
+/** The commander program with the commands `argv` needs; exits are decided by `run`. */
+export async function createProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command("gateway")
     .description("A local LLM API gateway for OpenAI-, Anthropic- and Gemini-style tools.")
     .version(VERSION, "-v, --version")
     .showHelpAfterError("(run with --help for usage)")
     .enablePositionalOptions()
     .exitOverride();
-  for (const register of [registerStart, registerStop, registerRun, registerLogin, registerLogout, registerEnv, registerStatus, registerDoctor, registerChat, registerModels, registerLogs, registerStats, registerUi]) {
-    register(program);
-  }
+  const registers = await Promise.all(commandsFor(argv.slice(2)).map((name) => COMMANDS[name]!()));
+  for (const register of registers) register(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }
@@ -43,7 +64,7 @@ function exitOnBrokenPipe(): void {
 export async function run(argv: readonly string[]): Promise<void> {
   exitOnBrokenPipe();
   try {
-    await createProgram().parseAsync(argv as string[]);
+    await (await createProgram(argv)).parseAsync(argv as string[]);
   } catch (error) {
     const rendered = renderCliError(error);
     if (rendered.message) log.error(rendered.message);

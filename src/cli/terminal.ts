@@ -1,10 +1,11 @@
-import { LogLevels, createConsola, type ConsolaInstance } from "consola";
+import { LogLevels, createConsola, type ConsolaInstance } from "consola/core";
 import { lineReporter } from "./reporter.js";
 
 /**
  * All terminal output goes through consola. Status and errors go to stderr so stdout stays clean for what a
  * script consumes (`gateway env`, `gateway chat`, `--json`). The level is set: consola's default drops every
- * line but warnings and errors wherever NODE_ENV=test or a CI variable is set.
+ * line but warnings and errors wherever NODE_ENV=test or a CI variable is set. `consola/core` because the line
+ * reporter is our own: the full build loads its fancy reporter and prompts into every command (about 20 ms).
  */
 export const log: ConsolaInstance = createConsola({ level: LogLevels.info, reporters: [lineReporter(process.stderr)] });
 

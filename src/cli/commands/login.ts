@@ -1,7 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import { consola } from "consola";
-import password from "@inquirer/password";
 import { ECHO_UPSTREAM, type GatewayConfig } from "../../config/index.js";
 import { UpstreamError, UsageError } from "../../errors/index.js";
 import { checkKey } from "../../upstream/check-key.js";
@@ -32,6 +30,8 @@ async function askUpstream(): Promise<string> {
   if (!process.stdin.isTTY) {
     throw new UsageError("No upstream is configured.", { hint: "Pass it: gateway login --upstream https://<your-gateway>" });
   }
+  // The prompt libraries load only when a question is asked: `login --stdin` and every other command skip them.
+  const { consola } = await import("consola");
   const answer = await consola.prompt("Upstream base URL (e.g. https://gateway.example.com):", { type: "text", cancel: "reject" });
   return String(answer).trim();
 }
@@ -41,6 +41,7 @@ async function askKey(stdin: boolean): Promise<string> {
   if (!process.stdin.isTTY) {
     throw new UsageError("Cannot ask for the key: standard input is not a terminal.", { hint: "Pipe the key in with --stdin." });
   }
+  const { default: password } = await import("@inquirer/password");
   return (await password({ message: "Upstream API key (input hidden):", mask: false })).trim();
 }
 
