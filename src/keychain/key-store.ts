@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { AsyncEntry, type EntryOptions } from "@napi-rs/keyring";
+import type { AsyncEntry, EntryOptions } from "@napi-rs/keyring";
 import { KeychainError } from "../errors/index.js";
 import { keychainUnavailable } from "./keychain-error.js";
 
@@ -58,16 +58,19 @@ async function bounded<T>(what: string, timeoutMs: number, call: (signal: AbortS
 export function createOsKeyStore(options: OsKeyStoreOptions = {}): KeyStore {
   const timeoutMs = options.timeoutMs ?? 5_000;
   const env = options.env ?? process.env;
-  const entry = (account: string) => {
+  const entry = async (account: string): Promise<AsyncEntry> => {
     if (missingSessionBus(env)) {
       throw keychainUnavailable("no D-Bus session bus, so no Secret Service can be reached (DBUS_SESSION_BUS_ADDRESS is unset)");
     }
+    // The native binding loads on the first keychain call, not with every command (about 30 ms); a platform
+    // without a prebuilt binding then fails here, as "keychain unavailable", instead of at start-up.
+    const { AsyncEntry } = await import("@napi-rs/keyring");
     return new AsyncEntry(KEYCHAIN_SERVICE, account, ENTRY_OPTIONS);
   };
   return {
     get: (account) =>
-      bounded("reading the keychain", timeoutMs, async (signal) => (await entry(account).getPassword(signal)) ?? undefined),
-    set: (account, key) => bounded("writing to the keychain", timeoutMs, (signal) => entry(account).setPassword(key, signal)),
-    delete: (account) => bounded("deleting from the keychain", timeoutMs, (signal) => entry(account).deleteCredential(signal)),
+      bounded("reading the keychain", timeoutMs, async (signal) => (await (await entry(account)).getPassword(signal)) ?? undefined),
+    set: (account, key) => bounded("writing to the keychain", timeoutMs, async (signal) => (await entry(account)).setPassword(key, signal)),
+    delete: (account) => bounded("deleting from the keychain", timeoutMs, async (signal) => (await entry(account)).deleteCredential(signal)),
   };
 }
