@@ -31,7 +31,7 @@ export function createApp(gateway: GatewayHandler): H3 {
   app.all("/**", async (event) => {
     const node = event.runtime?.node;
     if (!node?.res) throw new Error("gateway needs the Node.js runtime");
-    // listhen serves HTTP/1.1 only, so the Node request is always an IncomingMessage.
+    // The server is node:http's HTTP/1.1 one, so the Node request is always an IncomingMessage.
     const res = node.res as ServerResponse;
     await gateway.handle(node.req as IncomingMessage, res);
     if (res.writableEnded) res.end = endEnded;
