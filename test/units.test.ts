@@ -8,6 +8,9 @@ import { clientName } from "../src/request-log/client-name.js";
 import { summarize } from "../src/request-log/summarize.js";
 import type { RequestRecord } from "../src/request-log/record.js";
 import { parseSince } from "../src/cli/commands/stats.js";
+import { createUsageObserver } from "../src/server/stages/observe-usage.js";
+import { includesBytes } from "../src/server/stages/event-boundary.js";
+import { FAMILY_NAMES, familyNamed, type FamilyName, type Usage } from "../src/families/index.js";
 
 describe("route resolution", () => {
   const segments = { messages: "anthropic", gemini: "gemini" };
@@ -162,5 +165,45 @@ describe("terminal tables", () => {
     expect(table.split("\n")).toEqual(["MODEL      N", "中文模型   1", "gpt       22"]);
     const cut = formatTable([{ title: "C", maxWidth: 5 }], [["中文模型"]]);
     expect(cut.split("\n")[1]).toBe("中文…");
+  });
+});
+
+describe("usage observation of event streams", () => {
+  // Each family's stream: events without usage, then the events that report it (as the fake upstreams send them).
+  const streams: Record<FamilyName, { text: string; usage: Partial<Usage> }> = {
+    chat: {
+      text: 'data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":3}}\n\ndata: [DONE]\n\n',
+      usage: { inputTokens: 7, outputTokens: 3 },
+    },
+    messages: {
+      text: 'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":11,"output_tokens":1}}}\n\nevent: content_block_delta\ndata: {"type":"content_block_delta","delta":{"text":"a"}}\n\nevent: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":9}}\n\n',
+      usage: { inputTokens: 11, outputTokens: 9 },
+    },
+    gemini: {
+      text: 'data: {"candidates":[{"content":{"parts":[{"text":"a"}]}}]}\r\n\r\ndata: {"candidates":[],"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":4}}\r\n\r\n',
+      usage: { inputTokens: 5, outputTokens: 4 },
+    },
+  };
+
+  for (const name of FAMILY_NAMES) {
+    it(`${name}: reads the usage wherever the chunks split the stream, whole events without usage skipped`, () => {
+      const bytes = Buffer.from(streams[name].text);
+      for (let a = 1; a < bytes.length; a++) {
+        for (const b of [a + 1, Math.min(bytes.length - 1, a + 7), bytes.length - 1]) {
+          if (b <= a || b >= bytes.length) continue;
+          const observer = createUsageObserver(familyNamed(name), "text/event-stream", undefined);
+          for (const piece of [bytes.subarray(0, a), bytes.subarray(a, b), bytes.subarray(b)]) observer.observe(piece);
+          expect(observer.result(), `cut at ${a} and ${b}`).toMatchObject(streams[name].usage);
+        }
+      }
+    });
+  }
+
+  it("finds a marker anywhere in a chunk, and nothing that is only its prefix", () => {
+    const marker = Buffer.from('"usage"');
+    expect(includesBytes(Buffer.from('{"usage":1}'), marker)).toBe(true);
+    expect(includesBytes(Buffer.from('x"usage"'), marker)).toBe(true);
+    expect(includesBytes(Buffer.from('"usag"usage'), marker)).toBe(false);
+    expect(includesBytes(Buffer.from('"usa'), marker)).toBe(false);
   });
 });
