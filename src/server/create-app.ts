@@ -22,13 +22,15 @@ function endEnded(this: ServerResponse, ...args: unknown[]): ServerResponse {
 }
 
 /**
- * The h3 app: one catch-all route that runs the gateway flow on the Node request and response, so upstream
- * bytes are piped without web-stream conversion. Malformed URLs reach the gateway, which answers them in the
+ * The h3 app: one handler for every request that runs the gateway flow on the Node request and response, so
+ * upstream bytes are piped without web-stream conversion. Malformed URLs reach the gateway, which answers them in the
  * chat family's 404 shape like every other unknown path.
  */
 export function createApp(gateway: GatewayHandler): H3 {
   const app = new H3({ allowMalformedURL: true, silent: true });
-  app.all("/**", async (event) => {
+  // Middleware rather than a catch-all route: the gateway routes by family itself, and a `/**` route made the
+  // router split every path and build its params for nothing.
+  app.use(async (event) => {
     const node = event.runtime?.node;
     if (!node?.res) throw new Error("gateway needs the Node.js runtime");
     // The server is node:http's HTTP/1.1 one, so the Node request is always an IncomingMessage.

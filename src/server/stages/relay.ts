@@ -47,11 +47,7 @@ export async function relay(x: Exchange, ctx: GatewayContext): Promise<Relayed> 
   const contentType = singleHeader(reply.headers["content-type"]);
   const isEventStream = contentType?.startsWith("text/event-stream") === true;
   const { res } = x;
-  res.writeHead(reply.status, {
-    ...clientResponseHeaders(reply.headers),
-    ...(isEventStream ? EVENT_STREAM_HEADERS : undefined),
-    ...x.cors,
-  });
+  res.writeHead(reply.status, Object.assign(clientResponseHeaders(reply.headers), isEventStream ? EVENT_STREAM_HEADERS : undefined, x.cors));
   // Headers leave with the first body chunk, in one write instead of two. An event stream whose first event is
   // slow still shows its headers to the client one loop turn later.
   if (isEventStream) {
