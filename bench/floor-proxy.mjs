@@ -11,6 +11,7 @@ const server = createServer((req, res) => {
   delete headers.host;
   delete headers.connection;
   if (headers["x-api-key"]) headers["x-api-key"] = key;
+  else if (headers["x-goog-api-key"]) headers["x-goog-api-key"] = key;
   else headers.authorization = `Bearer ${key}`;
   const controller = new AbortController();
   res.on("close", () => controller.abort());

@@ -1,0 +1,47 @@
+// The processes a bench run measures: each target is its own Node process, read through /proc.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+const children = [];
+
+/** Starts `node <args>` and resolves once its stdout matches `portPattern` (the port is the first group). */
+export function startProcess(args, env, portPattern) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const match = out.match(portPattern);
+      if (match) resolve({ pid: child.pid, port: Number(match[1]), url: `http://127.0.0.1:${match[1]}` });
+    });
+    child.on("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}: ${out}`)));
+  });
+}
+
+export function stopAll() {
+  for (const child of children) child.kill("SIGKILL");
+}
+
+const TICKS_PER_SECOND = 100;
+/** User + system CPU time the process has used so far, in ms. */
+export function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+export function rssMb(pid) {
+  return Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)[1]) / 1024;
+}
+
+/** Peak RSS while `work` runs, sampled every 50 ms. */
+export async function peakRssDuring(pid, work) {
+  let peak = rssMb(pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 50);
+  try {
+    const result = await work();
+    return { peak: Math.max(peak, rssMb(pid)), result };
+  } finally {
+    clearInterval(sampler);
+  }
+}

@@ -1,0 +1,58 @@
+// Streams with a slow upstream: when each chunk arrives against the upstream's schedule, and what many open
+// streams cost the serving process.
+import { Agent, request as httpRequest } from "node:http";
+import { cpuMs, peakRssDuring } from "./processes.mjs";
+import { requestFor } from "./requests.mjs";
+
+const agent = new Agent({ keepAlive: true, maxSockets: 4096 });
+export const closeStreams = () => agent.destroy();
+
+/** Arrival times (ms from the request) of every chunk of one stream. */
+function timedStream(target, family, delayMs) {
+  const { path, headers, body } = requestFor({ family, stream: true, query: `delay=${delayMs}` }, target.key);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const times = [];
+    const req = httpRequest(`${target.url}${path}`, { method: "POST", headers, agent }, (res) => {
+      if (res.statusCode !== 200) reject(new Error(`${target.name}: status ${res.statusCode}`));
+      res.on("data", () => times.push(performance.now() - started));
+      res.on("end", () => resolve(times));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+export const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+/** How late each chunk is against the upstream's schedule, measured from the stream's first chunk. */
+const lateness = (times, delayMs) => times.map((t, i) => t - times[0] - i * delayMs);
+
+/** Time to first byte and chunk lateness of one stream at a time, 20 chunks 20 ms apart. */
+export async function chunkTiming(target, runs) {
+  await timedStream(target, "chat", 0);
+  const firsts = [];
+  const late = [];
+  for (let run = 0; run < runs; run++) {
+    const times = await timedStream(target, run % 2 ? "messages" : "chat", 20);
+    firsts.push(times[0]);
+    late.push(...lateness(times, 20));
+  }
+  return { ttfbP50: percentile(firsts, 50), chunkLateP99: percentile(late, 99) };
+}
+
+/**
+ * `count` streams open at once (half chat, half messages), 20 chunks `delayMs` apart: peak RSS, CPU per stream
+ * and chunk lateness p99 of the serving process (for `direct`, lateness only: its process is the upstream).
+ */
+export async function openStreams(target, count, delayMs) {
+  const cpuBefore = cpuMs(target.pid);
+  const { peak, result } = await peakRssDuring(target.pid, () =>
+    Promise.all(Array.from({ length: count }, (_, i) => timedStream(target, i % 2 ? "messages" : "chat", delayMs))),
+  );
+  const cpu = cpuMs(target.pid) - cpuBefore;
+  return { count, rssPeakMb: peak, cpuMsPerStream: cpu / count, chunkLateP99: percentile(result.flatMap((t) => lateness(t, delayMs)), 99) };
+}
