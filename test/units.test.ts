@@ -205,5 +205,8 @@ describe("usage observation of event streams", () => {
     expect(includesBytes(Buffer.from('x"usage"'), marker)).toBe(true);
     expect(includesBytes(Buffer.from('"usag"usage'), marker)).toBe(false);
     expect(includesBytes(Buffer.from('"usa'), marker)).toBe(false);
+    expect(includesBytes(Buffer.from('u"usage"'), marker)).toBe(true);
+    expect(includesBytes(Buffer.from('"usage'), marker)).toBe(false);
+    expect(includesBytes(Buffer.from('{"usageMetadata":{}}'), Buffer.from('"usageMetadata"'))).toBe(true);
   });
 });

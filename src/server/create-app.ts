@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { H3 } from "h3";
+import { H3, type H3Event } from "h3";
 import type { GatewayHandler } from "./gateway-handler.js";
 
 /**
@@ -23,21 +23,26 @@ function endEnded(this: ServerResponse, ...args: unknown[]): ServerResponse {
 
 /**
  * The h3 app: one handler for every request that runs the gateway flow on the Node request and response, so
- * upstream bytes are piped without web-stream conversion. Malformed URLs reach the gateway, which answers them in the
- * chat family's 404 shape like every other unknown path.
+ * upstream bytes are piped without web-stream conversion. Malformed URLs reach the gateway, which answers them in
+ * the chat family's 404 shape like every other unknown path. Its `handler` is overridden rather than a route or
+ * middleware registered: the gateway routes by family itself, and h3's router split every path for nothing.
  */
-export function createApp(gateway: GatewayHandler): H3 {
-  const app = new H3({ allowMalformedURL: true, silent: true });
-  // Middleware rather than a catch-all route: the gateway routes by family itself, and a `/**` route made the
-  // router split every path and build its params for nothing.
-  app.use(async (event) => {
+class GatewayApp extends H3 {
+  constructor(private readonly gateway: GatewayHandler) {
+    super({ allowMalformedURL: true, silent: true });
+  }
+
+  override async handler(event: H3Event): Promise<symbol> {
     const node = event.runtime?.node;
     if (!node?.res) throw new Error("gateway needs the Node.js runtime");
     // The server is node:http's HTTP/1.1 one, so the Node request is always an IncomingMessage.
     const res = node.res as ServerResponse;
-    await gateway.handle(node.req as IncomingMessage, res);
+    await this.gateway.handle(node.req as IncomingMessage, res);
     if (res.writableEnded) res.end = endEnded;
     return HANDLED;
-  });
-  return app;
+  }
+}
+
+export function createApp(gateway: GatewayHandler): H3 {
+  return new GatewayApp(gateway);
 }

@@ -22,16 +22,18 @@ export function lastEventEnd(buf: Uint8Array): number {
 }
 
 /**
- * Whether `needle` occurs in `buf`. A plain loop: for the short chunks of an event stream it costs a third of
- * `Buffer#indexOf`, whose native call and search setup dominated at about 0.3 µs per chunk.
+ * Whether `needle` (two bytes or more) occurs in `buf`. Anchored on the needle's second byte, found with the
+ * one-byte `indexOf` (memchr), because its first is a quote, the commonest byte in JSON: on a 3 KB chunk of
+ * events this takes 0.6 µs, where `Buffer#indexOf(needle)` or a byte loop take 3.3 µs.
  */
-export function includesBytes(buf: Uint8Array, needle: Uint8Array): boolean {
-  const first = needle[0];
-  const last = buf.length - needle.length;
-  outer: for (let i = 0; i <= last; i++) {
-    if (buf[i] !== first) continue;
-    for (let j = 1; j < needle.length; j++) if (buf[i + j] !== needle[j]) continue outer;
-    return true;
+export function includesBytes(buf: Buffer, needle: Uint8Array): boolean {
+  const anchor = needle[1]!;
+  for (let i = buf.indexOf(anchor, 1); i !== -1; i = buf.indexOf(anchor, i + 1)) {
+    const start = i - 1;
+    if (start + needle.length > buf.length) return false;
+    let j = 0;
+    while (j < needle.length && buf[start + j] === needle[j]) j++;
+    if (j === needle.length) return true;
   }
   return false;
 }
