@@ -43,11 +43,14 @@ const server = createServer((req, res) => {
     const delay = Number(new URL(req.url, "http://x").searchParams.get("delay") ?? 0);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     let i = 0;
+    // Chunk i leaves at start + i * delay, not delay after the one before: timer drift must not add up, or it
+    // would show as lateness of every target alike.
+    const start = performance.now();
     const next = () => {
       if (res.destroyed) return;
       if (i === 20) return res.end(family.end);
       res.write(family.chunk(i++));
-      if (delay) setTimeout(next, delay);
+      if (delay) setTimeout(next, Math.max(0, start + i * delay - performance.now()));
       else next();
     };
     next();

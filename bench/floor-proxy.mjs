@@ -4,7 +4,8 @@ import { Pool } from "undici";
 
 const upstream = process.env.BENCH_UPSTREAM_URL;
 const key = process.env.BENCH_UPSTREAM_KEY;
-const pool = new Pool(upstream, { connections: 128, keepAliveTimeout: 60_000 });
+// No connection limit, like the gateway's own agent: 1,000 open streams need 1,000 upstream connections.
+const pool = new Pool(upstream, { keepAliveTimeout: 60_000 });
 
 const server = createServer((req, res) => {
   const headers = { ...req.headers };

@@ -47,11 +47,14 @@ export async function chunkTiming(target, runs) {
 /**
  * `count` streams open at once (half chat, half messages), 20 chunks `delayMs` apart: peak RSS, CPU per stream
  * and chunk lateness p99 of the serving process (for `direct`, lateness only: its process is the upstream).
+ * Their starts spread over one chunk interval, as real traffic arrives: started in the same instant, every
+ * stream's chunk would come in the same wave, and the figure would measure the length of a wave of `count`.
  */
 export async function openStreams(target, count, delayMs) {
   const cpuBefore = cpuMs(target.pid);
+  const startAfter = (i) => new Promise((resolve) => setTimeout(resolve, (i * delayMs) / count));
   const { peak, result } = await peakRssDuring(target.pid, () =>
-    Promise.all(Array.from({ length: count }, (_, i) => timedStream(target, i % 2 ? "messages" : "chat", delayMs))),
+    Promise.all(Array.from({ length: count }, (_, i) => startAfter(i).then(() => timedStream(target, i % 2 ? "messages" : "chat", delayMs)))),
   );
   const cpu = cpuMs(target.pid) - cpuBefore;
   return { count, rssPeakMb: peak, cpuMsPerStream: cpu / count, chunkLateP99: percentile(result.flatMap((t) => lateness(t, delayMs)), 99) };
