@@ -22,6 +22,8 @@ export interface GatewayContextOptions {
   recordHeaders?: boolean | undefined;
   /** A request body must arrive within this time, else 408 (slow-loris). */
   bodyTimeoutMs: number;
+  /** Told about an error the gateway did not expect (a bug; the client gets a 502). @default console.error */
+  onInternalError?: ((error: unknown) => void) | undefined;
 }
 
 /**
@@ -47,6 +49,7 @@ export interface GatewayContext {
   readonly dashboard: Dashboard;
   readonly bodyTimeoutMs: number;
   readonly inflight: Inflight;
+  readonly onInternalError: (error: unknown) => void;
   /** A new request id: random per gateway, so ids of different runs in one log never collide. */
   nextRequestId(): string;
 }
@@ -75,6 +78,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     dashboard: createDashboard({ feed, captures, keyMatches, nextRequestId, version: options.version, upstream: options.client.target.label }),
     bodyTimeoutMs: options.bodyTimeoutMs,
     inflight: createInflight(),
+    onInternalError: options.onInternalError ?? ((error) => console.error(error)),
     nextRequestId,
   };
 }

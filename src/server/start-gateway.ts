@@ -20,6 +20,8 @@ export interface StartGatewayOptions {
   recordHeaders?: boolean;
   /** A request body must arrive within this time, else 408. @default 60_000 */
   bodyTimeoutMs?: number;
+  /** Told about an error the gateway did not expect (a bug; the client gets a 502). @default console.error */
+  onInternalError?: (error: unknown) => void;
 }
 
 /** A running local gateway. */
@@ -51,6 +53,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     onRequest: options.onRequest,
     recordHeaders: options.recordHeaders,
     bodyTimeoutMs,
+    onInternalError: options.onInternalError,
   });
   let running: RunningServer;
   try {

@@ -18,10 +18,9 @@ export interface OpenUpstream {
 export async function openUpstream(config: GatewayConfig, keySource: KeySource): Promise<OpenUpstream> {
   const echo = config.upstream === ECHO_UPSTREAM ? await startEchoServer({ messages: config.messagesSegment, gemini: config.geminiSegment }) : undefined;
   const base = new URL(echo?.url ?? config.upstream);
-  const dispatcher = createDispatcher(base, config.timeouts);
   const client = createUpstreamClient({
     target: { base, label: echo ? ECHO_UPSTREAM : base.origin },
-    dispatcher,
+    dispatcher: () => createDispatcher(base, config.timeouts),
     keySource,
     retries: config.retries,
     anthropicVersion: config.anthropicVersion,

@@ -17,7 +17,8 @@ export interface UpstreamTarget {
 
 export interface UpstreamClientOptions {
   target: UpstreamTarget;
-  dispatcher: Dispatcher;
+  /** Makes the connection pool; called once, on the first request. */
+  dispatcher: () => Promise<Dispatcher>;
   keySource: KeySource;
   /** Retries before the first byte. @default 2 */
   retries: number;
@@ -54,7 +55,8 @@ export interface UpstreamReply {
  * key after a 401, and passes the caller's abort signal to every attempt (and to the waits between them).
  */
 export function createUpstreamClient(options: UpstreamClientOptions) {
-  const { target, dispatcher, keySource, retries } = options;
+  const { target, keySource, retries } = options;
+  let dispatcher: Promise<Dispatcher> | undefined;
   const origin = target.base.origin;
   const basePath = target.base.pathname === "/" ? "" : target.base.pathname;
 
@@ -67,7 +69,8 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
   }
 
   async function attempt(call: UpstreamCall, key: string | undefined): Promise<Dispatcher.ResponseData> {
-    return dispatcher.request({
+    dispatcher ??= options.dispatcher();
+    return (await dispatcher).request({
       origin,
       path: `${basePath}${call.path}`,
       method: call.method as Dispatcher.HttpMethod,
@@ -112,7 +115,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
     }
   }
 
-  return { target, send, close: () => dispatcher.close() };
+  return { target, send, close: async () => (await dispatcher)?.close() };
 }
 
 export type UpstreamClient = ReturnType<typeof createUpstreamClient>;

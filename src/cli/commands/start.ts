@@ -125,6 +125,7 @@ export function registerStart(program: Command): void {
         version: VERSION,
         onRequest: fanOut(sinks),
         recordHeaders: options.verbose === true && !options.quiet,
+        onInternalError: (error) => log.error(error),
       });
       writeGatewayRecord(ctx.config.stateDir, {
         pid: process.pid,

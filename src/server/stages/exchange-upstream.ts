@@ -1,4 +1,3 @@
-import { consola } from "consola";
 import { GatewayError, upstreamFailed } from "../../errors/index.js";
 import { upstreamRequestHeaders } from "../../upstream/header-policy.js";
 import type { Exchange } from "../exchange.js";
@@ -33,7 +32,7 @@ export async function exchangeUpstream(x: Exchange, ctx: GatewayContext): Promis
     if (reason instanceof GatewayError) return reason;
     if (x.abort.signal.aborted) return undefined;
     if (error instanceof GatewayError) return error;
-    consola.error(error);
+    ctx.onInternalError(error);
     return upstreamFailed("The gateway failed to forward the request; see its log.");
   }
 }
