@@ -69,11 +69,11 @@ async function forward(x: Exchange, ctx: GatewayContext): Promise<void> {
 export function createGatewayHandler(ctx: GatewayContext) {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const x = createExchange(req, res);
-    ctx.inflight.add(x);
+    const leave = ctx.inflight.enter(x);
     // One listener ends both: the upstream call of a client that went away, and the request's time in flight.
     res.once("close", () => {
       if (!res.writableFinished) x.abort.abort();
-      ctx.inflight.delete(x);
+      leave();
     });
     const resolution = resolve(x, ctx);
     x.repeatedHeader = repeatedHeader(req.rawHeaders);
