@@ -103,7 +103,9 @@ describe.runIf(process.platform === "linux")("a stream of many megabytes", () =>
     expect(received).toBeGreaterThan(total);
 
     const growth = peakRss(child.pid!) - before;
-    expect(growth).toBeLessThan(48 * 1024 * 1024);
+    // Holding the stream would take 192 MiB. A third of it leaves room for what V8's young generation grows by
+    // under this allocation rate (36-42 MB alone on an idle machine, 50 MB with the rest of the suite running).
+    expect(growth).toBeLessThan(64 * 1024 * 1024);
     const records = await (async () => {
       for (let i = 0; i < 100; i++) {
         const found = (await readRecords(stateDir)).records;
