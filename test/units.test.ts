@@ -10,6 +10,9 @@ import type { RequestRecord } from "../src/request-log/record.js";
 import { parseSince } from "../src/cli/commands/stats.js";
 import { createUsageObserver } from "../src/server/stages/observe-usage.js";
 import { includesBytes } from "../src/server/stages/event-boundary.js";
+import { createInflight } from "../src/server/inflight.js";
+import type { Exchange } from "../src/server/exchange.js";
+import { upstreamFailed } from "../src/errors/index.js";
 import { FAMILY_NAMES, familyNamed, type FamilyName, type Usage } from "../src/families/index.js";
 
 describe("route resolution", () => {
@@ -208,5 +211,38 @@ describe("usage observation of event streams", () => {
     expect(includesBytes(Buffer.from('u"usage"'), marker)).toBe(true);
     expect(includesBytes(Buffer.from('"usage'), marker)).toBe(false);
     expect(includesBytes(Buffer.from('{"usageMetadata":{}}'), Buffer.from('"usageMetadata"'))).toBe(true);
+  });
+});
+
+describe("in-flight registry", () => {
+  // Only what stopAll touches: a reply body to destroy, or an abort controller for a request still waiting.
+  const waiting = () => ({ abort: new AbortController() }) as unknown as Exchange;
+  const streaming = () => {
+    const destroyed: unknown[] = [];
+    return { x: { reply: { body: { destroy: (error: unknown) => destroyed.push(error) } } } as unknown as Exchange, destroyed };
+  };
+
+  it("ends exactly the requests still open, in any order of leaving, and leaving twice changes nothing", async () => {
+    const inflight = createInflight();
+    const a = waiting();
+    const b = streaming();
+    const c = waiting();
+    const leaveA = inflight.enter(a);
+    const leaveB = inflight.enter(b.x);
+    const leaveC = inflight.enter(c);
+    expect(inflight.size).toBe(3);
+    leaveC();
+    leaveC();
+    expect(inflight.size).toBe(2);
+    const error = upstreamFailed("shutting down");
+    expect(inflight.stopAll(error)).toBe(2);
+    expect(a.abort.signal.reason).toBe(error);
+    expect(b.destroyed).toEqual([error]);
+    expect(c.abort.signal.aborted).toBe(false);
+    const idle = inflight.idle(5_000);
+    leaveB();
+    leaveA();
+    await idle;
+    expect(inflight.size).toBe(0);
   });
 });
