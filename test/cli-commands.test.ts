@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/index.js";
@@ -260,5 +260,30 @@ describe("gateway chat and models", () => {
     expect(table.stdout).toContain("echo-1");
     const json = await runCli(["models", "--api", "messages", "--json"], fakeEnv());
     expect(JSON.parse(json.stdout).data[0]).toMatchObject({ id: "claude-fake", display_name: "Claude Fake" });
+  });
+});
+
+describe("the command table (each command's module loads only when it runs)", () => {
+  const env = () => cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir() });
+  const COMMANDS = ["start", "stop", "run", "login", "logout", "env", "status", "doctor", "chat", "models", "logs", "stats", "ui"];
+
+  it("prints the version without any command, and lists every command in help", async () => {
+    const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    const shown = await runCli(["--version"], env());
+    expect(shown).toMatchObject({ code: 0, stdout: `${version}\n` });
+    const help = await runCli(["--help"], env());
+    expect(help.code).toBe(0);
+    const listed = [...help.stdout.matchAll(/^ {2}(\w+)\b/gm)].map((m) => m[1]).filter((name) => name !== "help");
+    expect(listed).toEqual(COMMANDS);
+  });
+
+  it("answers an unknown command with the closest one and exit 2, and `help <command>` with that command's help", async () => {
+    const typo = await runCli(["strat"], env());
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("unknown command 'strat'");
+    expect(typo.stderr).toContain("(Did you mean start?)");
+    const help = await runCli(["help", "env"], env());
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage: gateway env");
   });
 });

@@ -29,7 +29,7 @@ export function createUsageObserver(family: Family, contentType: string | undefi
   if (contentEncoding && contentEncoding !== "identity") return { observe: IGNORE, result: () => usage };
   if (contentType?.startsWith("text/event-stream")) {
     const decoder = new StringDecoder("utf8");
-    // Made when the first chunk needs it: most streams carry usage only in their last events.
+    // Made when a chunk first needs it: many streams carry usage only in their last events.
     let parser: EventSourceParser | undefined;
     const marker = Buffer.from(family.usageMarker);
     // True while the parser holds nothing of an unfinished event: the last chunk fed ended with a blank line.
