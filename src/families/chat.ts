@@ -1,12 +1,7 @@
 import { parseJsonObject } from "../parse-json.js";
 import { bearerToken } from "./bearer.js";
-import { arrayOf, count, dateOf, isArray, isString, sseEvent } from "./fields.js";
-import type { Family, FieldRule } from "./types.js";
-
-const CHAT_COMPLETIONS_RULES: readonly FieldRule[] = [
-  ["model", "a string", isString],
-  ["messages", "an array", isArray],
-];
+import { arrayOf, count, dateOf, MODEL_AND_MESSAGES, sseEvent } from "./fields.js";
+import type { Family } from "./types.js";
 
 type UsageFields = {
   prompt_tokens?: unknown;
@@ -31,7 +26,7 @@ export const chatFamily: Family = {
     const isCompletions = method === "POST" && pathname === "/v1/chat/completions";
     return {
       upstreamPath: pathname,
-      rules: isCompletions ? CHAT_COMPLETIONS_RULES : undefined,
+      rules: isCompletions ? MODEL_AND_MESSAGES : undefined,
       pathModel: undefined,
       isModelList: method === "GET" && pathname === "/v1/models",
     };

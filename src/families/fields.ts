@@ -1,8 +1,16 @@
 /** Small readers shared by the family modules: field tests for body rules, token counts, SSE framing. */
 
+import type { FieldRule } from "./types.js";
+
 export const isString = (v: unknown): boolean => typeof v === "string";
 export const isArray = (v: unknown): boolean => Array.isArray(v);
 export const isPositiveInteger = (v: unknown): boolean => typeof v === "number" && Number.isInteger(v) && v > 0;
+
+/** The body rules of Chat Completions and of Anthropic's count_tokens: a model and a list of messages. */
+export const MODEL_AND_MESSAGES: readonly FieldRule[] = [
+  ["model", "a string", isString],
+  ["messages", "an array", isArray],
+];
 
 /** A token count when the value is one, else undefined (so an earlier report stands). */
 export const count = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { parseJsonObject } from "../parse-json.js";
 import { bearerToken, headerValue } from "./bearer.js";
-import { arrayOf, count, dateOf, isArray, isPositiveInteger, isString, sseEvent } from "./fields.js";
+import { arrayOf, count, dateOf, isArray, isPositiveInteger, isString, MODEL_AND_MESSAGES, sseEvent } from "./fields.js";
 import type { Claim, Family, FieldRule } from "./types.js";
 
 /** The version sent upstream by our own client when the user has not pinned one. */
@@ -10,10 +10,6 @@ export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
 const MESSAGES_RULES: readonly FieldRule[] = [
   ["model", "a string", isString],
   ["max_tokens", "an integer greater than 0", isPositiveInteger],
-  ["messages", "an array", isArray],
-];
-const COUNT_TOKENS_RULES: readonly FieldRule[] = [
-  ["model", "a string", isString],
   ["messages", "an array", isArray],
 ];
 
@@ -32,7 +28,7 @@ function claimUnder(method: string, prefix: string, v1Path: string): Claim {
   const post = method === "POST";
   return {
     upstreamPath: `${prefix}${v1Path}`,
-    rules: post && v1Path === "/v1/messages" ? MESSAGES_RULES : post && v1Path === "/v1/messages/count_tokens" ? COUNT_TOKENS_RULES : undefined,
+    rules: post && v1Path === "/v1/messages" ? MESSAGES_RULES : post && v1Path === "/v1/messages/count_tokens" ? MODEL_AND_MESSAGES : undefined,
     pathModel: undefined,
     isModelList: method === "GET" && v1Path === "/v1/models",
   };
