@@ -1,8 +1,8 @@
 // What a user waits for before a command does anything: `node -e 0` as the floor, the quick commands, the time
 // to read the config, and `gateway start` until its first /health 200.
 import { spawn, spawnSync } from "node:child_process";
-import { get } from "node:http";
 import { fileURLToPath } from "node:url";
+import { probeHealth } from "../dist/running/probe-health.js";
 import { percentile } from "./streams.mjs";
 
 const BIN = fileURLToPath(new URL("../bin/gateway.js", import.meta.url));
@@ -19,20 +19,11 @@ function medianMs(args, env, runs) {
   return percentile(times, 50);
 }
 
-const healthy = (port) =>
-  new Promise((resolve) => {
-    const req = get({ host: "127.0.0.1", port, path: "/health", agent: false }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode === 200));
-    });
-    req.on("error", () => resolve(false));
-  });
-
 async function startToHealthMs(env, port) {
   const started = performance.now();
   const child = spawn(process.execPath, [BIN, "start", "--port", String(port), "--quiet"], { env: { ...process.env, ...env }, stdio: "ignore" });
   // Polls as fast as the event loop turns: the figure is the first moment /health answers.
-  while (!(await healthy(port))) await new Promise((resolve) => setImmediate(resolve));
+  while (!(await probeHealth(port))) await new Promise((resolve) => setImmediate(resolve));
   const elapsed = performance.now() - started;
   const exited = new Promise((resolve) => child.on("exit", resolve));
   child.kill("SIGKILL");
