@@ -4,7 +4,7 @@ import { isLoopbackHost, type GatewayConfig } from "../config/index.js";
 import type { Segments } from "../families/index.js";
 import type { RequestSink } from "../request-log/record.js";
 import type { UpstreamClient } from "../upstream/upstream-client.js";
-import { createInflight, type Inflight } from "./inflight.js";
+import { createInflight, type Inflight, type Occupancy } from "./inflight.js";
 import { createKeyCheck } from "./local-auth.js";
 import { createCaptureStore, type CaptureStore } from "../dashboard/capture-store.js";
 import { createDashboard, type Dashboard } from "../dashboard/dashboard-routes.js";
@@ -24,6 +24,8 @@ export interface GatewayContextOptions {
   bodyTimeoutMs: number;
   /** Told about an error the gateway did not expect (a bug; the client gets a 502). @default console.error */
   onInternalError?: ((error: unknown) => void) | undefined;
+  /** Told when the gateway goes from no request open to one, and back. */
+  occupancy?: Occupancy | undefined;
 }
 
 /**
@@ -77,7 +79,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     captures,
     dashboard: createDashboard({ feed, captures, keyMatches, nextRequestId, version: options.version, upstream: options.client.target.label }),
     bodyTimeoutMs: options.bodyTimeoutMs,
-    inflight: createInflight(),
+    inflight: createInflight(options.occupancy),
     onInternalError: options.onInternalError ?? ((error) => console.error(error)),
     nextRequestId,
   };

@@ -8,6 +8,7 @@ import { createGatewayContext } from "./gateway-context.js";
 import { createGatewayHandler } from "./gateway-handler.js";
 import { listenApp, type RunningServer } from "./listen.js";
 import { refuseUpgrade } from "./refuse-upgrade.js";
+import type { Occupancy } from "./inflight.js";
 import { BODY_DEADLINE_MS } from "./stages/read-body.js";
 
 export interface StartGatewayOptions {
@@ -22,6 +23,8 @@ export interface StartGatewayOptions {
   bodyTimeoutMs?: number;
   /** Told about an error the gateway did not expect (a bug; the client gets a 502). @default console.error */
   onInternalError?: (error: unknown) => void;
+  /** Told when the gateway goes from no request open to one, and back (`createIdleMemory` for `gateway start`). */
+  occupancy?: Occupancy;
 }
 
 /** A running local gateway. */
@@ -54,6 +57,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     recordHeaders: options.recordHeaders,
     bodyTimeoutMs,
     onInternalError: options.onInternalError,
+    occupancy: options.occupancy,
   });
   let running: RunningServer;
   try {

@@ -6,6 +6,7 @@ import { consolaSink } from "../../request-log/request-line.js";
 import { spawnDetached } from "../../running/detach.js";
 import { findGateway } from "../../running/find-gateway.js";
 import { removeGatewayRecord, writeGatewayRecord } from "../../running/gateway-record.js";
+import { createIdleMemory } from "../../server/idle-memory.js";
 import { startGateway, type Gateway } from "../../server/start-gateway.js";
 import { VERSION } from "../../version.js";
 import { BIN_PATH } from "../bin-path.js";
@@ -126,6 +127,7 @@ export function registerStart(program: Command): void {
         onRequest: fanOut(sinks),
         recordHeaders: options.verbose === true && !options.quiet,
         onInternalError: (error) => log.error(error),
+        occupancy: createIdleMemory(),
       });
       writeGatewayRecord(ctx.config.stateDir, {
         pid: process.pid,
