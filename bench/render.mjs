@@ -34,12 +34,13 @@ function memoryTable({ memory: m, timing: t }) {
 
 function scaleTable(report) {
   const lines = [
-    `| open streams (20 chunks ${report.slowChunkMs} ms apart) | floor RSS MB | gateway RSS MB | floor CPU ms/stream | gateway CPU ms/stream | lateness p99 ms: direct / floor / gateway |`,
-    "|---|---|---|---|---|---|",
+    `| open streams (20 chunks ${report.slowChunkMs} ms apart; ${report.scaleRounds} round(s), medians) | floor RSS MB | gateway RSS MB | floor CPU ms/stream | gateway CPU ms/stream | lateness p99 ms: direct / floor / gateway | added p99 ms: floor / gateway | p99 range ms: direct / floor / gateway |`,
+    "|---|---|---|---|---|---|---|---|",
   ];
+  const range = (r) => `${f(r.chunkLateP99Range[0], 1)}-${f(r.chunkLateP99Range[1], 1)}`;
   for (const row of report.scale) {
     lines.push(
-      `| ${row.count} | ${f(row.floor.rssPeakMb, 1)} | ${f(row.gateway.rssPeakMb, 1)} | ${f(row.floor.cpuMsPerStream, 2)} | ${f(row.gateway.cpuMsPerStream, 2)} | ${f(row.direct.chunkLateP99, 2)} / ${f(row.floor.chunkLateP99, 2)} / ${f(row.gateway.chunkLateP99, 2)} |`,
+      `| ${row.count} | ${f(row.floor.rssPeakMb, 1)} | ${f(row.gateway.rssPeakMb, 1)} | ${f(row.floor.cpuMsPerStream, 2)} | ${f(row.gateway.cpuMsPerStream, 2)} | ${f(row.direct.chunkLateP99, 2)} / ${f(row.floor.chunkLateP99, 2)} / ${f(row.gateway.chunkLateP99, 2)} | ${f(row.floor.addedP99, 2)} / ${f(row.gateway.addedP99, 2)} | ${range(row.direct)} / ${range(row.floor)} / ${range(row.gateway)} |`,
     );
   }
   return lines;
@@ -60,6 +61,6 @@ function coldTable({ cold: c }) {
 }
 
 export function render(report) {
-  const head = `machine: ${report.machine}; load: ${report.generator}, ${report.seconds} s per target and scenario, ${report.rounds.length} interleaved round(s)${report.quick ? " (quick mode)" : ""}${report.capture ? "; gateway with --capture" : ""}`;
+  const head = `machine: ${report.machine}; load: ${report.generator}, ${report.seconds} s per target and scenario after ${report.warmSeconds} s unmeasured, ${report.rounds.length} interleaved round(s)${report.quick ? " (quick mode)" : ""}${report.capture ? "; gateway with --capture" : ""}`;
   return [head, "", ...loadTable(report), "", ...memoryTable(report), "", ...scaleTable(report), "", ...coldTable(report)].join("\n");
 }

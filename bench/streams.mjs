@@ -50,7 +50,7 @@ export async function chunkTiming(target, runs) {
  * Their starts spread over one chunk interval, as real traffic arrives: started in the same instant, every
  * stream's chunk would come in the same wave, and the figure would measure the length of a wave of `count`.
  */
-export async function openStreams(target, count, delayMs) {
+async function openStreams(target, count, delayMs) {
   const cpuBefore = cpuMs(target.pid);
   const startAfter = (i) => new Promise((resolve) => setTimeout(resolve, (i * delayMs) / count));
   const { peak, result } = await peakRssDuring(target.pid, () =>
@@ -58,4 +58,31 @@ export async function openStreams(target, count, delayMs) {
   );
   const cpu = cpuMs(target.pid) - cpuBefore;
   return { count, rssPeakMb: peak, cpuMsPerStream: cpu / count, chunkLateP99: percentile(result.flatMap((t) => lateness(t, delayMs)), 99) };
+}
+
+/**
+ * `openStreams` for every target, `rounds` times interleaved: one figure from one round is mostly the scheduling
+ * noise of three busy processes on few cores. Per target: the highest peak RSS, the median CPU per stream, the
+ * median and range of the lateness p99, and the median of what a proxy adds to `direct`'s p99 in the same round.
+ */
+export async function openStreamsRounds(targets, count, delayMs, rounds) {
+  const runs = [];
+  for (let round = 0; round < rounds; round++) {
+    const run = {};
+    for (const target of targets) run[target.name] = await openStreams(target, count, delayMs);
+    runs.push(run);
+  }
+  const row = { count };
+  for (const { name } of targets) {
+    const mine = runs.map((run) => run[name]);
+    const p99s = mine.map((r) => r.chunkLateP99);
+    row[name] = {
+      rssPeakMb: Math.max(...mine.map((r) => r.rssPeakMb)),
+      cpuMsPerStream: percentile(mine.map((r) => r.cpuMsPerStream), 50),
+      chunkLateP99: percentile(p99s, 50),
+      chunkLateP99Range: [Math.min(...p99s), Math.max(...p99s)],
+      addedP99: percentile(runs.map((run) => run[name].chunkLateP99 - run.direct.chunkLateP99), 50),
+    };
+  }
+  return row;
 }
