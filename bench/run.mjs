@@ -50,7 +50,7 @@ const SCENARIOS = [
 // Each window measures a warm process. A target idle since its last turn (20 s or more, while the others ran) may
 // have given its grown heap back: the gateway does 0.5 s into any idle spell plus up to 8 s for V8's memory
 // reducer, the floor after about 30 s. The first seconds of the next burst then measure the heap growing again
-// (14-18% fewer requests in the first 3 s), which the README reports on its own.
+// (6-12% fewer requests over a 6 s window), which the README reports on its own.
 async function measure(target, scenario) {
   const request = requestFor(scenario, target.key);
   await runLoad(`${target.url}${request.path}`, request, scenario.connections, WARM_SECONDS);

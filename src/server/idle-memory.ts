@@ -23,8 +23,8 @@ export interface IdleMemoryOptions {
  * (`--optimize-for-size`, which V8 reads where it decides) and clears it when the next request opens. The
  * reducer's next look then shrinks the heap: within 10 s of the last request instead of about 30 s. Nothing runs
  * while the flag is set, so no code is compiled under it; the one flag it implies (a 1 MB young generation) is
- * only read at start-up. As after any shrink, the first seconds of the next saturating burst run up to 15% slower
- * while the heap grows again.
+ * only read at start-up. The price: the first seconds of the next saturating burst run slower while the heap
+ * grows again (6-12% fewer requests over 6 s in the bench's A/B).
  *
  * The flag is process-wide: one gateway per process (`gateway start`) owns it.
  */
