@@ -47,10 +47,10 @@ const SCENARIOS = [
   { label: "chat non-stream, 1 connection", family: "chat", stream: false, connections: 1 },
 ];
 
-// Each window measures a warm process. A target idle since its last turn (20 s or more, while the others ran) may
-// have given its grown heap back: the gateway does 0.5 s into any idle spell plus up to 8 s for V8's memory
-// reducer, the floor after about 30 s. The first seconds of the next burst then measure the heap growing again
-// (6-12% fewer requests over a 6 s window), which the README reports on its own.
+// Each window measures a warm process: the unmeasured load before it takes the first round's JIT warm-up, and a
+// heap a target gave back while it waited 20 s or more for its turn (the gateway does 0.5 s into any idle spell
+// plus up to 8 s for V8's memory reducer, the floor after about 30 s). The first seconds of a burst would otherwise
+// measure the heap growing again (6-12% fewer requests over a 6 s window), which the README reports on its own.
 async function measure(target, scenario) {
   const request = requestFor(scenario, target.key);
   await runLoad(`${target.url}${request.path}`, request, scenario.connections, WARM_SECONDS);
@@ -59,11 +59,6 @@ async function measure(target, scenario) {
   const cpu = cpuMs(target.pid) - before;
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name}, ${scenario.label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { ...result, cpuMs: cpu, cpuUsPerReq: (cpu * 1000) / result.requests };
-}
-
-// The first round would otherwise also measure each process's JIT warm-up.
-async function warmUp(target) {
-  for (const scenario of SCENARIOS) await runLoad(`${target.url}${requestFor(scenario, target.key).path}`, requestFor(scenario, target.key), 20, 1);
 }
 
 async function startTargets() {
@@ -88,10 +83,6 @@ async function main() {
   const { targets, gatewayEnv } = await startTargets();
   await sleep(1_000);
   const idle = Object.fromEntries(targets.map((t) => [t.name, rssMb(t.pid)]));
-  for (const target of targets) {
-    say(`warming up: ${target.name} ...`);
-    await warmUp(target);
-  }
   // rounds[r][scenario label][target name]; every scenario runs for every target before the next round.
   const rounds = [];
   for (let round = 1; round <= ROUNDS; round++) {
