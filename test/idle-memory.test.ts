@@ -3,8 +3,6 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createIdleMemory } from "../src/server/idle-memory.js";
-import { createInflight } from "../src/server/inflight.js";
-import type { Exchange } from "../src/server/exchange.js";
 
 describe("idle memory", () => {
   afterEach(() => {
@@ -56,21 +54,6 @@ describe("idle memory", () => {
     vi.advanceTimersByTime(5_000);
     occupancy.busy();
     expect(flags).toEqual([]);
-  });
-
-  it("is told by the in-flight registry when its first request opens and its last one closes", () => {
-    const events: string[] = [];
-    const inflight = createInflight({ busy: () => events.push("busy"), quiet: () => events.push("quiet") });
-    const exchange = () => ({}) as Exchange;
-    const leaveA = inflight.enter(exchange());
-    const leaveB = inflight.enter(exchange());
-    leaveA();
-    leaveA();
-    expect(events).toEqual(["busy"]);
-    leaveB();
-    expect(events).toEqual(["busy", "quiet"]);
-    inflight.enter(exchange());
-    expect(events).toEqual(["busy", "quiet", "busy"]);
   });
 
   // The flag only helps if this Node's V8 still reads it after start-up: its memory reducer says which mode it sees.

@@ -245,4 +245,18 @@ describe("in-flight registry", () => {
     await idle;
     expect(inflight.size).toBe(0);
   });
+
+  it("tells its occupancy when the first request opens and when the last one closes", () => {
+    const events: string[] = [];
+    const inflight = createInflight({ busy: () => events.push("busy"), quiet: () => events.push("quiet") });
+    const leaveA = inflight.enter(waiting());
+    const leaveB = inflight.enter(waiting());
+    leaveA();
+    leaveA();
+    expect(events).toEqual(["busy"]);
+    leaveB();
+    expect(events).toEqual(["busy", "quiet"]);
+    inflight.enter(waiting());
+    expect(events).toEqual(["busy", "quiet", "busy"]);
+  });
 });
