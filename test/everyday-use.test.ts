@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { createServer, type AddressInfo } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cliEnv, runCli } from "./helpers/cli.js";
 import { startFakeUpstream, FAKE_UPSTREAM_KEY, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { tempConfigDir } from "./helpers/gateway.js";
@@ -28,11 +28,21 @@ interface Setup {
   configDir: string;
 }
 
+// The port these tests' gateways get when they name none. Never the default 8484: a developer's own gateway may be
+// running there, and `run` would use it and the cleanup's `stop` would end it.
+let configuredPort: string;
+beforeAll(async () => {
+  const probe = createServer().listen(0, "127.0.0.1");
+  await once(probe, "listening");
+  configuredPort = String((probe.address() as AddressInfo).port);
+  probe.close();
+});
+
 const setups: Setup[] = [];
 function setup(extra: Record<string, string> = {}, file?: Record<string, unknown>): Setup {
   const stateDir = privateDir();
   const configDir = tempConfigDir(file);
-  const s = { env: cliEnv({ GATEWAY_CONFIG_DIR: configDir, GATEWAY_STATE_DIR: stateDir, ...extra }), stateDir, configDir };
+  const s = { env: cliEnv({ GATEWAY_CONFIG_DIR: configDir, GATEWAY_STATE_DIR: stateDir, GATEWAY_PORT: configuredPort, ...extra }), stateDir, configDir };
   setups.push(s);
   return s;
 }
@@ -138,9 +148,9 @@ describe("gateway run", () => {
     const s = setup();
     const ok = await runCli(["run", "--", "node", "-e", "console.log(process.env.OPENAI_BASE_URL, process.env.GEMINI_API_KEY === process.env.OPENAI_API_KEY); process.exit(3)"], s.env);
     expect(ok.code).toBe(3);
-    expect(ok.stdout).toMatch(/^http:\/\/127\.0\.0\.1:8484\/v1 true$/m);
-    expect(ok.stderr).toContain("Started a gateway in the background on http://127.0.0.1:8484");
-    expect(records(s.stateDir)).toEqual(["gateway-8484.json"]);
+    expect(ok.stdout).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${configuredPort}/v1 true$`, "m"));
+    expect(ok.stderr).toContain(`Started a gateway in the background on http://127.0.0.1:${configuredPort}`);
+    expect(records(s.stateDir)).toEqual([`gateway-${configuredPort}.json`]);
     // the command's own options stay its own
     const passed = await runCli(["run", "node", "-p", "process.argv.length"], s.env);
     expect(passed.stdout.trim()).toBe("1");
@@ -241,7 +251,7 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("echo: hello from codex");
     expect(readdirSync(join(s.env.HOME!, ".codex"))).not.toContain("config.toml");
-    const log = readFileSync(join(s.stateDir, "gateway-8484.log"), "utf8");
+    const log = readFileSync(join(s.stateDir, `gateway-${configuredPort}.log`), "utf8");
     expect(log).toMatch(/POST \/v1\/responses gpt-5-codex 200/);
   }, 120_000);
 });
