@@ -57,4 +57,5 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 60_000;
-server.listen(0, "127.0.0.1", () => console.log(`port ${server.address().port}`));
+// A queue as long as the gateway's, so no proxy's burst of upstream connections waits for a SYN retry here.
+server.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, () => console.log(`port ${server.address().port}`));

@@ -31,4 +31,5 @@ const server = createServer((req, res) => {
     });
 });
 server.keepAliveTimeout = 60_000;
-server.listen(0, "127.0.0.1", () => console.log(`port ${server.address().port}`));
+// The gateway's listen queue, so a burst of connections costs both the same (Node's default drops past 511).
+server.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, () => console.log(`port ${server.address().port}`));

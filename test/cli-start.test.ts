@@ -1,4 +1,5 @@
-import { createServer, type Server } from "node:net";
+import { once } from "node:events";
+import { connect, createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeUpstream, FAKE_UPSTREAM_KEY, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { tempConfigDir } from "./helpers/gateway.js";
@@ -88,20 +89,38 @@ describe("gateway start", () => {
     const child = spawnCli(["start", "--port", "0", "--upstream", upstream.url], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), GATEWAY_API_KEY: FAKE_UPSTREAM_KEY, GATEWAY_LOCAL_KEY: "gw-k" }));
     children.push(child);
     const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
-    const pending = fetch(`${url}/v1/chat/completions`, {
+    // Headers back: the stream is open, and the first signal will have a request to wait for.
+    const response = await fetch(`${url}/v1/chat/completions`, {
       method: "POST",
       headers: { authorization: "Bearer gw-k", "content-type": "application/json" },
       body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "a b c d e" }] }),
-    }).then((r) => r.text()).catch(() => "");
-    await new Promise((r) => setTimeout(r, 300));
+    });
+    const pending = response.text().catch(() => "");
     child.kill("SIGINT");
-    await new Promise((r) => setTimeout(r, 200));
+    await waitForOutput(child, /Shutting down/, "stderr");
     const signalledAt = Date.now();
     child.kill("SIGINT");
     const code = await exited(child);
     expect(Date.now() - signalledAt).toBeLessThan(1_500);
     expect(code).toBe(130);
     await pending;
+  });
+
+  it("queues a burst of 1,000 connections that arrive while it is busy, instead of dropping some", async () => {
+    const child = start(["--port", "0"]);
+    const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    // A stopped process accepts nothing, like one busy with a burst: each connection the kernel completes waits in
+    // the listen queue. With Node's default queue of 511 the rest had their SYNs dropped, and each of those
+    // clients waited a full second before trying again, so these connects never finished while it was stopped.
+    child.kill("SIGSTOP");
+    const sockets = Array.from({ length: 1000 }, () => connect(Number(new URL(url!).port), "127.0.0.1"));
+    try {
+      await Promise.all(sockets.map((socket) => once(socket, "connect")));
+    } finally {
+      child.kill("SIGCONT");
+      for (const socket of sockets) socket.destroy();
+    }
+    expect((await (await fetch(`${url}/health`)).json()).status).toBe("ok");
   });
 });
 

@@ -30,11 +30,18 @@ function portBusy(host: string, port: number, cause?: unknown): ListenError {
   });
 }
 
+/**
+ * Connections the kernel completes while the gateway is busy wait in this queue until it accepts them. Node's
+ * default of 511 overflowed when a few hundred streams opened at once (a fan-out of agents, the bench's 1,000), and
+ * every connection past it had its SYN dropped and waited a full second to try again. Linux caps it at somaxconn.
+ */
+const LISTEN_BACKLOG = 4096;
+
 /** Node's `listen` as a promise: resolves once bound, rejects with the bind error (EADDRINUSE, EADDRNOTAVAIL). */
 function bind(server: Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off("error", reject);
       resolve();
     });

@@ -57,19 +57,20 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, input?: 
   });
 }
 
-/** Waits until the child's stdout matches, returning the match. */
-export function waitForOutput(child: ReturnType<typeof spawnCli>, pattern: RegExp, timeoutMs = 10_000): Promise<RegExpMatchArray> {
+/** Waits until the child's stdout (or `stream`) matches, returning the match. */
+export function waitForOutput(child: ReturnType<typeof spawnCli>, pattern: RegExp, stream: "stdout" | "stderr" = "stdout", timeoutMs = 10_000): Promise<RegExpMatchArray> {
+  const source = child[stream]!;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; got ${JSON.stringify(child.output())}`)), timeoutMs);
     const check = () => {
-      const match = child.output().stdout.match(pattern);
+      const match = child.output()[stream].match(pattern);
       if (match) {
         clearTimeout(timer);
-        child.stdout!.off("data", check);
+        source.off("data", check);
         resolve(match);
       }
     };
-    child.stdout!.on("data", check);
+    source.on("data", check);
     child.on("close", () => {
       clearTimeout(timer);
       reject(new Error(`exited before ${pattern}: ${JSON.stringify(child.output())}`));
