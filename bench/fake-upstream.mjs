@@ -1,5 +1,6 @@
 // The benchmark's upstream: as fast as node:http allows, fixed replies in all three wire formats.
-// Streaming requests (`"stream":true`, or Gemini's `:streamGenerateContent`) get 20 SSE chunks, `?delay=<ms>` apart.
+// Streaming requests (`"stream":true`, or Gemini's `:streamGenerateContent`) get `?chunks=<n>` SSE chunks (20 unless
+// asked), `?delay=<ms>` apart, then the family's closing events.
 import { createServer } from "node:http";
 
 const KEY = process.env.BENCH_UPSTREAM_KEY;
@@ -40,7 +41,9 @@ const server = createServer((req, res) => {
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(family.json) });
       return res.end(family.json);
     }
-    const delay = Number(new URL(req.url, "http://x").searchParams.get("delay") ?? 0);
+    const query = new URL(req.url, "http://x").searchParams;
+    const delay = Number(query.get("delay") ?? 0);
+    const count = Number(query.get("chunks") ?? 20);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     let i = 0;
     // Chunk i leaves at start + i * delay, not delay after the one before: timer drift must not add up, or it
@@ -48,7 +51,7 @@ const server = createServer((req, res) => {
     const start = performance.now();
     const next = () => {
       if (res.destroyed) return;
-      if (i === 20) return res.end(family.end);
+      if (i === count) return res.end(family.end);
       res.write(family.chunk(i++));
       if (delay) setTimeout(next, Math.max(0, start + i * delay - performance.now()));
       else next();

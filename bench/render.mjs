@@ -32,15 +32,15 @@ function memoryTable({ memory: m, timing: t }) {
   ];
 }
 
-function scaleTable(report) {
+function scaleTable({ scale, scaleShape: shape, scaleRounds }) {
   const lines = [
-    `| open streams (20 chunks ${report.slowChunkMs} ms apart; ${report.scaleRounds} round(s), medians) | floor RSS MB | gateway RSS MB | floor CPU ms/stream | gateway CPU ms/stream | lateness p99 ms: direct / floor / gateway | added p99 ms: floor / gateway | p99 range ms: direct / floor / gateway |`,
-    "|---|---|---|---|---|---|---|---|",
+    `| open streams (${shape.chunks} chunks ${shape.delayMs} ms apart, started over ${shape.rampMs / 1000} s; ${scaleRounds} round(s), medians) | floor RSS MB | gateway RSS MB | floor CPU ms/stream | gateway CPU ms/stream | lateness p99 ms while all open: direct / floor / gateway | added: floor / gateway | p99 range: direct / floor / gateway | whole run p99 added (ramp included): floor / gateway |`,
+    "|---|---|---|---|---|---|---|---|---|",
   ];
   const range = (r) => `${f(r.chunkLateP99Range[0], 1)}-${f(r.chunkLateP99Range[1], 1)}`;
-  for (const row of report.scale) {
+  for (const row of scale) {
     lines.push(
-      `| ${row.count} | ${f(row.floor.rssPeakMb, 1)} | ${f(row.gateway.rssPeakMb, 1)} | ${f(row.floor.cpuMsPerStream, 2)} | ${f(row.gateway.cpuMsPerStream, 2)} | ${f(row.direct.chunkLateP99, 2)} / ${f(row.floor.chunkLateP99, 2)} / ${f(row.gateway.chunkLateP99, 2)} | ${f(row.floor.addedP99, 2)} / ${f(row.gateway.addedP99, 2)} | ${range(row.direct)} / ${range(row.floor)} / ${range(row.gateway)} |`,
+      `| ${row.count} | ${f(row.floor.rssPeakMb, 1)} | ${f(row.gateway.rssPeakMb, 1)} | ${f(row.floor.cpuMsPerStream, 2)} | ${f(row.gateway.cpuMsPerStream, 2)} | ${f(row.direct.chunkLateP99, 2)} / ${f(row.floor.chunkLateP99, 2)} / ${f(row.gateway.chunkLateP99, 2)} | ${f(row.floor.addedP99, 2)} / ${f(row.gateway.addedP99, 2)} | ${range(row.direct)} / ${range(row.floor)} / ${range(row.gateway)} | ${f(row.floor.rampAddedP99, 2)} / ${f(row.gateway.rampAddedP99, 2)} |`,
     );
   }
   return lines;

@@ -26,7 +26,9 @@ const ROUNDS = quick ? 1 : 2;
 const TIMING_RUNS = quick ? 4 : 16;
 const STREAM_COUNTS = quick ? [10, 100] : [10, 100, 500, 1000];
 const SCALE_ROUNDS = quick ? 1 : 5;
-const SLOW_CHUNK_MS = 100;
+// Open streams: 40 chunks 100 ms apart (4 s each), starts spread over 1 s (1,000 new streams a second at most),
+// so every count has 3 s with all its streams open.
+const SCALE_SHAPE = { delayMs: 100, chunks: 40, rampMs: 1_000 };
 // The settle time the goal names: RSS 10 s after a load run, against idle.
 const SETTLE_MS = quick ? 2_000 : 10_000;
 const UPSTREAM_KEY = "sk-bench-upstream";
@@ -108,7 +110,7 @@ async function main() {
   const scale = [];
   for (const count of STREAM_COUNTS) {
     say(`${count} open streams, ${SCALE_ROUNDS} round(s) ...`);
-    scale.push(await openStreamsRounds(targets, count, SLOW_CHUNK_MS, SCALE_ROUNDS));
+    scale.push(await openStreamsRounds(targets, { ...SCALE_SHAPE, count }, SCALE_ROUNDS));
   }
   say("cold start ...");
   const cold = await coldStart(gatewayEnv, 18_000 + Math.floor(Math.random() * 1000), quick ? 6 : 20);
@@ -124,7 +126,7 @@ async function main() {
     memory: { idle, afterLoad, settled },
     timing,
     scale,
-    slowChunkMs: SLOW_CHUNK_MS,
+    scaleShape: SCALE_SHAPE,
     scaleRounds: SCALE_ROUNDS,
     cold,
   };
