@@ -1,7 +1,6 @@
-// The bench report as Markdown tables. Throughput ratios are taken within each round, then averaged.
+// The bench report as Markdown tables. Throughput ratios are of the means over each name's processes.
 const f = (n, d = 0) => (n === undefined || Number.isNaN(n) ? "-" : n.toFixed(d));
 const ratio = (a, b) => (b ? a / b : NaN);
-const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 
 function loadTable(report) {
   const lines = [
@@ -9,11 +8,9 @@ function loadTable(report) {
     "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const label of report.scenarios) {
-    const per = (name, field) => mean(report.rounds.map((round) => round[label][name][field]));
-    const rpsRatio = mean(report.rounds.map((round) => ratio(round[label].gateway.rps, round[label].floor.rps)));
-    const cpuRatio = mean(report.rounds.map((round) => ratio(round[label].gateway.cpuUsPerReq, round[label].floor.cpuUsPerReq)));
+    const { direct, floor, gateway } = report.load[label];
     lines.push(
-      `| ${label} | ${f(per("direct", "rps"))} | ${f(per("floor", "rps"))} | ${f(per("gateway", "rps"))} | ${f(rpsRatio, 2)} | ${f(per("floor", "cpuUsPerReq"))} | ${f(per("gateway", "cpuUsPerReq"))} | ${f(cpuRatio, 2)} | ${f(per("gateway", "p50Ms"), 2)} / ${f(per("gateway", "p99Ms"), 2)} |`,
+      `| ${label} | ${f(direct.rps)} | ${f(floor.rps)} | ${f(gateway.rps)} | ${f(ratio(gateway.rps, floor.rps), 2)} | ${f(floor.cpuUsPerReq)} | ${f(gateway.cpuUsPerReq)} | ${f(ratio(gateway.cpuUsPerReq, floor.cpuUsPerReq), 2)} | ${f(gateway.p50Ms, 2)} / ${f(gateway.p99Ms, 2)} |`,
     );
   }
   return lines;
@@ -61,6 +58,6 @@ function coldTable({ cold: c }) {
 }
 
 export function render(report) {
-  const head = `machine: ${report.machine}; load: ${report.generator}, ${report.seconds} s per target and scenario after ${report.warmSeconds} s unmeasured, ${report.rounds.length} interleaved round(s)${report.quick ? " (quick mode)" : ""}${report.capture ? "; gateway with --capture" : ""}`;
+  const head = `machine: ${report.machine}; load: ${report.generator}, ${report.seconds} s per process and scenario after ${report.warmSeconds} s unmeasured; ${report.instances} process(es) each of the floor and the gateway, taking turns, figures are their means${report.quick ? " (quick mode)" : ""}${report.capture ? "; gateway with --capture" : ""}`;
   return [head, "", ...loadTable(report), "", ...memoryTable(report), "", ...scaleTable(report), "", ...coldTable(report)].join("\n");
 }

@@ -1,7 +1,7 @@
 // npm run bench [-- --quick] [-- --json] [-- --capture]
-// Starts a fast fake upstream, a minimal node:http + undici proxy (the floor) and the gateway, each as its own
-// process, and measures them side by side: throughput and CPU per request under load (interleaved rounds,
-// ratios within a round), chunk timing, memory at idle and after load, open streams at scale, and cold start.
+// Starts a fast fake upstream, minimal node:http + undici proxies (the floor) and gateways, each as its own process,
+// and measures them side by side: throughput and CPU per request under load (floor and gateway processes taking
+// turns, ratios of their means), chunk timing, memory at idle and after load, open streams at scale, and cold start.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +22,10 @@ const capture = process.argv.includes("--capture");
 const SECONDS = quick ? 2 : 10;
 // Load before each measured window, not measured: see `measure`.
 const WARM_SECONDS = quick ? 1 : 3;
-const ROUNDS = quick ? 1 : 2;
+// Processes of the floor and of the gateway, measured in turn: two processes of the same program differ by up to a
+// quarter in CPU per request for their whole life (four floor processes measured 83, 87, 104 and 106 µs a request,
+// each the same again a round later), so one process each would make the ratio a draw between two of them.
+const INSTANCES = quick ? 1 : 3;
 const TIMING_RUNS = quick ? 4 : 16;
 const STREAM_COUNTS = quick ? [10, 100] : [10, 100, 500, 1000];
 const SCALE_ROUNDS = quick ? 1 : 5;
@@ -49,7 +52,7 @@ const SCENARIOS = [
   { label: "chat non-stream, 1 connection", family: "chat", stream: false, connections: 1 },
 ];
 
-// Each window measures a warm process: the unmeasured load before it takes the first round's JIT warm-up, and a
+// Each window measures a warm process: the unmeasured load before it takes the first scenario's JIT warm-up, and a
 // heap a target gave back while it waited 20 s or more for its turn (the gateway does 0.5 s into any idle spell
 // plus up to 8 s for V8's memory reducer, the floor after about 30 s). The first seconds of a burst would otherwise
 // measure the heap growing again (6-12% fewer requests over a 6 s window), which the README reports on its own.
@@ -65,52 +68,63 @@ async function measure(target, scenario) {
 
 async function startTargets() {
   const upstream = await startProcess([here("fake-upstream.mjs")], { BENCH_UPSTREAM_KEY: UPSTREAM_KEY }, /port (\d+)/);
-  const floor = await startProcess([here("floor-proxy.mjs")], { BENCH_UPSTREAM_URL: upstream.url, BENCH_UPSTREAM_KEY: UPSTREAM_KEY }, /port (\d+)/);
   // The gateway as a user runs it: request log on, one model alias configured, its own directories.
   mkdirSync(join(scratch, "config"), { mode: 0o700 });
   writeFileSync(join(scratch, "config", "config.json"), JSON.stringify({ upstream: upstream.url, models: { [ALIAS]: "m" } }));
-  const gatewayEnv = { GATEWAY_API_KEY: UPSTREAM_KEY, GATEWAY_LOCAL_KEY: LOCAL_KEY, GATEWAY_CONFIG_DIR: join(scratch, "config"), GATEWAY_STATE_DIR: join(scratch, "state"), NO_COLOR: "1" };
-  const gateway = await startProcess([here("../bin/gateway.js"), "start", "--port", "0", "--quiet", ...(capture ? ["--capture"] : [])], gatewayEnv, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
-  return {
-    gatewayEnv,
-    targets: [
-      { name: "direct", ...upstream, key: UPSTREAM_KEY },
-      { name: "floor", ...floor, key: LOCAL_KEY },
-      { name: "gateway", ...gateway, key: LOCAL_KEY },
-    ],
-  };
+  const gatewayEnv = (instance) => ({ GATEWAY_API_KEY: UPSTREAM_KEY, GATEWAY_LOCAL_KEY: LOCAL_KEY, GATEWAY_CONFIG_DIR: join(scratch, "config"), GATEWAY_STATE_DIR: join(scratch, `state-${instance}`), NO_COLOR: "1" });
+  const targets = [{ name: "direct", instance: 1, ...upstream, key: UPSTREAM_KEY }];
+  for (let instance = 1; instance <= INSTANCES; instance++) {
+    const floor = await startProcess([here("floor-proxy.mjs")], { BENCH_UPSTREAM_URL: upstream.url, BENCH_UPSTREAM_KEY: UPSTREAM_KEY }, /port (\d+)/);
+    const gateway = await startProcess([here("../bin/gateway.js"), "start", "--port", "0", "--quiet", ...(capture ? ["--capture"] : [])], gatewayEnv(instance), /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+    targets.push({ name: "floor", instance, ...floor, key: LOCAL_KEY }, { name: "gateway", instance, ...gateway, key: LOCAL_KEY });
+  }
+  return { gatewayEnv: gatewayEnv(1), targets };
+}
+
+const NAMES = ["direct", "floor", "gateway"];
+const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+
+/** Per target name, the mean over its processes of each figure `of` gives; the processes' own figures as `each`. */
+function perName(targets, of) {
+  return Object.fromEntries(
+    NAMES.map((name) => {
+      const each = targets.filter((t) => t.name === name).map(of);
+      const fields = typeof each[0] === "number" ? undefined : Object.keys(each[0]);
+      return [name, fields ? { ...Object.fromEntries(fields.map((field) => [field, mean(each.map((e) => e[field]))])), each } : mean(each)];
+    }),
+  );
 }
 
 async function main() {
   const { targets, gatewayEnv } = await startTargets();
   await sleep(1_000);
-  const idle = Object.fromEntries(targets.map((t) => [t.name, rssMb(t.pid)]));
-  // rounds[r][scenario label][target name]; every scenario runs for every target before the next round.
-  const rounds = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    const results = {};
-    for (const scenario of SCENARIOS) {
-      results[scenario.label] = {};
-      for (const target of targets) {
-        say(`round ${round}/${ROUNDS}, ${scenario.label}: ${target.name} ...`);
-        results[scenario.label][target.name] = await measure(target, scenario);
-      }
+  const idle = perName(targets, (t) => rssMb(t.pid));
+  // load[scenario label][target name]: means over a name's processes, which take turns (floor 1, gateway 1, floor 2,
+  // ...) in each scenario, so a slow minute of the machine does not fall on one name only.
+  const load = {};
+  for (const scenario of SCENARIOS) {
+    const measured = new Map();
+    for (const target of targets) {
+      say(`${scenario.label}: ${target.name} ${target.instance} ...`);
+      measured.set(target, await measure(target, scenario));
     }
-    rounds.push(results);
+    load[scenario.label] = perName(targets, (t) => measured.get(t));
   }
-  const afterLoad = Object.fromEntries(targets.map((t) => [t.name, rssMb(t.pid)]));
+  const afterLoad = perName(targets, (t) => rssMb(t.pid));
   say(`waiting ${SETTLE_MS / 1000} s for memory to settle ...`);
   await sleep(SETTLE_MS);
-  const settled = Object.fromEntries(targets.map((t) => [t.name, rssMb(t.pid)]));
+  const settled = perName(targets, (t) => rssMb(t.pid));
+  // Chunk timing and open streams take the first process of each: they are about latency and memory, not CPU.
+  const first = targets.filter((t) => t.instance === 1);
   const timing = {};
-  for (const target of targets) {
+  for (const target of first) {
     say(`chunk timing: ${target.name} ...`);
     timing[target.name] = await chunkTiming(target, TIMING_RUNS);
   }
   const scale = [];
   for (const count of STREAM_COUNTS) {
     say(`${count} open streams, ${SCALE_ROUNDS} round(s) ...`);
-    scale.push(await openStreamsRounds(targets, { ...SCALE_SHAPE, count }, SCALE_ROUNDS));
+    scale.push(await openStreamsRounds(first, { ...SCALE_SHAPE, count }, SCALE_ROUNDS));
   }
   say("cold start ...");
   const cold = await coldStart(gatewayEnv, 18_000 + Math.floor(Math.random() * 1000), quick ? 6 : 20);
@@ -121,8 +135,9 @@ async function main() {
     capture,
     seconds: SECONDS,
     warmSeconds: WARM_SECONDS,
+    instances: INSTANCES,
     scenarios: SCENARIOS.map((s) => s.label),
-    rounds,
+    load,
     memory: { idle, afterLoad, settled },
     timing,
     scale,
