@@ -4,9 +4,10 @@ import { createServer, type AddressInfo } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { cliEnv, runCli } from "./helpers/cli.js";
+import { BIN, cliEnv, recordOutput, runCli } from "./helpers/cli.js";
 import { startFakeUpstream, FAKE_UPSTREAM_KEY, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { tempConfigDir } from "./helpers/gateway.js";
+import { envPrefix, hasTmux, openTerminal } from "./helpers/terminal.js";
 
 /**
  * The running-gateway record, start --detach, stop, run and env finding the gateway, with real child processes.
@@ -159,6 +160,26 @@ describe("gateway run", () => {
     expect(missing.stderr).toContain("Command not found: no-such-tool-xyz");
     const signalled = await runCli(["run", "--", "node", "-e", "process.kill(process.pid, 'SIGTERM')"], s.env);
     expect(signalled.code).toBe(143);
+  });
+
+  it.skipIf(!hasTmux)("one Ctrl-C in a terminal reaches the tool once, and the tool's exit code comes back", async () => {
+    const s = setup();
+    // The tool counts its SIGINTs and, on the next line typed, prints the count and exits 0.
+    const tool = `let n = 0; process.on("SIGINT", () => console.log("SIGINT " + ++n)); console.log("tool ready"); process.stdin.once("data", () => { console.log("SIGINTs: " + n); process.exit(0); });`;
+    const terminal = openTerminal("gateway-run", `${envPrefix(s.env)} ${process.execPath} ${BIN} run -- ${process.execPath} -e '${tool}'`);
+    try {
+      await terminal.waitFor(/tool ready/, 20_000);
+      terminal.keys("C-c");
+      await terminal.waitFor(/SIGINT 1/);
+      // A SIGINT passed on would have come right behind the terminal's own, long before these keys.
+      terminal.keys("done", "Enter");
+      const screen = await terminal.waitFor(/EXITED \d+/);
+      recordOutput(["run (terminal, Ctrl-C)"], screen, "");
+      expect(screen).toMatch(/^SIGINTs: 1$/m);
+      expect(screen).toMatch(/EXITED 0/);
+    } finally {
+      terminal.close();
+    }
   });
 
   it("--no-start fails when no gateway runs", async () => {

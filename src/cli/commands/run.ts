@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
+import { isatty } from "node:tty";
 import type { Command } from "commander";
 import { CommandNotFoundError, GatewayProcessError } from "../../errors/index.js";
 import { ensureGateway } from "../ensure-gateway.js";
@@ -8,11 +9,19 @@ import { writePrivateFile } from "../../files/private-files.js";
 import { createContext, localKeyOf, portFlag } from "../context.js";
 import { toolEnv } from "./env.js";
 
-/** Runs the command with the terminal inherited; resolves with its exit code (128+n for signal n). */
+/**
+ * Runs the command with the terminal inherited; resolves with its exit code (128+n for signal n). Signals sent to
+ * this process are passed on, but for Ctrl-C in a terminal: the terminal already sent that SIGINT to the whole
+ * foreground process group, the tool included, and passing it on made one press count as two (a second Ctrl-C
+ * is how Claude Code and Gemini CLI quit). This process stays, ignoring it, to hand back the tool's exit code.
+ */
 function runCommand(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: "inherit", env });
-    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    const fromTerminal = [0, 1, 2].some((fd) => isatty(fd));
+    const forward = (signal: NodeJS.Signals) => {
+      if (signal !== "SIGINT" || !fromTerminal) child.kill(signal);
+    };
     process.on("SIGINT", forward);
     process.on("SIGTERM", forward);
     child.once("error", (error: NodeJS.ErrnoException) => {
