@@ -102,18 +102,22 @@ async function main() {
   // load[scenario label][target name]: means over a name's processes, which take turns (floor 1, gateway 1, floor 2,
   // ...) in each scenario, so a slow minute of the machine does not fall on one name only.
   const load = {};
-  for (const scenario of SCENARIOS) {
+  const afterLoad = new Map();
+  const settling = [];
+  for (const [index, scenario] of SCENARIOS.entries()) {
     const measured = new Map();
     for (const target of targets) {
       say(`${scenario.label}: ${target.name} ${target.instance} ...`);
       measured.set(target, await measure(target, scenario));
+      // Each process's memory right after its own last window, and SETTLE_MS later, while the others take turns.
+      if (index === SCENARIOS.length - 1) {
+        afterLoad.set(target, rssMb(target.pid));
+        settling.push(sleep(SETTLE_MS).then(() => [target, rssMb(target.pid)]));
+      }
     }
     load[scenario.label] = perName(targets, (t) => measured.get(t));
   }
-  const afterLoad = perName(targets, (t) => rssMb(t.pid));
-  say(`waiting ${SETTLE_MS / 1000} s for memory to settle ...`);
-  await sleep(SETTLE_MS);
-  const settled = perName(targets, (t) => rssMb(t.pid));
+  const settled = new Map(await Promise.all(settling));
   // Chunk timing and open streams take the first process of each: they are about latency and memory, not CPU.
   const first = targets.filter((t) => t.instance === 1);
   const timing = {};
@@ -138,7 +142,7 @@ async function main() {
     instances: INSTANCES,
     scenarios: SCENARIOS.map((s) => s.label),
     load,
-    memory: { idle, afterLoad, settled },
+    memory: { idle, afterLoad: perName(targets, (t) => afterLoad.get(t)), settled: perName(targets, (t) => settled.get(t)) },
     timing,
     scale,
     scaleShape: SCALE_SHAPE,
