@@ -12,8 +12,9 @@ import { toolEnv } from "./env.js";
 /**
  * Runs the command with the terminal inherited; resolves with its exit code (128+n for signal n). Signals sent to
  * this process are passed on, but for Ctrl-C in a terminal: the terminal already sent that SIGINT to the whole
- * foreground process group, the tool included, and passing it on made one press count as two (a second Ctrl-C
- * is how Claude Code and Gemini CLI quit). This process stays, ignoring it, to hand back the tool's exit code.
+ * foreground process group, the tool included, and passing it on made one press count as two for a tool that
+ * handles SIGINT (where a second one often means "quit now"). Full-screen tools such as Claude Code read Ctrl-C
+ * as a key and get no signal at all. This process stays, ignoring it, to hand back the tool's exit code.
  */
 function runCommand(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
