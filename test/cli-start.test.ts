@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startFakeUpstream, FAKE_UPSTREAM_KEY, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { tempConfigDir } from "./helpers/gateway.js";
 import { cliEnv, runCli, spawnCli, waitForOutput } from "./helpers/cli.js";
+import { freePort } from "./helpers/free-port.js";
 
 const children: ReturnType<typeof spawnCli>[] = [];
 let blocker: Server | undefined;
@@ -123,15 +124,6 @@ describe("gateway start", () => {
     expect((await (await fetch(`${url}/health`)).json()).status).toBe("ok");
   });
 });
-
-/** A port that was free a moment ago: listen on 0, note the port, close. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 describe("gateway status and doctor", () => {
   it("status exits 1 when no gateway answers on the configured port, and says how to start one", async () => {

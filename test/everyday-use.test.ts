@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BIN, cliEnv, recordOutput, runCli } from "./helpers/cli.js";
 import { startFakeUpstream, FAKE_UPSTREAM_KEY, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { freePort } from "./helpers/free-port.js";
 import { tempConfigDir } from "./helpers/gateway.js";
 import { envPrefix, hasTmux, openTerminal } from "./helpers/terminal.js";
 
@@ -33,10 +34,7 @@ interface Setup {
 // running there, and `run` would use it and the cleanup's `stop` would end it.
 let configuredPort: string;
 beforeAll(async () => {
-  const probe = createServer().listen(0, "127.0.0.1");
-  await once(probe, "listening");
-  configuredPort = String((probe.address() as AddressInfo).port);
-  probe.close();
+  configuredPort = String(await freePort());
 });
 
 const setups: Setup[] = [];

@@ -1,5 +1,5 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { connect, createServer as createNetServer, type AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { createServer, type Server } from "node:http";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cliEnv, runCli, spawnCli, waitForOutput } from "./helpers/cli.js";
 import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { freePort } from "./helpers/free-port.js";
 import { LOCAL_KEY, tempConfigDir, useGatewayPair } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
 
@@ -214,10 +215,7 @@ describe("an upstream that sends an unrequested 100 Continue", () => {
 
 describe("first-time user rough edges", () => {
   it("network failures read as plain sentences with a next step, never as a bug", async () => {
-    const closed = createNetServer().listen(0, "127.0.0.1");
-    await once(closed, "listening");
-    const port = (closed.address() as AddressInfo).port;
-    closed.close();
+    const port = await freePort();
     const refused = await runCli(["chat", "-m", "m", "hi"], fakeEnv({ GATEWAY_UPSTREAM: `http://127.0.0.1:${port}` }));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`The upstream http://127.0.0.1:${port} refused the connection. Check that the upstream URL and port are right and that it is running.`);
