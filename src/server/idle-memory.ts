@@ -21,7 +21,9 @@ export interface IdleMemoryOptions {
  * avoids that wait for background tabs by telling V8 that memory matters more than speed; Node has no API for
  * it, so while no request has been open for `quietMs` the gateway sets the flag that means the same thing
  * (`--optimize-for-size`, which V8 reads where it decides) and clears it when the next request opens. The
- * reducer's next look then shrinks the heap: within 10 s of the last request instead of about 30 s. Nothing runs
+ * reducer's next look then shrinks the heap instead of waiting about 30 s. That look keeps its own 8 s timer: the
+ * shrink comes at its first tick after the quiet time, 9 s after a wrk run in the bench, one tick later when a
+ * tick falls inside the quiet time (so not always within 10 s). Nothing runs
  * while the flag is set, so no code is compiled under it; the one flag it implies (a 1 MB young generation) is
  * only read at start-up. The price: the first seconds of the next saturating burst run slower while the heap
  * grows again (6-12% fewer requests over 6 s in the bench's A/B).
