@@ -53,8 +53,8 @@ const SCENARIOS = [
 ];
 
 // Each window measures a warm process: the unmeasured load before it takes the first scenario's JIT warm-up, and a
-// heap a target gave back while it waited 20 s or more for its turn (the gateway does 0.5 s into any idle spell
-// plus up to 8 s for V8's memory reducer, the floor after about 30 s). The first seconds of a burst would otherwise
+// heap a target gave back while it waited 20 s or more for its turn (the gateway 1 s into any idle spell, the floor
+// whenever V8's memory reducer gets to it, if at all). The first seconds of a burst would otherwise
 // measure the heap growing again (6-12% fewer requests over a 6 s window), which the README reports on its own.
 async function measure(target, scenario) {
   const request = requestFor(scenario, target.key);

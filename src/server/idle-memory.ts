@@ -1,54 +1,56 @@
-import { setFlagsFromString } from "node:v8";
+import { getHeapStatistics } from "node:v8";
 import type { Occupancy } from "./inflight.js";
 
 /** How long no request may be open before the gateway counts as idle. */
-const QUIET_MS = 500;
+const QUIET_MS = 1_000;
+/** How much the heap must have grown since it was last small before an idle spell is worth a collection. */
+const GROWTH_BYTES = 16 * 1024 * 1024;
 
 export interface IdleMemoryOptions {
   quietMs?: number;
-  /** `v8.setFlagsFromString`; a test passes a recorder. */
-  setFlags?: (flags: string) => void;
-  /** Node's own arguments (`process.execArgv`): a user who chose `--optimize-for-size` or its `--no-` keeps it. */
-  nodeArgs?: readonly string[];
+  growthBytes?: number;
+  /** The heap's committed size in bytes; a test passes its own. */
+  heapSize?: () => number;
+  /** Collects all garbage and shrinks the heap; a test passes a recorder. */
+  collect?: () => Promise<void>;
 }
 
 /**
  * Gives the memory a burst of requests grew back to the system soon after the burst ends.
  *
- * After load, V8 keeps its young generation at its largest (32 MB) and the old generation full of garbage until
- * its memory reducer runs a shrinking collection. The reducer looks every 8 s but waits until its allocation-rate
- * history, which only collections update, calls the process idle: on a gateway that was busy, about 30 s. Chrome
- * avoids that wait for background tabs by telling V8 that memory matters more than speed; Node has no API for
- * it, so while no request has been open for `quietMs` the gateway sets the flag that means the same thing
- * (`--optimize-for-size`, which V8 reads where it decides) and clears it when the next request opens. The
- * reducer's next look then shrinks the heap instead of waiting about 30 s. That look keeps its own 8 s timer: the
- * shrink comes at its first tick after the quiet time, 9 s after a wrk run in the bench, one tick later when a
- * tick falls inside the quiet time (so not always within 10 s). Nothing runs
- * while the flag is set, so no code is compiled under it; the one flag it implies (a 1 MB young generation) is
- * only read at start-up. The price: the first seconds of the next saturating burst run slower while the heap
- * grows again (6-12% fewer requests over 6 s in the bench's A/B).
- *
- * The flag is process-wide: one gateway per process (`gateway start`) owns it.
+ * After load V8 keeps its young generation at its largest (32 MB) and the old generation's emptied pages. Its own
+ * memory reducer does not reliably give them back: once it has run, it starts again only after a collection finds
+ * the old generation's committed memory 10% and 10 MB above what it left, so a burst that grew mostly the young
+ * generation stays grown until a bigger one (in the bench, one gateway in three stayed 53 MB above idle for good),
+ * and when it does start, it waits 8 s after the last full collection. So when no request has been open for
+ * `quietMs` and the heap has grown by `growthBytes`, the gateway collects itself, once per burst. The price: the
+ * main thread is busy for 30-60 ms while nothing is open, and the next saturating burst starts with a small heap.
  */
 export function createIdleMemory(options: IdleMemoryOptions = {}): Occupancy {
-  const { quietMs = QUIET_MS, setFlags = setFlagsFromString, nodeArgs = process.execArgv } = options;
-  if (nodeArgs.some((arg) => arg.includes("optimize-for-size"))) return { busy() {}, quiet() {} };
-  let preferMemory = false;
-  let timer: NodeJS.Timeout | undefined;
+  const { quietMs = QUIET_MS, growthBytes = GROWTH_BYTES, heapSize = committedHeap, collect = collectAllGarbage } = options;
+  let smallest = heapSize();
   let open = false;
+  let collecting = false;
+  let unavailable = false;
+  let timer: NodeJS.Timeout | undefined;
 
   function onQuiet() {
-    if (open || preferMemory) return;
-    preferMemory = true;
-    setFlags("--optimize-for-size");
+    if (open || collecting || unavailable) return;
+    const size = heapSize();
+    // V8 may have shrunk the heap on its own since the last look: growth counts from there.
+    smallest = Math.min(smallest, size);
+    if (size - smallest < growthBytes) return;
+    collecting = true;
+    collect().then(
+      () => (smallest = heapSize()),
+      // A Node built without the inspector: V8's own reducer is all there is.
+      () => (unavailable = true),
+    ).finally(() => (collecting = false));
   }
 
   return {
     busy() {
       open = true;
-      if (!preferMemory) return;
-      preferMemory = false;
-      setFlags("--no-optimize-for-size");
     },
     quiet() {
       open = false;
@@ -57,4 +59,25 @@ export function createIdleMemory(options: IdleMemoryOptions = {}): Occupancy {
       else timer = setTimeout(onQuiet, quietMs).unref();
     },
   };
+}
+
+function committedHeap(): number {
+  return getHeapStatistics().total_heap_size;
+}
+
+/**
+ * What an embedder's `Isolate::LowMemoryNotification` does: memory-reducing full collections until one finds
+ * nothing more, then both generations shrunk to what is live. Node offers it only through the inspector protocol
+ * (`HeapProfiler.collectGarbage`); an in-process session opens no port and enables no debugger.
+ */
+export async function collectAllGarbage(): Promise<void> {
+  const { Session } = await import("node:inspector");
+  const session = new Session();
+  session.connect();
+  try {
+    await new Promise<void>((resolve, reject) => session.post("HeapProfiler.collectGarbage", (error) => (error ? reject(error) : resolve())));
+  } finally {
+    // Not from inside the reply's callback: Node 20 hangs when the session is disconnected there.
+    setImmediate(() => session.disconnect());
+  }
 }

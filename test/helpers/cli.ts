@@ -32,9 +32,9 @@ export function cliEnv(extra: Record<string, string | undefined>): NodeJS.Proces
   return env;
 }
 
-/** Starts `gateway <args>` as a real child process. */
-export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess & { output: () => { stdout: string; stderr: string } } {
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+/** Starts `gateway <args>` as a real child process, its Node started with `nodeArgs`. */
+export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv, nodeArgs: readonly string[] = []): ChildProcess & { output: () => { stdout: string; stderr: string } } {
+  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (c: Buffer) => (stdout += c.toString()));
