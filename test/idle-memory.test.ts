@@ -109,7 +109,7 @@ describe("idle memory", () => {
       return Number(/-> [\d.]+ \(([\d.]+)\) MB/.exec(line)![1]);
     }
 
-    it("gives the heap back once the load has stopped, not during it", async () => {
+    it("gives the heap back within 5 s once the load has stopped", async () => {
       upstream = await startFakeUpstream();
       const env = cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), GATEWAY_API_KEY: FAKE_UPSTREAM_KEY, GATEWAY_LOCAL_KEY: "gw-k" });
       const child = spawnCli(["start", "--port", "0", "--quiet", "--upstream", upstream.url], env, ["--trace-gc"]);
@@ -126,9 +126,8 @@ describe("idle memory", () => {
           grown = Math.max(grown, ...collections().map(committedAfter));
         }
         expect(grown).toBeGreaterThanOrEqual(idle + 24);
-        const duringLoad = child.output().stdout.length;
-        const [line] = await waitForOutput(child, /Mark-Compact \(reduce\)[^\n]*low memory notification/, "stdout", 5_000);
-        expect(child.output().stdout.indexOf(line)).toBeGreaterThan(duringLoad);
+        const loadEnded = child.output().stdout.length;
+        const [line] = await waitForOutput(child, /Mark-Compact \(reduce\)[^\n]*low memory notification/, "stdout", 5_000, loadEnded);
         expect(committedAfter(line)).toBeLessThan(grown - 16);
         // The inspector session it takes for that says nothing on the terminal ("Debugger attached" or the like).
         expect(child.output().stderr).toBe("");

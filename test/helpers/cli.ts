@@ -57,13 +57,13 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, input?: 
   });
 }
 
-/** Waits until the child's stdout (or `stream`) matches, returning the match. */
-export function waitForOutput(child: ReturnType<typeof spawnCli>, pattern: RegExp, stream: "stdout" | "stderr" = "stdout", timeoutMs = 10_000): Promise<RegExpMatchArray> {
+/** Waits until the child's stdout (or `stream`) matches, from character `from` on, returning the match. */
+export function waitForOutput(child: ReturnType<typeof spawnCli>, pattern: RegExp, stream: "stdout" | "stderr" = "stdout", timeoutMs = 10_000, from = 0): Promise<RegExpMatchArray> {
   const source = child[stream]!;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; got ${JSON.stringify(child.output())}`)), timeoutMs);
     const check = () => {
-      const match = child.output()[stream].match(pattern);
+      const match = child.output()[stream].slice(from).match(pattern);
       if (match) {
         clearTimeout(timer);
         source.off("data", check);
