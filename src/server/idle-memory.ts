@@ -24,7 +24,7 @@ export interface IdleMemoryOptions {
  * generation stays grown until a bigger one (in the bench, one gateway in three stayed 53 MB above idle for good),
  * and when it does start, it waits 8 s after the last full collection. So when no request has been open for
  * `quietMs` and the heap has grown by `growthBytes`, the gateway collects itself, once per burst. The price: the
- * main thread is busy for 30-60 ms while nothing is open, and the next saturating burst starts with a small heap.
+ * main thread is busy for 40-60 ms while nothing is open, and the next saturating burst starts with a small heap.
  */
 export function createIdleMemory(options: IdleMemoryOptions = {}): Occupancy {
   const { quietMs = QUIET_MS, growthBytes = GROWTH_BYTES, heapSize = committedHeap, collect = collectAllGarbage } = options;
