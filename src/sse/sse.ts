@@ -1,0 +1,58 @@
+import { StringDecoder } from "node:string_decoder";
+import { createParser } from "eventsource-parser";
+
+/**
+ * The project's one reader and one writer of server-sent events: the echo upstream, the translators, the terminal
+ * client and the tests all frame and parse events here. Parsing is eventsource-parser's (the WHATWG rules:
+ * comments, `data:` without a space, CR/LF/CRLF line ends, multi-line data); bytes are decoded as one stream, so a
+ * character split across two network writes stays one character.
+ */
+
+/** One event as read: its `event:` name (undefined when absent) and its data lines joined with `\n`. */
+export interface SseMessage {
+  event: string | undefined;
+  data: string;
+}
+
+/** One event to write. `data` is serialised as JSON unless `raw`, in which case it is the text itself (`[DONE]`). */
+export interface SseOut {
+  event?: string | undefined;
+  data: unknown;
+  raw?: boolean | undefined;
+}
+
+/** One event in SSE framing: an optional `event:` line, one `data:` line, the blank line. */
+export function encodeEvent(out: SseOut): string {
+  const data = out.raw ? String(out.data) : JSON.stringify(out.data);
+  return `${out.event ? `event: ${out.event}\n` : ""}data: ${data}\n\n`;
+}
+
+/** Several events as one string, for one socket write. */
+export const encodeEvents = (events: readonly SseOut[]): string => events.map(encodeEvent).join("");
+
+/** A comment line: ignored by every SSE reader, enough to show a connection is alive. */
+export const sseComment = (text: string): string => `: ${text}\n\n`;
+
+/** Feeds bytes in as they arrive; `onEvent` gets each complete event in order. */
+export function createSseDecoder(onEvent: (message: SseMessage) => void) {
+  const decoder = new StringDecoder("utf8");
+  const parser = createParser({ onEvent: (event) => onEvent({ event: event.event, data: event.data }) });
+  return {
+    feed(chunk: Buffer | string): void {
+      parser.feed(typeof chunk === "string" ? chunk : decoder.write(chunk));
+    },
+    /** The end of the bytes: an event without its blank line is dropped, as the SSE rules say. */
+    end(): void {
+      parser.feed(decoder.end());
+    },
+  };
+}
+
+/** Every event in `text` (a whole stream), for tests and whole-body readers. */
+export function decodeEvents(text: string | Buffer): SseMessage[] {
+  const events: SseMessage[] = [];
+  const decoder = createSseDecoder((event) => events.push(event));
+  decoder.feed(text);
+  decoder.end();
+  return events;
+}

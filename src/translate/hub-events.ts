@@ -1,0 +1,158 @@
+import type { HubChunk, HubReply, HubToolCallDelta, HubUsage, ReasoningField } from "./hub.js";
+import { argumentsText } from "./tool-arguments.js";
+import type { ErrorFields, HubStreamItem, IdSource } from "./types.js";
+
+/**
+ * A chat stream reduced to what every client format is built from, whatever shape the upstream used: reasoning
+ * and text pieces, each tool call opened once its name is known and fed its argument text in order, the finish
+ * reason, the usage, an error. The three client-side stream translators (messages, responses, gemini) read these
+ * instead of raw chunks, so the tool-call rules of SPEC 10 rule 3 live in one place.
+ */
+export type HubEvent =
+  | { type: "reasoning"; text: string; field: ReasoningField }
+  | { type: "text"; text: string }
+  /** `call` counts tool calls from 0 in the order they were opened. */
+  | { type: "tool_start"; call: number; id: string; name: string }
+  | { type: "tool_args"; call: number; text: string }
+  /** The upstream's `finish_reason`, as it said it (first one only). */
+  | { type: "finish"; reason: string }
+  /** The latest usage report; a later one replaces it. */
+  | { type: "usage"; usage: HubUsage }
+  | { type: "error"; error: ErrorFields };
+
+type Delta = HubChunk["choices"][number]["delta"];
+
+/** Reasoning text of a delta or message: `reasoning_content`, or `reasoning` as a string or `{text}`/`{content}`. Empty placeholders are none. */
+export function reasoningOf(delta: { reasoning_content?: unknown; reasoning?: unknown }): { text: string; field: ReasoningField } | undefined {
+  if (typeof delta.reasoning_content === "string" && delta.reasoning_content) return { text: delta.reasoning_content, field: "reasoning_content" };
+  const reasoning = delta.reasoning as unknown;
+  if (typeof reasoning === "string") return reasoning ? { text: reasoning, field: "reasoning" } : undefined;
+  if (typeof reasoning === "object" && reasoning !== null) {
+    const { text, content } = reasoning as { text?: unknown; content?: unknown };
+    const value = typeof text === "string" ? text : typeof content === "string" ? content : "";
+    return value ? { text: value, field: "reasoning" } : undefined;
+  }
+  return undefined;
+}
+
+interface Call {
+  index: number | undefined;
+  id: string | undefined;
+  name: string | undefined;
+  /** Argument text that came before the name: sent once the call opens. */
+  pending: string;
+  /** Argument text sent so far. */
+  args: string;
+  ordinal: number | undefined;
+}
+
+const hasUsage = (usage: unknown): usage is HubUsage => typeof usage === "object" && usage !== null && typeof (usage as HubUsage).prompt_tokens === "number";
+
+/**
+ * Reads hub stream items into `HubEvent`s. Tool-call pieces are matched to calls by id first (an id repeated on
+ * every piece, the same call at several indexes), then by index (an id that never comes); a new id on a known
+ * index is a new call; a piece that repeats a call's whole arguments after they were streamed is a replay and is
+ * dropped; arguments sent as an object become JSON text; argument text before the name waits for it.
+ */
+export function createHubEventReader(ids: IdSource) {
+  const calls: Call[] = [];
+  let opened = 0;
+  let finished = false;
+
+  function callFor(piece: HubToolCallDelta): Call {
+    if (piece.id) {
+      const byId = calls.find((call) => call.id === piece.id);
+      if (byId) return byId;
+      const waiting = [...calls].reverse().find((call) => call.id === undefined && call.index === piece.index && call.ordinal === undefined);
+      if (waiting) {
+        waiting.id = piece.id;
+        return waiting;
+      }
+    } else {
+      const byIndex = piece.index === undefined ? calls.at(-1) : [...calls].reverse().find((call) => call.index === piece.index);
+      if (byIndex) return byIndex;
+    }
+    const call: Call = { index: piece.index, id: piece.id, name: undefined, pending: "", args: "", ordinal: undefined };
+    calls.push(call);
+    return call;
+  }
+
+  function toolPiece(piece: HubToolCallDelta, out: HubEvent[]): void {
+    const call = callFor(piece);
+    if (!call.name && piece.function?.name) call.name = piece.function.name;
+    const text = argumentsText(piece.function?.arguments);
+    if (call.ordinal === undefined) {
+      call.pending += text;
+      if (!call.name) return;
+      call.ordinal = opened++;
+      call.id ??= ids("call_");
+      out.push({ type: "tool_start", call: call.ordinal, id: call.id, name: call.name });
+      if (call.pending) out.push({ type: "tool_args", call: call.ordinal, text: call.pending });
+      call.args = call.pending;
+      return;
+    }
+    if (!text || (call.args.length > 0 && text === call.args)) return;
+    call.args += text;
+    out.push({ type: "tool_args", call: call.ordinal, text });
+  }
+
+  function delta(d: Delta, out: HubEvent[]): void {
+    const reasoning = reasoningOf(d);
+    if (reasoning) out.push({ type: "reasoning", ...reasoning });
+    if (typeof d.content === "string" && d.content) out.push({ type: "text", text: d.content });
+    for (const piece of d.tool_calls ?? []) toolPiece(piece, out);
+  }
+
+  return {
+    push(item: HubStreamItem): HubEvent[] {
+      if (item.type === "error") return [{ type: "error", error: item.error }];
+      const out: HubEvent[] = [];
+      const { chunk } = item;
+      for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
+        if (choice?.delta) delta(choice.delta, out);
+        const reason = choice?.finish_reason;
+        if (typeof reason === "string" && reason && !finished) {
+          finished = true;
+          out.push({ type: "finish", reason });
+        }
+      }
+      if (hasUsage(chunk.usage)) out.push({ type: "usage", usage: chunk.usage });
+      return out;
+    },
+    /** How many tool calls were opened so far. */
+    get toolCalls(): number {
+      return opened;
+    },
+  };
+}
+
+export type HubEventReader = ReturnType<typeof createHubEventReader>;
+
+/** A whole chat reply reduced the same way: reasoning, text, complete tool calls, finish reason, usage. */
+export interface HubReplyParts {
+  reasoning: { text: string; field: ReasoningField } | undefined;
+  text: string;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  finishReason: string | null;
+  usage: HubUsage | undefined;
+}
+
+/** Reads a non-stream chat reply; every choice is read as one (servers that put the answer in `choices[1]`). */
+export function readHubReply(reply: HubReply, ids: IdSource): HubReplyParts {
+  const parts: HubReplyParts = { reasoning: undefined, text: "", toolCalls: [], finishReason: null, usage: hasUsage(reply.usage) ? reply.usage : undefined };
+  for (const choice of Array.isArray(reply.choices) ? reply.choices : []) {
+    const message = choice?.message;
+    if (message) {
+      const reasoning = reasoningOf(message);
+      if (reasoning) parts.reasoning = parts.reasoning ? { ...parts.reasoning, text: parts.reasoning.text + reasoning.text } : reasoning;
+      if (typeof message.content === "string") parts.text += message.content;
+      for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
+        const name = call?.function?.name;
+        if (!name) continue;
+        parts.toolCalls.push({ id: call.id || ids("call_"), name, arguments: argumentsText(call.function.arguments as string | undefined) });
+      }
+    }
+    if (typeof choice?.finish_reason === "string" && (parts.finishReason === null || choice.finish_reason === "tool_calls")) parts.finishReason = choice.finish_reason;
+  }
+  return parts;
+}

@@ -1,0 +1,134 @@
+import type { HubChunk, HubReply, HubRequest, Json, ReasoningField } from "./hub.js";
+
+/**
+ * The contract between the request path and the translators: each format that a client may speak implements
+ * `ClientSide` (its requests to the hub, the hub's replies and streams back in its shape); each format that an
+ * upstream may speak besides chat implements `UpstreamSide`. Everything here is pure: no I/O, no timers, no
+ * clock but the injected ids, so tests drive every function directly.
+ */
+
+/** The four wire formats (SPEC section 10, Formats). */
+export type Format = "chat" | "responses" | "messages" | "gemini";
+
+/** One server-sent event to write to the client. `data` is serialised as JSON, unless `raw` says it is the text to send (`[DONE]`). */
+export interface ClientEvent {
+  event?: string;
+  data: unknown;
+  raw?: boolean;
+}
+
+/** One server-sent event as it was read from an upstream (after SSE decoding: comments dropped, data lines joined). */
+export interface UpstreamEvent {
+  event: string | undefined;
+  data: string;
+}
+
+/** What went wrong, before it is put in a format's envelope. `type` is SPEC section 4's and 10.5's vocabulary. */
+export interface ErrorFields {
+  status: number;
+  type: string;
+  message: string;
+  param: string | null;
+  code: string | null;
+}
+
+/** What the hub stream carries: chat chunks, or an upstream error that ends the stream. */
+export type HubStreamItem = { type: "chunk"; chunk: HubChunk } | { type: "error"; error: ErrorFields };
+
+/**
+ * Hub stream -> one client format, as a state machine fed one item at a time. Every method returns the client
+ * events to send now, in order (possibly none); after `finish` or `fail` it returns nothing more.
+ */
+export interface HubToClientStream {
+  /** The events that open the stream (`message_start`, `response.created`), before any upstream chunk arrived. Called at most once; `push` calls it if nobody did. */
+  start(): ClientEvent[];
+  push(item: HubStreamItem): ClientEvent[];
+  /** The upstream stream ended (EOF or `[DONE]`), with or without a finish reason: close by the format's grammar. */
+  finish(): ClientEvent[];
+  /** The upstream died or timed out: the format's error event, nothing after it. */
+  fail(error: ErrorFields): ClientEvent[];
+  /** The upstream has been silent for a while: what keeps the client from taking the stream for dead (a `ping`), or nothing. */
+  keepAlive(): ClientEvent[];
+}
+
+/** One upstream format's stream -> hub items (chat chunks), as a state machine. */
+export interface UpstreamToHubStream {
+  push(event: UpstreamEvent): HubStreamItem[];
+  /** The upstream stream ended: whatever the format's last event implies that was not said yet. */
+  finish(): HubStreamItem[];
+}
+
+/** Signs reasoning the gateway passes to a client, and recognises it when the client sends it back. */
+export interface ReasoningSeal {
+  /** A signature for a thinking block holding `text`, recording the upstream field it came from. */
+  sign(text: string, field: ReasoningField): string;
+  /** The upstream field when `signature` is one this gateway made for `text`; undefined otherwise (a real Anthropic signature, a forgery). */
+  verify(text: string, signature: string): ReasoningField | undefined;
+  /** An opaque envelope holding `text` (a Responses reasoning item's `encrypted_content`). */
+  seal(text: string, field: ReasoningField): string;
+  /** The text and field of an envelope this gateway made; undefined for anything else. */
+  open(envelope: string): { text: string; field: ReasoningField } | undefined;
+}
+
+/** Makes ids; injected so tests are deterministic. `prefix` is the format's own (`msg_`, `toolu_`, `resp_`, `fc_`, `call_`). */
+export type IdSource = (prefix: string) => string;
+
+/** What a translation needs to know beyond the body. */
+export interface TranslateContext {
+  /** The model id the client asked for: every translated reply names it. */
+  clientModel: string;
+  /** The model id sent upstream (after aliases). */
+  upstreamModel: string;
+  /** The routed upstream's cap on output tokens (config `maxOutputTokens`). */
+  maxOutputTokens?: number | undefined;
+  /** Whether the upstream accepts chat's `reasoning_effort` (config `"reasoning": "effort"`). */
+  reasoningEffort: boolean;
+  /** Whether the upstream is a provider of Anthropic's own (messages served natively): Claude Code's per-turn billing line stays in the system prompt only then. */
+  keepsBillingHeader: boolean;
+  seal: ReasoningSeal;
+  ids: IdSource;
+}
+
+/**
+ * What the request translation learned that the reply translation needs: which tools were custom or namespaced,
+ * whether the client asked for thoughts or for usage in its stream. Filled by `toHub`, read by `fromHub*`.
+ */
+export interface ReplyHints {
+  /** Tool names as sent upstream -> how the client knows them (namespaced Responses tools, names made valid for chat). */
+  toolNames?: ReadonlyMap<string, { name: string; namespace?: string | undefined; custom?: boolean | undefined }>;
+  /** Gemini: `thinkingConfig.includeThoughts`. */
+  includeThoughts?: boolean;
+  /** Chat client: `stream_options.include_usage`. */
+  includeUsage?: boolean;
+  /** Gemini: `responseMimeType` was JSON, so fenced JSON text is unwrapped. */
+  jsonText?: boolean;
+  /** Estimate of the request's input tokens, for `message_start` before the upstream reports usage. */
+  inputTokens?: number;
+}
+
+/** A client request translated to the hub, with what the reply side needs. */
+export interface ToHub {
+  request: HubRequest;
+  hints: ReplyHints;
+}
+
+/** A format that clients speak: its requests go to the hub, the hub's replies come back in its shape. */
+export interface ClientSide {
+  readonly format: Format;
+  /** The client's request body -> a chat request. Throws a `badRequest` HttpError for what cannot be translated (`previous_response_id`). */
+  toHub(body: Json, ctx: TranslateContext): ToHub;
+  /** A whole chat reply -> the client's reply body. */
+  replyFromHub(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json;
+  /** A state machine that turns the hub stream into the client's events. */
+  streamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream;
+}
+
+/** A format that upstreams speak besides chat: the hub's requests go out in it, its replies come back to the hub. */
+export interface UpstreamSide {
+  readonly format: Format;
+  fromHub(request: HubRequest, ctx: TranslateContext): Json;
+  replyToHub(reply: Json, ctx: TranslateContext): HubReply;
+  streamToHub(ctx: TranslateContext): UpstreamToHubStream;
+}
+
+export type { HubChunk, HubReply, HubRequest, Json, ReasoningField };
