@@ -1,0 +1,40 @@
+import { createReasoningSeal } from "../../src/translate/reasoning-seal.js";
+import type { HubChunk } from "../../src/translate/hub.js";
+import type { HubStreamItem, IdSource, TranslateContext } from "../../src/translate/types.js";
+
+/** Ids `<prefix>1`, `<prefix>2`, ... per prefix: replies compare exactly. */
+export function sequentialIds(): IdSource {
+  const counts = new Map<string, number>();
+  return (prefix) => {
+    const n = (counts.get(prefix) ?? 0) + 1;
+    counts.set(prefix, n);
+    return `${prefix}${n}`;
+  };
+}
+
+/** The seal of a test install. */
+export const testSeal = createReasoningSeal(Buffer.from("test-reasoning-secret"));
+
+/** A translation context for a chat upstream, with deterministic ids. */
+export function testContext(overrides: Partial<TranslateContext> = {}): TranslateContext {
+  return {
+    clientModel: "client-model",
+    upstreamModel: "upstream-model",
+    maxOutputTokens: undefined,
+    reasoningEffort: false,
+    keepsBillingHeader: false,
+    seal: testSeal,
+    ids: sequentialIds(),
+    ...overrides,
+  };
+}
+
+/** A hub stream item holding one chunk with one choice whose delta is `delta`. */
+export function deltaItem(delta: HubChunk["choices"][number]["delta"], finish: string | null = null, usage?: HubChunk["usage"]): HubStreamItem {
+  return { type: "chunk", chunk: { id: "chatcmpl-1", model: "upstream-model", choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) } };
+}
+
+/** The usage-only chunk that follows the finish chunk when `stream_options.include_usage` was asked. */
+export function usageItem(usage: NonNullable<HubChunk["usage"]>): HubStreamItem {
+  return { type: "chunk", chunk: { id: "chatcmpl-1", model: "upstream-model", choices: [], usage } };
+}
