@@ -1,3 +1,5 @@
+import type { Format } from "../translate/types.js";
+
 /** Upstream timeouts, in milliseconds. */
 export interface Timeouts {
   /** TCP/TLS connect. @default 10_000 */
@@ -37,6 +39,45 @@ export interface ConfigFields {
   capture: CaptureMode;
 }
 
+/** Where an upstream's key comes from (SPEC section 10, `key`). */
+export type UpstreamKey =
+  /** Stored by `gateway login <name>` in the OS keychain, account = the upstream's origin. */
+  | { kind: "keychain" }
+  /** No credential at all: local model servers. */
+  | { kind: "none" }
+  /** Read from this environment variable at each request. */
+  | { kind: "env"; variable: string };
+
+/** One upstream, resolved: every field filled from its entry, the top-level defaults and the built-in ones. */
+export interface UpstreamConfig {
+  /** `default` for the upstream that `upstream` names by URL (or `echo`), else the `upstreams` entry's name. */
+  readonly name: string;
+  /** Base URL without a trailing slash, or `echo`. */
+  readonly url: string;
+  /** The formats it serves natively, in the order the config gave them. @default all four */
+  readonly formats: readonly Format[];
+  /** `""` when the format lives directly under the base. @default "anthropic" (top-level value for `default`) */
+  readonly messagesSegment: string;
+  /** @default "gemini" (top-level value for `default`) */
+  readonly geminiSegment: string;
+  readonly key: UpstreamKey;
+  /** Model ids it serves, exact or with `*`, in file order. */
+  readonly models: readonly string[];
+  /** Upstream names tried in order when this one fails before the first byte. */
+  readonly fallback: readonly string[];
+  /** `effort`: it accepts chat's `reasoning_effort`. */
+  readonly reasoning: "effort" | undefined;
+  /** Cap on the output-token limit of translated requests. */
+  readonly maxOutputTokens: number | undefined;
+  /** Static, non-secret headers added to every request; they win over a client header of the same name. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The header that carries its key in every format, when not the format's usual one (the value is the bare key). */
+  readonly keyHeader: string | undefined;
+  readonly retries: number;
+  readonly timeouts: Readonly<Timeouts>;
+  readonly anthropicVersion: string | undefined;
+}
+
 /** `off`, `errors` (requests that failed) or `all`. */
 export const CAPTURE_MODES = ["off", "errors", "all"] as const;
 export type CaptureMode = (typeof CAPTURE_MODES)[number];
@@ -44,6 +85,13 @@ export type CaptureMode = (typeof CAPTURE_MODES)[number];
 /** The resolved, validated, frozen configuration. */
 export interface GatewayConfig extends Readonly<ConfigFields> {
   readonly timeouts: Readonly<Timeouts>;
+  /**
+   * Every upstream, resolved: the one `upstream` makes from a URL or `echo` (called `default`) first, then the
+   * `upstreams` entries in file order. Always at least one.
+   */
+  readonly upstreams: readonly UpstreamConfig[];
+  /** The name of the default upstream: `default`, or the entry `upstream` names, or the first entry. */
+  readonly defaultUpstream: string;
   /** Where `config.json` and `local-key` live. */
   readonly configDir: string;
   readonly configFile: string;
