@@ -1,0 +1,167 @@
+import type { HubUsage, Json, ReasoningField } from "../hub.js";
+import { createHubEventReader, type HubEvent } from "../hub-events.js";
+import type { ClientEvent, ErrorFields, HubStreamItem, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
+import { callItemPrefix, responseError, responseObject, responseUsage, statusOf, type ResponseState } from "./output-items.js";
+import { itemEvents, type Emit, type OpenItem, type StreamCall } from "./stream-items.js";
+import type { ResponsesHints } from "./to-hub.js";
+import { clientTool } from "./tool-names.js";
+
+/** Whether a call's argument text is a whole JSON object already, so no later piece can belong to it. */
+function complete(args: string): boolean {
+  try {
+    const value: unknown = JSON.parse(args);
+    return typeof value === "object" && value !== null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The hub stream as a Responses event stream (research C2's sequence): `response.created` and
+ * `response.in_progress` first, then each output item opened, fed and closed with `output_item.done` carrying the
+ * whole item before the next item opens (Codex builds its history from those alone), then `response.completed`
+ * with every item and the usage, held until the upstream's end so a usage chunk after the finish chunk counts.
+ * A stream cut short by `length` still ends with `response.completed` (status `incomplete`): Codex takes a stream
+ * without it for broken and retries the turn.
+ *
+ * Tool calls: a call is an item of its own. When a second call starts while the first one's arguments are not a
+ * whole JSON object yet (an upstream that interleaves parallel calls), the second waits, its arguments buffered,
+ * until the first is complete; so no argument piece ever belongs to an item already closed.
+ */
+export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
+  const reader = createHubEventReader(ctx.ids);
+  const echo = (hints as ResponsesHints).echo;
+  const base = { id: ctx.ids("resp_"), createdAt: Math.floor(Date.now() / 1000), model: ctx.clientModel };
+  let sequence = 0;
+  const emit: Emit = (type, fields) => ({ event: type, data: { type, sequence_number: sequence++, ...fields } });
+  const output: Json[] = [];
+  const calls = new Map<number, StreamCall>();
+  const waiting: StreamCall[] = [];
+  let open: OpenItem | undefined;
+  let finishReason: string | undefined;
+  let usage: HubUsage | undefined;
+  let started = false;
+  let ended = false;
+
+  const response = (state: Pick<ResponseState, "status" | "usage" | "error" | "incompleteDetails">) => ({
+    response: responseObject({ ...base, output: [...output], ...state }, echo),
+  });
+
+  function begin(): ClientEvent[] {
+    if (started) return [];
+    started = true;
+    const opening = response({ status: "in_progress", usage: null });
+    return [emit("response.created", opening), emit("response.in_progress", opening)];
+  }
+
+  function openItem(item: OpenItem): ClientEvent[] {
+    open = item;
+    return itemEvents.opened(emit, item);
+  }
+
+  const openCall = (call: StreamCall) => openItem({ kind: "tool", id: ctx.ids(callItemPrefix(call.tool)), index: output.length, call });
+
+  function closeOpen(): ClientEvent[] {
+    if (!open) return [];
+    const { events, done } = itemEvents.closed(emit, open, ctx.seal);
+    output.push(done);
+    open = undefined;
+    return events;
+  }
+
+  /** Closes the open item and every waiting call: something else (text, reasoning, the finish) came after them. */
+  function settle(): ClientEvent[] {
+    const out = closeOpen();
+    for (let call = waiting.shift(); call; call = waiting.shift()) out.push(...openCall(call), ...closeOpen());
+    return out;
+  }
+
+  /** Once the open call's arguments are whole, the next waiting call takes its place. */
+  function promote(): ClientEvent[] {
+    const out: ClientEvent[] = [];
+    while (open?.kind === "tool" && waiting.length > 0 && complete(open.call.args)) out.push(...closeOpen(), ...openCall(waiting.shift()!));
+    return out;
+  }
+
+  /** A reasoning or text piece: into the open item of its kind, or a new one after closing whatever was open. */
+  function piece(kind: "reasoning" | "message", delta: string, field: ReasoningField = "reasoning_content"): ClientEvent[] {
+    const out: ClientEvent[] = [];
+    let item = open;
+    if (item?.kind !== kind) {
+      out.push(...settle());
+      item = kind === "reasoning" ? { kind, id: ctx.ids("rs_"), index: output.length, text: "", field } : { kind, id: ctx.ids("msg_"), index: output.length, text: "" };
+      out.push(...openItem(item));
+    }
+    item.text += delta;
+    return [...out, ...itemEvents.delta(emit, item, delta)];
+  }
+
+  function onEvent(event: HubEvent): ClientEvent[] {
+    switch (event.type) {
+      case "reasoning":
+        return piece("reasoning", event.text, event.field);
+      case "text":
+        return piece("message", event.text);
+      case "tool_start": {
+        const call: StreamCall = { call: event.call, callId: event.id, tool: clientTool(hints.toolNames, event.name), args: "" };
+        calls.set(event.call, call);
+        if (open?.kind === "tool" && (waiting.length > 0 || !complete(open.call.args))) {
+          waiting.push(call);
+          return [];
+        }
+        return [...settle(), ...openCall(call)];
+      }
+      case "tool_args": {
+        const call = calls.get(event.call);
+        if (!call) return [];
+        call.args += event.text;
+        // A waiting call's arguments go out when it opens.
+        return open?.kind === "tool" && open.call === call ? [...itemEvents.delta(emit, open, event.text), ...promote()] : [];
+      }
+      case "finish":
+        finishReason ??= event.reason;
+        return settle();
+      case "usage":
+        usage = event.usage;
+        return [];
+      case "error":
+        return fail(event.error);
+    }
+  }
+
+  function fail(error: ErrorFields): ClientEvent[] {
+    if (ended) return [];
+    // Items still open are left out: a half-streamed call closed as done would be run by Codex.
+    const out = [...begin(), emit("response.failed", response({ status: "failed", usage: null, error: responseError(error) }))];
+    ended = true;
+    return out;
+  }
+
+  return {
+    start: () => (ended ? [] : begin()),
+    push(item: HubStreamItem): ClientEvent[] {
+      if (ended) return [];
+      const out = begin();
+      for (const event of reader.push(item)) {
+        out.push(...onEvent(event));
+        if (ended) break;
+      }
+      return out;
+    },
+    finish(): ClientEvent[] {
+      if (ended) return [];
+      const out = [...begin(), ...settle()];
+      const { status, incomplete_details } = statusOf(finishReason, calls.size > 0);
+      out.push(emit("response.completed", response({ status, usage: responseUsage(usage), incompleteDetails: incomplete_details })));
+      ended = true;
+      return out;
+    },
+    fail,
+    /**
+     * The API's own heartbeat, `{"type":"keepalive"}`: any event restarts Codex's idle timer (300 s by default),
+     * which a local model reading a long prompt can outlast, while an SSE comment restarts nothing in Codex's
+     * reader. OpenAI sends this event itself, so Responses clients skip it (openai-node since the fix for its issue #1964).
+     */
+    keepAlive: () => (ended ? [] : [...begin(), emit("keepalive", {})]),
+  };
+}
