@@ -385,6 +385,29 @@ describe("responses requests: messages and items", () => {
     ]);
   });
 
+  it("keeps system text first: a developer message sent mid-conversation becomes user text at its place (Qwen and llama.cpp templates reject a late system message)", () => {
+    const { request } = toHub({
+      instructions: "Base.",
+      input: [
+        { role: "developer", content: "Sandbox on." },
+        { role: "user", content: "Hi" },
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: "Hello" }] },
+        { role: "developer", content: "<collaboration_mode>plan</collaboration_mode>" },
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: "Planning." }] },
+        { role: "developer", content: "<permissions>read-only</permissions>" },
+        { role: "user", content: "Go on." },
+      ],
+    });
+    expect(request.messages).toEqual([
+      { role: "system", content: "Base.\n\nSandbox on." },
+      { role: "user", content: "Hi" },
+      { role: "assistant", content: "Hello" },
+      { role: "user", content: "<collaboration_mode>plan</collaboration_mode>" },
+      { role: "assistant", content: "Planning." },
+      { role: "user", content: "<permissions>read-only</permissions>\n\nGo on." },
+    ]);
+  });
+
   it("makes the assistant text and the run of parallel calls after it one assistant message, each output a tool message in order", () => {
     const { request } = toHub({
       input: [
@@ -652,6 +675,17 @@ describe("responses replies", () => {
     expect(output).toEqual([{ id: "ctc_1", type: "custom_tool_call", status: "completed", call_id: "call_p", name: "apply_patch", input }]);
   });
 
+  it.each([
+    ["a missing brace", '{"path":"a"', '{"path":"a"}'],
+    ["a trailing comma", '{"path":"a",}', '{"path":"a"}'],
+    ["no arguments at all", "", "{}"],
+    ["valid JSON, kept byte for byte", '{ "b": 1, "a": 2 }', '{ "b": 1, "a": 2 }'],
+    ["text beyond repair, kept as it came", "not json at all", "not json at all"],
+  ])("repairs a function call's arguments with %s (table E row 24)", (_case, args, expected) => {
+    const reply = hubReply({ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "read", arguments: args } }] }, "tool_calls");
+    expect((responsesClient.replyFromHub(reply, {}, testContext()) as { output: Json[] }).output[0]!.arguments).toBe(expected);
+  });
+
   it("names a namespaced function by its member name and namespace, as codex-rs ResponseItem::FunctionCall reads it", () => {
     const { hints } = toHub(topLevelRequest());
     const reply = hubReply({ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "multi_agent_v1__spawn_agent", arguments: '{"task":"x"}' } }] }, "tool_calls");
@@ -856,6 +890,13 @@ describe("responses streams: tool-call chunk shapes (research B2)", () => {
     expect(callArgs(events)).toEqual([["c", "read", '{"path":"a"}']]);
   });
 
+  it("streams broken arguments as they came but gives the repaired ones in the done events, which Codex reads", () => {
+    const events = runStream([toolChunk([{ index: 0, id: "c", type: "function", function: { name: "read", arguments: '{"path":"a"' } }], "tool_calls")]);
+    expect(data(events, "response.function_call_arguments.delta").map((event) => event.delta)).toEqual(['{"path":"a"']);
+    expect(data(events, "response.function_call_arguments.done")[0]!.arguments).toBe('{"path":"a"}');
+    expect(callArgs(events)).toEqual([["c", "read", '{"path":"a"}']]);
+  });
+
   it("keeps interleaved parallel calls whole: the second waits until the first's arguments are complete", () => {
     const events = runStream([
       toolChunk([{ index: 0, id: "c1", type: "function", function: { name: "read", arguments: '{"path":' } }]),
@@ -956,9 +997,10 @@ describe("responses streams: what the SDK and Codex make of them", () => {
     usage,
   );
 
-  it("parses in the openai SDK's ResponseStream to the same response as the non-stream translation", async () => {
+  it("parses in the openai SDK's ResponseStream, keepalives included, to the same response as the non-stream translation", async () => {
     const { hints } = toHub(codeModeRequest());
-    const events = runStream(script(), hints);
+    const stream = responsesClient.streamFromHub(hints, testContext());
+    const events = [...stream.start(), ...stream.keepAlive(), ...script().flatMap((item) => [...stream.push(item), ...stream.keepAlive()]), ...stream.finish()];
     const streamed = await sdkAnswering(encodeEvents(events), "text/event-stream").responses.stream({ model: "client-model", input: "List the files." }).finalResponse();
     const whole = await sdkAnswering(JSON.stringify(responsesClient.replyFromHub(scriptReply, hints, testContext())), "application/json").responses.create({ model: "client-model", input: "List the files." });
     expect(stamped(unparsed(streamed))).toEqual(stamped(unparsed(whole)));

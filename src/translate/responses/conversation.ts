@@ -23,7 +23,7 @@ function message(draft: Draft): HubMessage {
 
 /**
  * Builds chat messages from Responses items in order, with chat's rules: consecutive system (or user) text is one
- * message; assistant text and the tool calls after it are one assistant message (chat wants every call of a turn
+ * message, and system text comes only first; assistant text and the tool calls after it are one assistant message (chat wants every call of a turn
  * on one message, followed by their tool messages); reasoning the gateway sealed rides on the next assistant
  * message; images from tool results follow the run of tool messages as one user message; a result whose call is
  * not in the history becomes user text (a lone tool message is a 400 on chat servers).
@@ -41,13 +41,19 @@ export function createConversation() {
     say("user", parts);
   }
 
+  /**
+   * System or user text. A system message after the conversation has begun becomes user text at its place: the chat
+   * templates of Qwen and llama.cpp reject a system message that is not the first (Codex sends developer messages
+   * mid-conversation when a setting changes).
+   */
   function say(role: "system" | "user", parts: HubContentPart[]): void {
     flushImages();
     reasoning = undefined;
     if (parts.length === 0) return;
+    const as = role === "system" && drafts.some((draft) => draft.role !== "system") ? "user" : role;
     const last = drafts.at(-1);
-    if (last?.role === role) last.parts.push(...parts);
-    else drafts.push({ role, parts: [...parts] });
+    if (last?.role === as) last.parts.push(...parts);
+    else drafts.push({ role: as, parts: [...parts] });
   }
 
   function assistant(): Assistant {

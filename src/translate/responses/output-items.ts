@@ -46,12 +46,27 @@ export function customInput(args: string): string {
   return strings.length === 1 && Object.keys(value).length === 1 ? strings[0]! : args;
 }
 
+/**
+ * A function call's arguments for its final item: as the upstream sent them when they parse, else repaired (a local
+ * model's missing brace, trailing comma, single quotes), else as they came. Codex takes a call's arguments from the
+ * `output_item.done` item alone, so the repair reaches it even after the broken pieces were streamed.
+ */
+export function callArguments(args: string): string {
+  try {
+    JSON.parse(args);
+    return args;
+  } catch {
+    const repaired = parseToolArguments(args);
+    return Object.keys(repaired).length > 0 || !args.trim() ? JSON.stringify(repaired) : args;
+  }
+}
+
 /** A `function_call` or `custom_tool_call` item for a call the upstream made, named as the client declared the tool. */
 export function toolCallItem(itemId: string, callId: string, tool: ClientTool, args: string, status: ItemStatus): Json {
   const namespace = tool.namespace ? { namespace: tool.namespace } : {};
   return tool.custom
     ? { id: itemId, type: "custom_tool_call", status, call_id: callId, name: tool.name, ...namespace, input: status === "completed" ? customInput(args) : "" }
-    : { id: itemId, type: "function_call", status, arguments: args, call_id: callId, name: tool.name, ...namespace };
+    : { id: itemId, type: "function_call", status, arguments: status === "completed" ? callArguments(args) : args, call_id: callId, name: tool.name, ...namespace };
 }
 
 /** The item-id prefix of a call item: the API's `fc_` for functions, `ctc_` for custom tools. */

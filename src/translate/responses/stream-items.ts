@@ -82,7 +82,7 @@ export const itemEvents = {
           ...(input ? [emit("response.custom_tool_call_input.delta", { ...at, delta: input })] : []),
           emit("response.custom_tool_call_input.done", { ...at, input }),
         ]
-      : [emit("response.function_call_arguments.done", { ...at, name: tool.name, arguments: args })];
+      : [emit("response.function_call_arguments.done", { ...at, name: tool.name, arguments: done.arguments })];
     return { events: [...events, emit("response.output_item.done", { output_index: item.index, item: done })], done };
   },
 };
