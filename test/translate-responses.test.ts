@@ -877,6 +877,17 @@ describe("responses streams: tool-call chunk shapes (research B2)", () => {
     expect((completed(events).output as Json[]).map((item) => item.id)).toEqual(["fc_1", "fc_2"]);
   });
 
+  it("reads the same call sent at several indexes (LocalAI) and two pieces for one index in one chunk as one call", () => {
+    const events = runStream([
+      toolChunk([
+        { index: 0, id: "call_1", type: "function", function: { name: "read", arguments: '{"pa' } },
+        { index: 0, function: { arguments: 'th":"a"}' } },
+      ]),
+      toolChunk([{ index: 1, id: "call_1", type: "function", function: { name: "read", arguments: '{"path":"a"}' } }], "tool_calls"),
+    ]);
+    expect(callArgs(events)).toEqual([["call_1", "read", '{"path":"a"}']]);
+  });
+
   it("makes up an id when the upstream never sends one (vLLM) and waits for the name before opening the item (table E row 5)", () => {
     const events = runStream([toolChunk([{ index: 0, function: { arguments: '{"path":' } }]), toolChunk([{ index: 0, function: { name: "read", arguments: '"a"}' } }]), deltaItem({}, "tool_calls")]);
     const added = data(events, "response.output_item.added");

@@ -23,10 +23,11 @@ function message(draft: Draft): HubMessage {
 
 /**
  * Builds chat messages from Responses items in order, with chat's rules: consecutive system (or user) text is one
- * message, and system text comes only first; assistant text and the tool calls after it are one assistant message (chat wants every call of a turn
- * on one message, followed by their tool messages); reasoning the gateway sealed rides on the next assistant
- * message; images from tool results follow the run of tool messages as one user message; a result whose call is
- * not in the history becomes user text (a lone tool message is a 400 on chat servers).
+ * message, and system text comes only first; assistant text and the tool calls after it are one assistant message
+ * (chat wants every call of a turn on one message, followed by their tool messages); reasoning the gateway sealed
+ * rides on the next assistant message; images from tool results follow the run of tool messages as one user
+ * message; a result whose call is not in the history becomes user text (a lone tool message is a 400 on chat
+ * servers).
  */
 export function createConversation() {
   const drafts: Draft[] = [];
