@@ -51,7 +51,7 @@ export function customInput(args: string): string {
  * model's missing brace, trailing comma, single quotes), else as they came. Codex takes a call's arguments from the
  * `output_item.done` item alone, so the repair reaches it even after the broken pieces were streamed.
  */
-export function callArguments(args: string): string {
+function callArguments(args: string): string {
   try {
     JSON.parse(args);
     return args;
