@@ -1,4 +1,5 @@
-import type { ConfigFields } from "./types.js";
+import { FORMATS } from "./schemas/upstream-entry.js";
+import type { ConfigFields, UpstreamKey } from "./types.js";
 
 /** Every default in one place. */
 export const DEFAULTS: ConfigFields = Object.freeze({
@@ -15,4 +16,15 @@ export const DEFAULTS: ConfigFields = Object.freeze({
   maxBodyBytes: 32 * 1024 * 1024,
   models: Object.freeze({}),
   capture: "off",
+});
+
+/**
+ * What an upstream leaves out (SPEC section 10). An `upstreams` entry's segments are these built-in ones whatever
+ * the top level says; its `retries`, `timeouts` and `anthropicVersion` come from the top level.
+ */
+export const UPSTREAM_DEFAULTS = Object.freeze({
+  formats: Object.freeze([...FORMATS]),
+  messagesSegment: "anthropic",
+  geminiSegment: "gemini",
+  key: Object.freeze({ kind: "keychain" }) as UpstreamKey,
 });

@@ -1,7 +1,11 @@
-export type { GatewayConfig, ConfigFields, Timeouts, EnvSecrets } from "./types.js";
+export type { GatewayConfig, ConfigFields, Timeouts, EnvSecrets, UpstreamConfig, UpstreamKey } from "./types.js";
 export { ECHO_UPSTREAM, CAPTURE_MODES, type CaptureMode } from "./types.js";
-export { DEFAULTS } from "./defaults.js";
+export { DEFAULTS, UPSTREAM_DEFAULTS } from "./defaults.js";
 export { resolveConfigDir } from "./config-dir.js";
 export { resolveStateDir } from "./state-dir.js";
 export { isLoopbackHost } from "./loopback.js";
-export { loadConfig, readEnvSecrets, readConfigFile, CONFIG_FILE_NAME, type ConfigFlags } from "./load-config.js";
+export { loadConfig, readEnvSecrets, type LoadConfigOptions } from "./load-config.js";
+export { readConfigFile, CONFIG_FILE_NAME } from "./read-config-file.js";
+export type { ConfigFlags } from "./env-and-flags.js";
+export { FORMATS } from "./schemas/upstream-entry.js";
+export { FLAG_SOURCE, validatePort } from "./validate-fields.js";

@@ -12,11 +12,18 @@ export interface Timeouts {
 
 /** The fields a config file, the environment or flags can set. None of them is a secret. */
 export interface ConfigFields {
-  /** Upstream base URL, or `echo` for the built-in offline upstream. @default "echo" */
+  /**
+   * The default upstream's base URL, or `echo` for the built-in offline upstream. The sources may also name an
+   * `upstreams` entry; the resolved config then holds that entry's URL (its name is `defaultUpstream`).
+   * @default "echo"
+   */
   upstream: string;
-  /** The path segment the messages family lives under, upstream and locally. @default "anthropic" */
+  /**
+   * The path segment the messages family lives under, locally and at the `default` upstream; `""` for none.
+   * @default "anthropic"
+   */
   messagesSegment: string;
-  /** The path segment the Gemini family lives under, upstream and locally. @default "gemini" */
+  /** The path segment the Gemini family lives under, locally and at the `default` upstream; `""` for none. @default "gemini" */
   geminiSegment: string;
   /** Local port; 0 picks a free one. @default 8484 */
   port: number;

@@ -1,0 +1,66 @@
+import type { BaseIssue, IssuePathItem } from "valibot";
+import { ConfigError, type ConfigSource } from "../errors/index.js";
+
+/** Where a value came from, for messages (a file path, `GATEWAY_PORT`, the command line) and for the exit code. */
+export interface Source {
+  label: string;
+  kind: ConfigSource;
+}
+
+/**
+ * The one message of an invalid value: `Invalid configuration in <source>: "<field>" must be <expected> (got
+ * <value>).` Flags are usage (exit 2), a file or a variable a failure (exit 1); the hint says which fix applies.
+ */
+export function invalidConfig(source: Source, field: string, expected: string, value: unknown): ConfigError {
+  const shown = value === undefined ? "nothing" : JSON.stringify(value);
+  return new ConfigError(`Invalid configuration in ${source.label}: "${field}" must be ${expected} (got ${shown}).`, source.kind, {
+    hint:
+      source.kind === "flag"
+        ? "Fix the value; `gateway <command> --help` lists every option."
+        : "Fix the value, or remove it to use the default. The README's Configuration section lists every field.",
+  });
+}
+
+/** Maps whose keys are free-form (model ids, header names): written `models["gpt-4o"]`, as users write them. */
+const MAP_FIELDS = new Set(["models", "headers"]);
+
+/**
+ * The first of `issues` as `invalidConfig`. Every schema's message is the "expected" phrase; the field comes from
+ * the issue's path and the value shown is the one given, before any trimming or conversion.
+ */
+export function issueError(source: Source, issues: readonly BaseIssue<unknown>[], rootField: string, rootValue: unknown): ConfigError {
+  const issue = firstInFileOrder(issues);
+  const path = issue.path ?? [];
+  const last = path.at(-1);
+  // A record's key that its key schema refused names the record and shows the key; a strict object's unknown or
+  // missing field (also a "key" issue) names the field itself and shows its value.
+  const badKey = last?.origin === "key" && issue.type !== "strict_object";
+  const field = fieldName(badKey ? path.slice(0, -1) : path) || rootField;
+  return invalidConfig(source, field, issue.message, last === undefined ? rootValue : badKey ? last.key : last.value);
+}
+
+/** `upstreams.local.url`, `timeouts.idleMs`, `models["gpt-4o"]`; array items are named by their array. */
+function fieldName(path: readonly IssuePathItem[]): string {
+  let name = "";
+  let parent: unknown;
+  for (const item of path) {
+    if (item.type === "array") continue;
+    const key = String(item.key);
+    name += MAP_FIELDS.has(String(parent)) ? `[${JSON.stringify(key)}]` : name ? `.${key}` : key;
+    parent = item.key;
+  }
+  return name;
+}
+
+/** The issue a person reading the file from the top meets first (valibot reports in schema order). */
+function firstInFileOrder(issues: readonly BaseIssue<unknown>[]): BaseIssue<unknown> {
+  const position = (issue: BaseIssue<unknown>) =>
+    (issue.path ?? []).map((item) =>
+      typeof item.input === "object" && item.input !== null && !Array.isArray(item.input) ? Object.keys(item.input).indexOf(String(item.key)) : Number(item.key),
+    );
+  const before = (a: number[], b: number[]) => {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+    return false;
+  };
+  return issues.reduce((first, issue) => (before(position(issue), position(first)) ? issue : first));
+}

@@ -1,0 +1,34 @@
+import { ConfigError, UnsafeFileError } from "../errors/index.js";
+import { readRegularFile } from "../files/private-files.js";
+import { checkUpstreamName } from "./references.js";
+import { configFile, type FileFields } from "./schemas/config-file.js";
+import { fileSource, validateValue } from "./validate-fields.js";
+
+/** The file name inside the config directory. */
+export const CONFIG_FILE_NAME = "config.json";
+
+/**
+ * Reads and validates `config.json` (a regular file in a private directory); a missing file is an empty config.
+ * Its `upstream`, when a name, must be one of its own `upstreams`.
+ */
+export function readConfigFile(file: string): FileFields {
+  let text: string | undefined;
+  try {
+    text = readRegularFile(file)?.text;
+  } catch (error) {
+    if (error instanceof UnsafeFileError) throw error;
+    throw new ConfigError(`Cannot read ${file}: ${(error as Error).message}`, "file", { hint: "Check the file's permissions." });
+  }
+  if (text === undefined) return {};
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration in ${file}: not valid JSON (${(error as Error).message}).`, "file", {
+      hint: "Fix the JSON syntax, or delete the file to start from the defaults.",
+    });
+  }
+  const fields = validateValue(fileSource(file), configFile, data, "(root)");
+  if (fields.upstream !== undefined) checkUpstreamName(fileSource(file), "upstream", fields.upstream, Object.keys(fields.upstreams ?? {}));
+  return fields;
+}

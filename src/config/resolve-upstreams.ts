@@ -1,0 +1,94 @@
+import { UPSTREAM_DEFAULTS } from "./defaults.js";
+import type { Source } from "./issue-message.js";
+import { checkFallbacks } from "./references.js";
+import { upstreamKind } from "./schemas/base-url.js";
+import type { UpstreamEntry } from "./schemas/upstream-entry.js";
+import { frozenMap } from "./schemas/shapes.js";
+import { ECHO_UPSTREAM, type Timeouts, type UpstreamConfig, type UpstreamKey } from "./types.js";
+
+/** The top-level values every upstream starts from, after flags, environment, file and defaults. */
+export interface TopLevel {
+  /** `upstream` as the sources gave it (a name already checked), undefined when none did. */
+  upstream: string | undefined;
+  messagesSegment: string;
+  geminiSegment: string;
+  retries: number;
+  timeouts: Readonly<Timeouts>;
+  anthropicVersion: string | undefined;
+}
+
+export interface ResolvedUpstreams {
+  upstreams: readonly UpstreamConfig[];
+  defaultUpstream: string;
+}
+
+/**
+ * Every upstream of SPEC section 10, resolved and frozen. `upstream` as a URL or `echo` (or unset with no
+ * entries: echo) makes an upstream called `default`, listed first; as a name it picks that entry; unset with
+ * entries, the first entry is the default. Fallback names are checked here, once it is known whether `default`
+ * exists; they are the file's (`file`), whichever source made them wrong.
+ */
+export function resolveUpstreams(top: TopLevel, entries: Readonly<Record<string, UpstreamEntry>> | undefined, file: Source): ResolvedUpstreams {
+  const named = Object.entries(entries ?? {});
+  const target = top.upstream ?? (named.length === 0 ? ECHO_UPSTREAM : undefined);
+  const made = target !== undefined && upstreamKind(target) !== "name" ? target : undefined;
+  checkFallbacks(file, named, made !== undefined);
+  const upstreams = named.map(([name, entry]) => fromEntry(name, entry, top));
+  if (made !== undefined) upstreams.unshift(madeByUrl(made, top));
+  return { upstreams: Object.freeze(upstreams), defaultUpstream: made !== undefined ? "default" : (target ?? named[0]![0]) };
+}
+
+/** The upstream `upstream` makes from a URL or `echo`: all four formats and the top-level segments, as before section 10. */
+function madeByUrl(url: string, top: TopLevel): UpstreamConfig {
+  return Object.freeze({
+    name: "default",
+    url,
+    formats: UPSTREAM_DEFAULTS.formats,
+    messagesSegment: top.messagesSegment,
+    geminiSegment: top.geminiSegment,
+    key: url === ECHO_UPSTREAM ? NO_KEY : UPSTREAM_DEFAULTS.key,
+    models: Object.freeze([]),
+    fallback: Object.freeze([]),
+    reasoning: undefined,
+    maxOutputTokens: undefined,
+    headers: frozenMap<string>({}),
+    keyHeader: undefined,
+    retries: top.retries,
+    timeouts: top.timeouts,
+    anthropicVersion: top.anthropicVersion,
+  });
+}
+
+const NO_KEY: UpstreamKey = Object.freeze({ kind: "none" });
+
+function fromEntry(name: string, entry: UpstreamEntry, top: TopLevel): UpstreamConfig {
+  return Object.freeze({
+    name,
+    url: entry.url,
+    // An echo entry that narrows its formats or asks for a key was refused by its schema: echo serves all four, keyless.
+    formats: entry.formats ? Object.freeze([...entry.formats]) : UPSTREAM_DEFAULTS.formats,
+    messagesSegment: entry.messagesSegment ?? UPSTREAM_DEFAULTS.messagesSegment,
+    geminiSegment: entry.geminiSegment ?? UPSTREAM_DEFAULTS.geminiSegment,
+    key: entry.url === ECHO_UPSTREAM ? NO_KEY : upstreamKey(entry.key),
+    models: Object.freeze([...(entry.models ?? [])]),
+    fallback: Object.freeze([...(entry.fallback ?? [])]),
+    reasoning: entry.reasoning,
+    maxOutputTokens: entry.maxOutputTokens,
+    headers: entry.headers ?? frozenMap<string>({}),
+    keyHeader: entry.keyHeader,
+    retries: entry.retries ?? top.retries,
+    timeouts: Object.freeze({
+      connectMs: entry.timeouts?.connectMs ?? top.timeouts.connectMs,
+      firstByteMs: entry.timeouts?.firstByteMs ?? top.timeouts.firstByteMs,
+      idleMs: entry.timeouts?.idleMs ?? top.timeouts.idleMs,
+    }),
+    anthropicVersion: entry.anthropicVersion ?? top.anthropicVersion,
+  });
+}
+
+/** `keychain`, `none` or `env:<VAR>` (the schema checked the form) as an `UpstreamKey`. */
+function upstreamKey(key: string | undefined): UpstreamKey {
+  if (key === undefined || key === "keychain") return UPSTREAM_DEFAULTS.key;
+  if (key === "none") return NO_KEY;
+  return Object.freeze({ kind: "env", variable: key.slice("env:".length) });
+}

@@ -1,0 +1,75 @@
+import * as v from "valibot";
+import type { Format } from "../../translate/types.js";
+import { ECHO_UPSTREAM } from "../types.js";
+import { UPSTREAM_NAME, upstreamUrl } from "./base-url.js";
+import { keyHeader, staticHeaders } from "./headers.js";
+import { fields, mapOf } from "./shapes.js";
+import { integer, nonEmptyText, retries, segment, timeouts } from "./values.js";
+
+/** The four formats an upstream may serve (SPEC section 10, Formats), in the order SPEC lists them. */
+export const FORMATS = ["chat", "responses", "messages", "gemini"] as const satisfies readonly Format[];
+
+const FORMATS_EXPECTED = `a non-empty array of distinct formats: ${FORMATS.map((format) => `"${format}"`).join(", ")}`;
+const formats = v.pipe(
+  v.array(v.picklist(FORMATS, FORMATS_EXPECTED), FORMATS_EXPECTED),
+  v.minLength(1, FORMATS_EXPECTED),
+  v.check((list) => new Set(list).size === list.length, FORMATS_EXPECTED),
+);
+
+/** An environment variable's name, as POSIX shells accept it. */
+const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const KEY_EXPECTED = '"keychain", "none" or "env:" and the name of an environment variable, e.g. "env:OPENROUTER_API_KEY"';
+/** `key`: kept as written here (messages show it so); `resolve-upstreams.ts` makes it an `UpstreamKey`. */
+const key = v.pipe(
+  v.string(KEY_EXPECTED),
+  v.check((value) => value === "keychain" || value === "none" || (value.startsWith("env:") && VARIABLE.test(value.slice(4))), KEY_EXPECTED),
+);
+
+const MODELS = "an array of non-empty model ids, each exact or with * (any run of characters)";
+const models = v.array(v.pipe(v.string(MODELS), v.trim(), v.nonEmpty(MODELS)), MODELS);
+
+/** Names only: whether each exists, and is not the entry's own, is checked once every entry is known. */
+const fallback = v.array(v.string("an array of upstream names"), "an array of upstream names");
+
+/** One `upstreams` entry, as the file gives it (SPEC section 10, Upstreams); what it omits is filled in later. */
+const upstreamEntry = v.pipe(
+  fields(
+    {
+      url: upstreamUrl,
+      formats: v.optional(formats),
+      messagesSegment: v.optional(segment),
+      geminiSegment: v.optional(segment),
+      key: v.optional(key),
+      models: v.optional(models),
+      fallback: v.optional(fallback),
+      reasoning: v.optional(v.picklist(["effort"], '"effort" (it accepts chat\'s reasoning_effort), or absent')),
+      maxOutputTokens: v.optional(integer(1, Number.MAX_SAFE_INTEGER, "an integer of at least 1")),
+      headers: v.optional(staticHeaders),
+      keyHeader: v.optional(keyHeader),
+      retries: v.optional(retries),
+      timeouts: v.optional(timeouts),
+      anthropicVersion: v.optional(nonEmptyText),
+    },
+    'an object with at least a url, e.g. {"url": "http://localhost:11434", "key": "none"}',
+  ),
+  // The built-in echo serves every format and needs no key: a file that says otherwise expects what never happens.
+  v.forward(
+    v.check((entry) => entry.url !== ECHO_UPSTREAM || entry.formats === undefined || entry.formats.length === FORMATS.length, "all four formats, or absent: echo serves every format"),
+    ["formats"],
+  ),
+  v.forward(v.check((entry) => entry.url !== ECHO_UPSTREAM || entry.key === undefined || entry.key === "none", '"none", or absent: echo needs no key'), ["key"]),
+);
+
+export type UpstreamEntry = v.InferOutput<typeof upstreamEntry>;
+
+const NAME_EXPECTED = 'an object whose keys are upstream names: 1-32 characters of a-z, 0-9 and "-", not "default" or "echo"';
+/** `upstreams`: names to entries, in file order (routing tries them in that order). */
+export const upstreamEntries = mapOf(
+  v.pipe(
+    v.string(),
+    v.regex(UPSTREAM_NAME, NAME_EXPECTED),
+    v.check((name) => name !== "default" && name !== ECHO_UPSTREAM, NAME_EXPECTED),
+  ),
+  upstreamEntry,
+  'an object from upstream names to upstreams, e.g. {"local": {"url": "http://localhost:11434", "key": "none"}}',
+);
