@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { estimateTokens, streamPieces } from "./echo-text.js";
+import { encodeEvent } from "../sse/sse.js";
 
 /** What every echo reply is built from. */
 export interface EchoTurn {
@@ -13,7 +14,7 @@ export const ECHO_MODELS = ["echo-1", "echo-mini"] as const;
 
 const id = (prefix: string) => `${prefix}${randomUUID().replaceAll("-", "").slice(0, 24)}`;
 const now = () => Math.floor(Date.now() / 1000);
-const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
+const sse = (data: unknown, event?: string) => encodeEvent({ event, data });
 
 export function chatCompletion(turn: EchoTurn) {
   const outputTokens = estimateTokens(turn.text);

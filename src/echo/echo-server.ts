@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { FAMILIES, chatFamily, geminiFamily, messagesFamily, type Family, type Segments } from "../families/index.js";
+import { chatFamily, claimPath, geminiFamily, messagesFamily, type Family, type Segments } from "../families/index.js";
 import { parseJsonObject } from "../parse-json.js";
 import * as gemini from "./echo-gemini.js";
 import * as replies from "./echo-replies.js";
@@ -44,57 +44,47 @@ function sendError(res: ServerResponse, family: Family, status: number, message:
   sendJson(res, status, family.errorBody({ status, type: status === 404 ? "not_found_error" : "invalid_request_error", message, param: null, code: null }));
 }
 
-/** `/v1/messages` under the messages prefix, `:generateContent` under Gemini's: the endpoint, family-neutral. */
-function endpointOf(family: Family, path: string, segments: Segments): string {
-  const rest = path.slice(family.prefix(segments).length);
-  const gemini = /^\/v1(?:beta)?\/models\/(.+):([A-Za-z]+)$/.exec(rest);
-  if (family === geminiFamily && gemini) return `:${gemini[2]}`;
-  return rest.replace(/^\/v1beta\//, "/v1/");
-}
+/** A Gemini `GET models/{model}`: the model named, else undefined. */
+const GEMINI_MODEL = /^\/v1(?:beta)?\/models\/([^:/]+)$/;
 
 async function handle(req: IncomingMessage, res: ServerResponse, segments: Segments): Promise<void> {
   const [path = "/", query = ""] = (req.url ?? "/").split("?");
   const method = req.method ?? "GET";
-  const family = FAMILIES.find((f) => f.prefix(segments) !== "" && path.startsWith(`${f.prefix(segments)}/`)) ?? chatFamily;
-  const endpoint = endpointOf(family, path, segments);
-  const geminiModel = /\/models\/([^:]+)(?::|$)/.exec(path)?.[1];
-
+  // The echo upstream reads paths the way the gateway does: the same family table, the same segments.
+  const claim = claimPath(method, path, req.headers, segments);
+  const family = claim?.family ?? chatFamily;
+  const notServed = () => sendError(res, family, 404, `The echo upstream does not serve ${method} ${path}.`);
+  if (!claim) return notServed();
   if (method === "GET") {
-    if (endpoint === "/v1/models") return sendJson(res, 200, family === geminiFamily ? gemini.geminiModelList() : family === messagesFamily ? replies.messagesModelList() : replies.chatModelList());
-    if (family === geminiFamily && geminiModel) return sendJson(res, 200, gemini.geminiModel(geminiModel));
-    return sendError(res, family, 404, `The echo upstream does not serve ${method} ${path}.`);
+    if (claim.kind === "models") return sendJson(res, 200, family === geminiFamily ? gemini.geminiModelList() : family === messagesFamily ? replies.messagesModelList() : replies.chatModelList());
+    const model = family === geminiFamily ? GEMINI_MODEL.exec(claim.rest)?.[1] : undefined;
+    return model ? sendJson(res, 200, gemini.geminiModel(model)) : notServed();
   }
-  if (method !== "POST") return sendError(res, family, 404, `The echo upstream does not serve ${method} ${path}.`);
+  if (method !== "POST" || claim.format === undefined) return notServed();
 
   const body = await readJson(req);
   if (!body) return sendError(res, family, 400, "The echo upstream expects a JSON object body.");
   const turn: replies.EchoTurn = {
-    model: typeof body.model === "string" ? body.model : (geminiModel ?? replies.ECHO_MODELS[0]),
+    model: typeof body.model === "string" ? body.model : (claim.pathModel ?? replies.ECHO_MODELS[0]),
     text: `echo: ${lastUserText(body)}`,
     inputTokens: estimateTokens(allText(body)),
   };
   const stream = body.stream === true;
-  switch (family === chatFamily ? endpoint : `${family.name}:${endpoint}`) {
-    case "/v1/chat/completions": {
+  if (claim.kind === "count") return sendJson(res, 200, family === geminiFamily ? gemini.countTokens(turn) : { input_tokens: turn.inputTokens });
+  switch (claim.format) {
+    case "chat": {
       const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
       return stream ? sendEvents(res, replies.chatCompletionEvents(turn, includeUsage)) : sendJson(res, 200, replies.chatCompletion(turn));
     }
-    case "/v1/responses":
+    case "responses":
       return stream ? sendEvents(res, replies.responseEvents(turn)) : sendJson(res, 200, replies.response(turn));
-    case "messages:/v1/messages":
+    case "messages":
       return stream ? sendEvents(res, replies.messageEvents(turn)) : sendJson(res, 200, replies.message(turn));
-    case "messages:/v1/messages/count_tokens":
-      return sendJson(res, 200, { input_tokens: turn.inputTokens });
-    case "gemini::generateContent":
-      return sendJson(res, 200, gemini.generateContent(turn));
-    case "gemini::streamGenerateContent":
+    case "gemini":
+      if (!claim.rest.endsWith(":streamGenerateContent")) return sendJson(res, 200, gemini.generateContent(turn));
       if (new URLSearchParams(query).get("alt") === "sse") return sendEvents(res, gemini.generateContentEvents(turn));
       res.writeHead(200, { "content-type": "application/json; charset=UTF-8" });
       return void res.end(gemini.generateContentArray(turn));
-    case "gemini::countTokens":
-      return sendJson(res, 200, gemini.countTokens(turn));
-    default:
-      return sendError(res, family, 404, `The echo upstream does not serve POST ${path}.`);
   }
 }
 

@@ -1,10 +1,12 @@
+import { GatewayError, type GatewayErrorOptions } from "./gateway-error.js";
+
 /**
- * The one error type the server answers with. Every local failure, from a bad Host header to an upstream that
- * never answered, ends up here and is rendered in the caller's family envelope by `server/render-error.ts`.
+ * What the local server answers with when it refuses a request itself (SPEC sections 3 and 4). Upstream failures
+ * are `UpstreamError`s and become one of these in `server/render-error.ts`.
  */
 
-/** The error `type` strings of SPEC section 4, shared by both families. */
-export type GatewayErrorType =
+/** The error `type` strings of SPEC section 4, shared by every family. */
+export type HttpErrorType =
   | "invalid_request_error"
   | "authentication_error"
   | "permission_error"
@@ -13,24 +15,22 @@ export type GatewayErrorType =
   | "api_error"
   | "timeout_error";
 
-export interface GatewayErrorOptions {
+export interface HttpErrorOptions extends GatewayErrorOptions {
   /** The request field the error is about (chat envelope `param`). */
   param?: string | null;
   /** Short snake_case code (chat envelope `code`). */
   code?: string | null;
-  cause?: unknown;
 }
 
 /** An error with an HTTP status that the gateway answers with. Messages say what to do next and never hold a key. */
-export class GatewayError extends Error {
+export class HttpError extends GatewayError {
   readonly status: number;
-  readonly type: GatewayErrorType;
+  readonly type: HttpErrorType;
   readonly param: string | null;
   readonly code: string | null;
 
-  constructor(status: number, type: GatewayErrorType, message: string, options: GatewayErrorOptions = {}) {
-    super(message, { cause: options.cause });
-    this.name = "GatewayError";
+  constructor(status: number, type: HttpErrorType, message: string, options: HttpErrorOptions = {}) {
+    super(message, options);
     this.status = status;
     this.type = type;
     this.param = options.param ?? null;
@@ -39,24 +39,24 @@ export class GatewayError extends Error {
 }
 
 /** 400: the request itself is wrong. */
-export const badRequest = (message: string, options?: GatewayErrorOptions): GatewayError =>
-  new GatewayError(400, "invalid_request_error", message, options);
+export const badRequest = (message: string, options?: HttpErrorOptions): HttpError =>
+  new HttpError(400, "invalid_request_error", message, options);
 
 /** 401: missing or wrong local key. */
-export const unauthorized = (message: string): GatewayError =>
-  new GatewayError(401, "authentication_error", message, { code: "invalid_api_key" });
+export const unauthorized = (message: string): HttpError =>
+  new HttpError(401, "authentication_error", message, { code: "invalid_api_key" });
 
 /** 403: a guard refused the request (Host or Origin). */
-export const forbidden = (message: string, code: string): GatewayError =>
-  new GatewayError(403, "permission_error", message, { code });
+export const forbidden = (message: string, code: string): HttpError =>
+  new HttpError(403, "permission_error", message, { code });
 
 /** 404: nothing is served at this method and path. */
-export const notFound = (message: string): GatewayError =>
-  new GatewayError(404, "not_found_error", message, { code: "not_found" });
+export const notFound = (message: string): HttpError =>
+  new HttpError(404, "not_found_error", message, { code: "not_found" });
 
 /** 413: the body is over the configured limit. */
-export const tooLarge = (limit: number): GatewayError =>
-  new GatewayError(
+export const tooLarge = (limit: number): HttpError =>
+  new HttpError(
     413,
     "request_too_large",
     `Request body is larger than ${limit} bytes. Send a smaller request, or raise maxBodyBytes in the gateway config.`,
@@ -64,30 +64,24 @@ export const tooLarge = (limit: number): GatewayError =>
   );
 
 /** 415: a known endpoint received something other than JSON. */
-export const unsupportedMediaType = (): GatewayError =>
-  new GatewayError(415, "invalid_request_error", "Content-Type must be application/json.", {
+export const unsupportedMediaType = (): HttpError =>
+  new HttpError(415, "invalid_request_error", "Content-Type must be application/json.", {
     code: "unsupported_media_type",
   });
 
 /** 408: the client took too long to send its request body (slow-loris). */
-export const requestTimeout = (seconds: number): GatewayError =>
-  new GatewayError(408, "timeout_error", `The request body did not arrive within ${seconds} s. Send the whole request at once, then retry.`, {
+export const requestTimeout = (seconds: number): HttpError =>
+  new HttpError(408, "timeout_error", `The request body did not arrive within ${seconds} s. Send the whole request at once, then retry.`, {
     code: "request_timeout",
   });
 
-/** 502: the upstream could not be reached or broke before answering. */
-export const upstreamFailed = (message: string, cause?: unknown): GatewayError =>
-  new GatewayError(502, "api_error", message, { code: "upstream_error", cause });
+/** 502: the request was cut short by the gateway itself (shutdown), or could not be forwarded. */
+export const upstreamFailed = (message: string, cause?: unknown): HttpError =>
+  new HttpError(502, "api_error", message, { code: "upstream_error", cause });
 
-/** 504: a connect, first-byte or idle timeout fired. */
-export const upstreamTimeout = (message: string, cause?: unknown): GatewayError =>
-  new GatewayError(504, "timeout_error", message, { code: "upstream_timeout", cause });
-
-/** 503: a real upstream is configured but no key is stored for it (SPEC section 8); nothing is forwarded. */
-export const noUpstreamKey = (upstream: string): GatewayError =>
-  new GatewayError(
-    503,
-    "api_error",
-    `No upstream key is stored for ${upstream}, so the gateway forwards nothing. Store one with \`gateway login\`, or set GATEWAY_API_KEY and restart the gateway.`,
-    { code: "no_upstream_key" },
-  );
+/** 500: the gateway failed in a way it did not expect (a bug); the details go to its log, not to the client. */
+export const internalError = (cause: unknown): HttpError =>
+  new HttpError(500, "api_error", "The gateway failed on this request in a way it did not expect; its log has the details. Retry it, and report it if it keeps happening.", {
+    code: "internal_error",
+    cause,
+  });

@@ -1,2 +1,3 @@
-export * from "./app-error.js";
+export * from "./gateway-error.js";
 export * from "./http-error.js";
+export * from "./upstream-error.js";

@@ -1,6 +1,7 @@
+import { encodeEvent } from "../sse/sse.js";
 import { parseJsonObject } from "../parse-json.js";
 import { bearerToken } from "./bearer.js";
-import { arrayOf, count, dateOf, MODEL_AND_MESSAGES, sseEvent } from "./fields.js";
+import { arrayOf, count, dateOf, MODEL_AND_MESSAGES } from "./fields.js";
 import type { Family } from "./types.js";
 
 type UsageFields = {
@@ -14,8 +15,11 @@ type UsageFields = {
 
 type Choice = { message?: { content?: unknown }; delta?: { content?: unknown } };
 
+/** The OpenAI family's model calls: Chat Completions and Responses, each a format of its own. */
+const GENERATE_PATHS: Readonly<Record<string, "chat" | "responses">> = { "/v1/chat/completions": "chat", "/v1/responses": "responses" };
+
 /**
- * OpenAI style: Chat Completions and everything else under `/v1/` (Responses, embeddings, files) that is not
+ * OpenAI style: Chat Completions, Responses and everything else under `/v1/` (embeddings, files) that is not
  * claimed by the messages family. Bearer auth, `{"error":{...}}` envelope, `data:`-only error event.
  */
 export const chatFamily: Family = {
@@ -23,17 +27,19 @@ export const chatFamily: Family = {
   prefix: () => "",
   claim(method, pathname) {
     if (!pathname.startsWith("/v1/")) return undefined;
-    const isCompletions = method === "POST" && pathname === "/v1/chat/completions";
+    const format = method === "POST" ? GENERATE_PATHS[pathname] : undefined;
     return {
-      upstreamPath: pathname,
-      rules: isCompletions ? MODEL_AND_MESSAGES : undefined,
+      kind: format ? "generate" : method === "GET" && pathname === "/v1/models" ? "models" : "other",
+      format,
+      rest: pathname,
+      // Responses bodies are not checked (SPEC section 3.5): only Chat Completions has required fields.
+      rules: format === "chat" ? MODEL_AND_MESSAGES : undefined,
       pathModel: undefined,
-      isModelList: method === "GET" && pathname === "/v1/models",
     };
   },
+  withModel: (rest) => rest,
 
   presentedKey: (headers) => bearerToken(headers.authorization),
-  keyHeaders: ["authorization"],
   keyHint: "Authorization: Bearer <key>",
   upstreamAuth: (key) => ({ authorization: `Bearer ${key}` }),
   upstreamQuery: (query) => query,
@@ -41,7 +47,7 @@ export const chatFamily: Family = {
 
   errorBody: ({ message, type, param, code }) => ({ error: { message, type, param, code } }),
   streamErrorEvent(error) {
-    return sseEvent(this.errorBody(error));
+    return encodeEvent({ data: this.errorBody(error) });
   },
 
   // Chat Completions report `usage` at the top (the last chunk when streaming); the Responses API at the top
@@ -58,12 +64,10 @@ export const chatFamily: Family = {
 
   models: {
     path: "/v1/models",
-    rows: (list) =>
-      arrayOf(list.data).map((m) => ({ id: String(m.id ?? ""), name: String(m.owned_by ?? ""), created: dateOf(m.created) })),
-    withAliases: (list, aliases) => ({
-      ...list,
-      data: [...arrayOf(list.data), ...aliases.map((id) => ({ id, object: "model", created: 0, owned_by: "gateway-alias" }))],
-    }),
+    entries: (list) => arrayOf(list.data),
+    row: (m) => ({ id: String(m.id ?? ""), name: String(m.owned_by ?? ""), created: dateOf(m.created) }),
+    entry: (id, _name, owner) => ({ id, object: "model", created: 0, owned_by: owner }),
+    list: (entries, template) => ({ object: "list", ...template, data: entries }),
   },
 
   chat: {

@@ -1,6 +1,6 @@
 /** Small readers shared by the family modules: field tests for body rules, token counts, SSE framing. */
 
-import type { FieldRule } from "./types.js";
+import type { Family, FieldRule } from "./types.js";
 
 export const isString = (v: unknown): boolean => typeof v === "string";
 export const isArray = (v: unknown): boolean => Array.isArray(v);
@@ -22,9 +22,6 @@ export function sumCounts(...values: unknown[]): number | undefined {
   return total;
 }
 
-/** One server-sent event: an optional `event:` line, one `data:` line, the blank line. */
-export const sseEvent = (data: unknown, event?: string): string => `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
-
 /** Days since the epoch as `YYYY-MM-DD`, for model rows; `""` when unknown. */
 export function dateOf(value: unknown): string {
   if (typeof value === "number") return new Date(value * 1000).toISOString().slice(0, 10);
@@ -33,3 +30,12 @@ export function dateOf(value: unknown): string {
 
 /** The array at `value`, or an empty one. */
 export const arrayOf = <T = Record<string, unknown>>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
+
+/** Who lists an alias entry, in the shapes that say who owns a model. */
+export const ALIAS_OWNER = "gateway-alias";
+
+/** `list` with one entry per alias id appended (SPEC section 7), in the family's shape. */
+export function withAliases(family: Family, list: Record<string, unknown>, aliases: readonly string[]): Record<string, unknown> {
+  const { models } = family;
+  return models.list([...models.entries(list), ...aliases.map((id) => models.entry(id, id, ALIAS_OWNER))], list);
+}

@@ -1,7 +1,8 @@
+import { encodeEvent } from "../sse/sse.js";
 import { parseJsonObject } from "../parse-json.js";
 import { bearerToken, headerValue } from "./bearer.js";
-import { arrayOf, count, isArray, sseEvent, sumCounts } from "./fields.js";
-import type { Family, FieldRule } from "./types.js";
+import { arrayOf, count, isArray, sumCounts } from "./fields.js";
+import type { Family, FieldRule, Segments } from "./types.js";
 
 const GENERATE_RULES: readonly FieldRule[] = [["contents", "an array", isArray]];
 
@@ -20,7 +21,13 @@ const STATUS_NAMES: Readonly<Record<number, string>> = {
 };
 
 /** `/v1beta/models/{model}:{method}`: the model may hold slashes (`anthropic/claude-x`), the method may not. */
-const MODEL_METHOD = /^\/v1(?:beta)?\/models\/(.*):([A-Za-z]+)$/;
+const MODEL_METHOD = /^\/(v1(?:beta)?)\/models\/(.*):([A-Za-z]+)$/;
+
+/** `/gemini`, or `""` when the segment is empty (the family then lives at the root, as on Google's own host). */
+const prefixOf = (segments: Segments): string => (segments.gemini ? `/${segments.gemini}` : "");
+
+/** The path of a model method, in one place: `/v1beta/models/{model}:{method}`. */
+export const geminiModelPath = (model: string, method: string, version = "v1beta"): string => `/${version}/models/${model}:${method}`;
 
 /** The `key=` query parameter (a credential in this family only), or undefined. */
 function queryKey(query: string): string | undefined {
@@ -48,25 +55,31 @@ function candidateText(reply: Record<string, unknown>): string {
  */
 export const geminiFamily: Family = {
   name: "gemini",
-  prefix: (segments) => `/${segments.gemini}`,
+  prefix: prefixOf,
   claim(method, pathname, _headers, segments) {
-    const root = `/${segments.gemini}`;
+    const root = prefixOf(segments);
     let versioned: string;
-    if (pathname.startsWith(`${root}/v1beta/`) || pathname.startsWith(`${root}/v1/`)) versioned = pathname.slice(root.length);
+    if (root && (pathname.startsWith(`${root}/v1beta/`) || pathname.startsWith(`${root}/v1/`))) versioned = pathname.slice(root.length);
     else if (pathname.startsWith("/v1beta/")) versioned = pathname;
     else return undefined;
     const match = MODEL_METHOD.exec(versioned);
-    const generates = method === "POST" && (match?.[2] === "generateContent" || match?.[2] === "streamGenerateContent");
+    const post = method === "POST";
+    const generate = post && (match?.[3] === "generateContent" || match?.[3] === "streamGenerateContent");
+    const count = post && match?.[3] === "countTokens";
     return {
-      upstreamPath: `${root}${versioned}`,
-      rules: generates ? GENERATE_RULES : undefined,
-      pathModel: match?.[1],
-      isModelList: method === "GET" && /^\/v1(beta)?\/models$/.test(versioned),
+      kind: generate ? "generate" : count ? "count" : method === "GET" && /^\/v1(beta)?\/models$/.test(versioned) ? "models" : "other",
+      format: generate || count ? "gemini" : undefined,
+      rest: versioned,
+      rules: generate ? GENERATE_RULES : undefined,
+      pathModel: match?.[2],
     };
+  },
+  withModel(rest, model) {
+    const match = MODEL_METHOD.exec(rest);
+    return match ? geminiModelPath(model, match[3]!, match[1]) : rest;
   },
 
   presentedKey: (headers, query) => headerValue(headers, "x-goog-api-key") ?? queryKey(query) ?? bearerToken(headers.authorization),
-  keyHeaders: ["x-goog-api-key", "authorization"],
   keyHint: "x-goog-api-key: <key>",
   upstreamAuth: (key) => ({ "x-goog-api-key": key }),
   upstreamQuery(query) {
@@ -81,7 +94,7 @@ export const geminiFamily: Family = {
 
   errorBody: ({ status, message }) => ({ error: { code: status, message, status: STATUS_NAMES[status] ?? "UNKNOWN" } }),
   streamErrorEvent(error) {
-    return sseEvent(this.errorBody(error));
+    return encodeEvent({ data: this.errorBody(error) });
   },
 
   // Every reply object and every stream chunk may carry `usageMetadata`; the last one counts.
@@ -96,19 +109,14 @@ export const geminiFamily: Family = {
 
   models: {
     path: "/v1beta/models",
-    rows: (list) =>
-      arrayOf(list.models).map((m) => ({ id: String(m.name ?? "").replace(/^models\//, ""), name: String(m.displayName ?? ""), created: "" })),
-    withAliases: (list, aliases) => ({
-      ...list,
-      models: [
-        ...arrayOf(list.models),
-        ...aliases.map((id) => ({ name: `models/${id}`, displayName: id, supportedGenerationMethods: ["generateContent", "countTokens"] })),
-      ],
-    }),
+    entries: (list) => arrayOf(list.models),
+    row: (m) => ({ id: String(m.name ?? "").replace(/^models\//, ""), name: String(m.displayName ?? ""), created: "" }),
+    entry: (id, name) => ({ name: `models/${id}`, displayName: name, supportedGenerationMethods: ["generateContent", "countTokens"] }),
+    list: (models, template) => ({ ...template, models }),
   },
 
   chat: {
-    path: (request) => `/v1beta/models/${request.model}:${request.stream ? "streamGenerateContent?alt=sse" : "generateContent"}`,
+    path: (request) => (request.stream ? `${geminiModelPath(request.model, "streamGenerateContent")}?alt=sse` : geminiModelPath(request.model, "generateContent")),
     body: (turns, request) => ({
       contents: turns.map((turn) => ({ role: turn.role === "assistant" ? "model" : "user", parts: [{ text: turn.content }] })),
       ...(request.system ? { systemInstruction: { parts: [{ text: request.system }] } } : {}),

@@ -1,12 +1,14 @@
 import { chatFamily } from "./chat.js";
 import { geminiFamily } from "./gemini.js";
 import { messagesFamily } from "./messages.js";
-import type { Family, FamilyName } from "./types.js";
+import type { IncomingHttpHeaders } from "node:http";
+import type { Claim, Family, FamilyName, Segments } from "./types.js";
 
 export type * from "./types.js";
 export { chatFamily } from "./chat.js";
-export { geminiFamily } from "./gemini.js";
+export { geminiFamily, geminiModelPath } from "./gemini.js";
 export { messagesFamily, DEFAULT_ANTHROPIC_VERSION } from "./messages.js";
+export { FORMAT_FAMILY, TRANSLATION_ORDER, generatePath } from "./formats.js";
 
 /**
  * Every family, in the order they claim a path: Gemini's prefixes are its own, messages takes its segment and
@@ -19,3 +21,17 @@ export const familyNamed = (name: FamilyName): Family => FAMILIES.find((family) 
 
 /** The names, for `--api` choices. */
 export const FAMILY_NAMES: readonly FamilyName[] = ["chat", "messages", "gemini"];
+
+/** A claimed path: the family that serves it and what it found there. */
+export interface FamilyClaim extends Claim {
+  family: Family;
+}
+
+/** The first family that serves this method and (normalised) path, in `FAMILIES` order, with what it found there. */
+export function claimPath(method: string, path: string, headers: IncomingHttpHeaders, segments: Segments): FamilyClaim | undefined {
+  for (const family of FAMILIES) {
+    const claim = family.claim(method, path, headers, segments);
+    if (claim) return { ...claim, family };
+  }
+  return undefined;
+}

@@ -1,8 +1,9 @@
+import { encodeEvent } from "../sse/sse.js";
 import type { IncomingHttpHeaders } from "node:http";
 import { parseJsonObject } from "../parse-json.js";
 import { bearerToken, headerValue } from "./bearer.js";
-import { arrayOf, count, dateOf, isArray, isPositiveInteger, isString, MODEL_AND_MESSAGES, sseEvent } from "./fields.js";
-import type { Claim, Family, FieldRule } from "./types.js";
+import { arrayOf, count, dateOf, isArray, isPositiveInteger, isString, MODEL_AND_MESSAGES } from "./fields.js";
+import type { Claim, Family, FieldRule, Segments } from "./types.js";
 
 /** The version sent upstream by our own client when the user has not pinned one. */
 export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
@@ -23,16 +24,22 @@ type UsageFields = {
 const wantsMessages = (headers: IncomingHttpHeaders): boolean =>
   headers["anthropic-version"] !== undefined || headers["vendor-version"] !== undefined;
 
-/** `v1Path` is the path from `/v1/` on; `prefix` what stands before it upstream. */
-function claimUnder(method: string, prefix: string, v1Path: string): Claim {
+/** `v1Path` is the path from `/v1/` on. */
+function claimUnder(method: string, v1Path: string): Claim {
   const post = method === "POST";
+  const generate = post && v1Path === "/v1/messages";
+  const count = post && v1Path === "/v1/messages/count_tokens";
   return {
-    upstreamPath: `${prefix}${v1Path}`,
-    rules: post && v1Path === "/v1/messages" ? MESSAGES_RULES : post && v1Path === "/v1/messages/count_tokens" ? MODEL_AND_MESSAGES : undefined,
+    kind: generate ? "generate" : count ? "count" : method === "GET" && v1Path === "/v1/models" ? "models" : "other",
+    format: generate || count ? "messages" : undefined,
+    rest: v1Path,
+    rules: generate ? MESSAGES_RULES : count ? MODEL_AND_MESSAGES : undefined,
     pathModel: undefined,
-    isModelList: method === "GET" && v1Path === "/v1/models",
   };
 }
+
+/** `/anthropic`, or `""` when the segment is empty (the family then lives at the root, as on api.anthropic.com). */
+const prefixOf = (segments: Segments): string => (segments.messages ? `/${segments.messages}` : "");
 
 /**
  * Anthropic style: `/{segment}/v1/...`, bare `/v1/messages` and `count_tokens`, and any other `/v1/` request that
@@ -41,18 +48,18 @@ function claimUnder(method: string, prefix: string, v1Path: string): Claim {
  */
 export const messagesFamily: Family = {
   name: "messages",
-  prefix: (segments) => `/${segments.messages}`,
+  prefix: prefixOf,
   claim(method, pathname, headers, segments) {
-    const root = `/${segments.messages}`;
-    if (pathname.startsWith(`${root}/v1/`)) return claimUnder(method, root, pathname.slice(root.length));
+    const root = prefixOf(segments);
+    if (root && pathname.startsWith(`${root}/v1/`)) return claimUnder(method, pathname.slice(root.length));
     if (!pathname.startsWith("/v1/")) return undefined;
     const bare = method === "POST" && (pathname === "/v1/messages" || pathname === "/v1/messages/count_tokens");
-    const isCompletions = method === "POST" && pathname === "/v1/chat/completions";
-    return bare || (wantsMessages(headers) && !isCompletions) ? claimUnder(method, root, pathname) : undefined;
+    const isOpenAiCall = method === "POST" && (pathname === "/v1/chat/completions" || pathname === "/v1/responses");
+    return bare || (wantsMessages(headers) && !isOpenAiCall) ? claimUnder(method, pathname) : undefined;
   },
+  withModel: (rest) => rest,
 
   presentedKey: (headers) => headerValue(headers, "x-api-key") ?? bearerToken(headers.authorization),
-  keyHeaders: ["x-api-key", "authorization"],
   keyHint: "x-api-key: <key>",
   upstreamAuth: (key) => ({ "x-api-key": key }),
   upstreamQuery: (query) => query,
@@ -60,7 +67,7 @@ export const messagesFamily: Family = {
 
   errorBody: ({ type, message }) => ({ type: "error", error: { type, message } }),
   streamErrorEvent(error) {
-    return sseEvent(this.errorBody(error), "error");
+    return encodeEvent({ event: "error", data: this.errorBody(error) });
   },
 
   // `usage` at the top (replies, `message_delta`) or under `message` (`message_start`).
@@ -77,12 +84,15 @@ export const messagesFamily: Family = {
 
   models: {
     path: "/v1/models",
-    rows: (list) =>
-      arrayOf(list.data).map((m) => ({ id: String(m.id ?? ""), name: String(m.display_name ?? ""), created: dateOf(m.created_at) })),
-    withAliases: (list, aliases) => {
-      const data = [...arrayOf(list.data), ...aliases.map((id) => ({ type: "model", id, display_name: id, created_at: "1970-01-01T00:00:00Z" }))];
-      return { ...list, data, ...(data.length > 0 ? { last_id: data[data.length - 1]!.id } : {}) };
-    },
+    entries: (list) => arrayOf(list.data),
+    row: (m) => ({ id: String(m.id ?? ""), name: String(m.display_name ?? ""), created: dateOf(m.created_at) }),
+    entry: (id, name) => ({ type: "model", id, display_name: name, created_at: "1970-01-01T00:00:00Z" }),
+    list: (data, template) => ({
+      has_more: false,
+      ...template,
+      data,
+      ...(data.length > 0 ? { first_id: template.first_id ?? data[0]!.id, last_id: data[data.length - 1]!.id } : {}),
+    }),
   },
 
   chat: {

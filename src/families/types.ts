@@ -1,10 +1,16 @@
 import type { IncomingHttpHeaders } from "node:http";
-import type { GatewayErrorType } from "../errors/index.js";
+import type { ErrorFields, Format } from "../translate/types.js";
 
-/** The three wire styles the gateway serves. */
+export type { ErrorFields, Format };
+
+/**
+ * The three API families (SPEC section 1): OpenAI's, Anthropic's and Google's. A family decides a path layout (which
+ * segment it lives under), how a key is presented and sent, the error envelope and the model-list shape; a format
+ * (`Format`) decides a body. The OpenAI family holds two formats, chat and responses.
+ */
 export type FamilyName = "chat" | "messages" | "gemini";
 
-/** The configured path segments of the families that live under one. */
+/** The configured path segments of the families that live under one; `""` puts a family directly under the base. */
 export interface Segments {
   /** `anthropic` unless configured. */
   messages: string;
@@ -12,28 +18,26 @@ export interface Segments {
   gemini: string;
 }
 
-/** What an error looks like before it is put in a family's envelope. */
-export interface ErrorFields {
-  status: number;
-  type: GatewayErrorType;
-  message: string;
-  param: string | null;
-  code: string | null;
-}
-
 /** A required body field: its name, what it must be (for the 400 message) and the test. */
 export type FieldRule = readonly [field: string, expected: string, test: (value: unknown) => boolean];
 
-/** What a family found at a local path: where it goes upstream and what the gateway checks on the way. */
+/**
+ * What the client asked for, read from a local path (SPEC sections 2 and 10): a model call in one format, a token
+ * count, a model list, or anything else (embeddings, files), which is forwarded as it is and never translated.
+ */
+export type EndpointKind = "generate" | "count" | "models" | "other";
+
+/** What a family found at a local path; the family-neutral half of the client's endpoint. */
 export interface Claim {
-  /** Path under the upstream base, family prefix included, query not included. */
-  upstreamPath: string;
+  kind: EndpointKind;
+  /** The body's format, for `generate` and `count`. */
+  format: Format | undefined;
+  /** The path under the family's prefix, without the query: `/v1/messages`, `/v1beta/models/m:generateContent`. */
+  rest: string;
   /** Required body fields; undefined for passthrough endpoints, whose bodies are not checked. */
   rules: readonly FieldRule[] | undefined;
   /** The model named by the path (Gemini `models/{model}:...`); `""` when the path names an empty one. */
   pathModel: string | undefined;
-  /** The upstream's model list, which also lists the exact aliases. */
-  isModelList: boolean;
 }
 
 /** Token counts as the upstream reported them. */
@@ -76,15 +80,16 @@ type Json = Record<string, unknown>;
  */
 export interface Family {
   readonly name: FamilyName;
-  /** The base URL path of the family under a local or upstream origin: `""`, `/anthropic`, `/gemini`. */
+  /** The base URL path of the family under a local or upstream origin: `""`, `/anthropic`, `/gemini` (`""` for an empty segment). */
   prefix(segments: Segments): string;
   /** Whether this family serves the (normalised) local path, and how; undefined when it does not. */
   claim(method: string, pathname: string, headers: IncomingHttpHeaders, segments: Segments): Claim | undefined;
 
+  /** `rest` with the model it names replaced by `model` (Gemini's `models/{model}:...`); other families name it in the body. */
+  withModel(rest: string, model: string): string;
+
   /** The local key the client presented, if any (the first of the family's key carriers that is present). */
   presentedKey(headers: IncomingHttpHeaders, query: string): string | undefined;
-  /** The key headers of this family: each must not appear twice. */
-  readonly keyHeaders: readonly string[];
   /** How to send the local key, for the 401 message. */
   readonly keyHint: string;
   /** Headers that carry the upstream key. */
@@ -108,9 +113,14 @@ export interface Family {
   readonly models: {
     /** Path under the family prefix. */
     path: string;
-    rows(list: Json): ModelRow[];
-    /** The list with one entry per alias id appended. */
-    withAliases(list: Json, aliases: readonly string[]): Json;
+    /** The entries of a list in this shape. */
+    entries(list: Json): Json[];
+    /** What `gateway models` shows of an entry (and what an entry converted to another shape keeps). */
+    row(entry: Json): ModelRow;
+    /** An entry in this shape for a model known by id and name (`owner`: who lists it, for the shapes that say so). */
+    entry(id: string, name: string, owner: string): Json;
+    /** A list in this shape holding `entries`, with the other fields of `template` (first and last ids made to fit). */
+    list(entries: Json[], template: Json): Json;
   };
 
   /** How `gateway chat` talks in this family. */

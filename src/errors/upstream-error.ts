@@ -1,0 +1,44 @@
+import { GatewayError, type GatewayErrorOptions } from "./gateway-error.js";
+
+/**
+ * What the upstream layer throws: it never speaks HTTP to the local client itself. `server/render-error.ts` gives
+ * each kind its status (SPEC section 4), `cli/render-error.ts` its exit code. `upstream` is the upstream's name.
+ */
+export abstract class UpstreamError extends GatewayError {
+  abstract readonly kind: "unreachable" | "timeout" | "no_key" | "status";
+  readonly upstream: string;
+
+  constructor(upstream: string, message: string, options: GatewayErrorOptions = {}) {
+    super(message, options);
+    this.upstream = upstream;
+  }
+}
+
+/** No response at all: refused, reset, unresolvable, TLS, or a reply that could not be read. */
+export class UpstreamUnreachableError extends UpstreamError {
+  readonly kind = "unreachable";
+}
+
+/** A connect, first-byte or idle timeout fired. */
+export class UpstreamTimeoutError extends UpstreamError {
+  readonly kind = "timeout";
+}
+
+/** A real upstream whose key is not available (not stored, an empty `env:` variable): nothing is forwarded (SPEC section 8). */
+export class NoUpstreamKeyError extends UpstreamError {
+  readonly kind = "no_key";
+}
+
+/** The upstream answered with an error status (the terminal client's view of it: `gateway chat`, `login`). */
+export class UpstreamStatusError extends UpstreamError {
+  readonly kind = "status";
+  readonly status: number;
+  /** The upstream's own message, when its body had one. */
+  readonly upstreamMessage: string | undefined;
+
+  constructor(upstream: string, status: number, message: string, options: GatewayErrorOptions & { upstreamMessage?: string | undefined } = {}) {
+    super(upstream, message, options);
+    this.status = status;
+    this.upstreamMessage = options.upstreamMessage;
+  }
+}
