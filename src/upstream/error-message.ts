@@ -1,7 +1,28 @@
+import { UpstreamStatusError } from "../errors/index.js";
 import { parseJsonObject } from "../parse-json.js";
 
-/** The `error.message` of an upstream error body (both families put it there), if the body has one. */
+/** The `error.message` of an upstream error body (every family puts it there), if the body has one. */
 export function upstreamErrorMessage(text: string): string | undefined {
   const error = parseJsonObject(text)?.error as { message?: unknown } | undefined;
   return typeof error?.message === "string" ? error.message : undefined;
+}
+
+/** What to do next after an error status, in words that fit what the status means. */
+function hintFor(status: number): string {
+  if (status === 401 || status === 403) return "Run `gateway login` to store a valid key (or check GATEWAY_API_KEY), then `gateway doctor`.";
+  if (status === 404) return "Check the model id with `gateway models`, and the upstream URL.";
+  if (status === 429) return "The upstream is rate limiting; wait a moment and try again.";
+  if (status === 503) return "Run `gateway status` to see which upstream has no key, and `gateway doctor`.";
+  if (status >= 500) return "The upstream is having trouble; try again, or run `gateway doctor`.";
+  return "The upstream refused the request: check the model id (`gateway models`), then the options you passed (`--help`).";
+}
+
+/**
+ * An upstream's error status as the terminal client reports it: one line naming the status and the upstream's own
+ * message (the upstream by name when there are several), and a hint that fits the status.
+ */
+export function statusError(upstream: string, status: number, bodyText: string): UpstreamStatusError {
+  const message = upstreamErrorMessage(bodyText) ?? bodyText.trim().slice(0, 300);
+  const who = upstream === "default" ? "The upstream" : `The upstream ${upstream}`;
+  return new UpstreamStatusError(upstream, status, `${who} answered ${status}${message ? `: ${message}` : ""}`, { hint: hintFor(status), upstreamMessage: message });
 }

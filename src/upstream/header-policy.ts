@@ -87,3 +87,17 @@ export function clientResponseHeaders(headers: Record<string, string | string[] 
   }
   return out;
 }
+
+/**
+ * Headers that belong to the client's format or to the body the client sent, dropped from a translated request
+ * (SPEC 10 rule 1): the upstream gets its own format's auth and version headers, a body the gateway wrote, and no
+ * compression it would have to undo.
+ */
+const CLIENT_FORMAT_HEADER = /^(anthropic-|x-goog-|openai-beta$|content-type$|content-encoding$|accept$|accept-encoding$)/;
+
+/** `headers` without the client format's own (see `CLIENT_FORMAT_HEADER`). */
+export function withoutClientFormatHeaders(headers: HeaderMap): HeaderMap {
+  const out: HeaderMap = {};
+  for (const name in headers) if (!CLIENT_FORMAT_HEADER.test(name)) out[name] = headers[name]!;
+  return out;
+}

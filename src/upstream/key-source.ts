@@ -1,24 +1,54 @@
+import { NoUpstreamKeyError } from "../errors/index.js";
+
 /**
- * Where the upstream key comes from, behind one small interface so the server, `gateway chat` and the tests do
- * not care whether it is the environment, the OS keychain, or nothing (the echo upstream needs no key).
+ * Where an upstream's key comes from, behind one small interface, so the upstream client, `gateway chat` and the
+ * tests do not care whether it is the environment, the OS keychain, or nothing (local servers, the echo upstream).
  */
 export interface KeySource {
-  /** Where the key comes from, for `status` and the banner; never the key itself. */
-  readonly origin: "env" | "keychain" | "none";
-  /** The current key; may be cached. Undefined when none is needed or none is stored. */
+  /** `none` sends no credential at all; the others must produce a key or the request is not forwarded. */
+  readonly kind: "keychain" | "env" | "none";
+  /** Where the key comes from, for `status`; never the key itself. */
+  readonly describe: string;
+  /** The current key; may be cached. Undefined when none is needed or none is available. */
   get(): Promise<string | undefined>;
   /** Re-reads the key (after an upstream 401, the user may have run `gateway login`). */
   refresh(): Promise<string | undefined>;
+  /** The error for a request that found no key: what is missing and how to fix it. */
+  missing(upstream: string): NoUpstreamKeyError;
 }
 
-/** A fixed key, as given by `GATEWAY_API_KEY`. */
+/** A fixed key, as given by `GATEWAY_API_KEY` for the default upstream. */
 export function staticKeySource(key: string): KeySource {
-  return { origin: "env", get: async () => key, refresh: async () => key };
+  return {
+    kind: "env",
+    describe: "from GATEWAY_API_KEY (overrides the keychain)",
+    get: async () => key,
+    refresh: async () => key,
+    missing: (upstream) => new NoUpstreamKeyError(upstream, `No upstream key is available for ${upstream}.`),
+  };
 }
 
-/** No key at all: the echo upstream. */
+/** `key: "env:<VAR>"`: read at every request, so a changed variable of a restarted shell is never stale. */
+export function envKeySource(variable: string, env: NodeJS.ProcessEnv): KeySource {
+  const read = async () => env[variable]?.trim() || undefined;
+  return {
+    kind: "env",
+    describe: `from $${variable} (${env[variable]?.trim() ? "set" : "unset"})`,
+    get: read,
+    refresh: read,
+    missing: (upstream) =>
+      new NoUpstreamKeyError(
+        upstream,
+        `The upstream ${upstream} takes its key from $${variable}, which is not set in the gateway's environment, so nothing is forwarded to it. Set ${variable} and restart the gateway.`,
+      ),
+  };
+}
+
+/** No key at all: local model servers (`key: "none"`) and the echo upstream. */
 export const noKeySource: KeySource = {
-  origin: "none",
+  kind: "none",
+  describe: "none needed",
   get: async () => undefined,
   refresh: async () => undefined,
+  missing: (upstream) => new NoUpstreamKeyError(upstream, `The upstream ${upstream} needs no key.`),
 };

@@ -1,6 +1,5 @@
-import { upstreamFailed, upstreamTimeout, type GatewayError } from "../errors/index.js";
+import { UpstreamTimeoutError, UpstreamUnreachableError, type UpstreamError } from "../errors/index.js";
 import { errorCode, isTimeout, isUnreadableReply } from "./retry-policy.js";
-import type { UpstreamTarget } from "./upstream-client.js";
 
 /** What went wrong, in words, for the codes a network failure comes with; never a library's error code. */
 function describeFailure(code: string | undefined, label: string): { what: string; next: string } {
@@ -26,26 +25,32 @@ function describeFailure(code: string | undefined, label: string): { what: strin
   }
 }
 
-/** Turns an undici failure into the gateway error the client sees (502, or 504 for a timeout). */
-export function toGatewayError(error: unknown, target: UpstreamTarget): GatewayError {
+/**
+ * Turns an undici failure into the upstream error the rest of the gateway knows (unreachable, or a timeout).
+ * `midReply` says the headers had come and the body broke off.
+ */
+export function toUpstreamError(error: unknown, upstream: string, label: string, midReply?: string): UpstreamError {
   if (isTimeout(error)) {
-    const phase = errorCode(error) === "UND_ERR_CONNECT_TIMEOUT" ? "accept the connection" : "answer";
-    return upstreamTimeout(`The upstream ${target.label} did not ${phase} in time. Try again, or raise the timeouts in the gateway config.`, error);
+    const phase = errorCode(error) === "UND_ERR_CONNECT_TIMEOUT" ? "accept the connection" : midReply ? "send the rest of its reply" : "answer";
+    return new UpstreamTimeoutError(upstream, `The upstream ${label} did not ${phase} in time. Try again, or raise the timeouts in the gateway config.`, { cause: error });
   }
+  if (midReply) return new UpstreamUnreachableError(upstream, `The connection to the upstream ${label} broke ${midReply}. Try again.`, { cause: error });
   const proxyStatus = /^Proxy response \((\d+)\)/.exec((error as Error | undefined)?.message ?? "")?.[1];
   if (proxyStatus) {
     // The proxy's URL is left out on purpose: it may carry a user name and password.
-    return upstreamFailed(
-      `The HTTP proxy (HTTPS_PROXY) refused the tunnel to ${target.label} with status ${proxyStatus}. Check the proxy, or add the upstream's host to NO_PROXY.`,
-      error,
+    return new UpstreamUnreachableError(
+      upstream,
+      `The HTTP proxy (HTTPS_PROXY) refused the tunnel to ${label} with status ${proxyStatus}. Check the proxy, or add the upstream's host to NO_PROXY.`,
+      { cause: error },
     );
   }
   if (isUnreadableReply(error)) {
-    return upstreamFailed(
-      `The upstream ${target.label} sent a reply the gateway cannot read (such as an unrequested 100 Continue). It was not sent again, since the upstream had already answered.`,
-      error,
+    return new UpstreamUnreachableError(
+      upstream,
+      `The upstream ${label} sent a reply the gateway cannot read (such as an unrequested 100 Continue). It was not sent again, since the upstream had already answered.`,
+      { cause: error },
     );
   }
-  const { what, next } = describeFailure(errorCode(error), target.label);
-  return upstreamFailed(`${what}. ${next}`, error);
+  const { what, next } = describeFailure(errorCode(error), label);
+  return new UpstreamUnreachableError(upstream, `${what}. ${next}`, { cause: error });
 }
