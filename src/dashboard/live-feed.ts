@@ -1,4 +1,3 @@
-import type { ServerResponse } from "node:http";
 import type { RequestRecord, RequestSink } from "../request-log/record.js";
 
 /** Records kept in memory for the page's first view, its charts and its totals. */
@@ -7,10 +6,12 @@ const KEEP = 10_000;
 const MAX_PENDING_BYTES = 1024 * 1024;
 
 interface Subscriber {
-  res: ServerResponse;
+  controller: ReadableStreamDefaultController<Uint8Array>;
   /** Records not sent because the page fell behind; told to it once it reads again. */
   dropped: number;
 }
+
+const encoder = new TextEncoder();
 
 /**
  * The dashboard's view of the traffic: a ring of recent records and the pages that follow it live. A record is
@@ -24,24 +25,25 @@ export function createLiveFeed() {
   let next = 0;
   const subscribers = new Set<Subscriber>();
 
-  function send(subscriber: Subscriber, line: string): void {
-    const { res } = subscriber;
-    if (res.writableLength > MAX_PENDING_BYTES) {
+  function send(subscriber: Subscriber, line: Uint8Array): void {
+    const { controller } = subscriber;
+    // The queue's size is what the page has not read yet: the socket takes from it only as fast as the page reads.
+    if ((controller.desiredSize ?? 0) <= 0) {
       subscriber.dropped++;
       return;
     }
     if (subscriber.dropped > 0) {
-      res.write(`${JSON.stringify({ type: "dropped", count: subscriber.dropped })}\n`);
+      controller.enqueue(encoder.encode(`${JSON.stringify({ type: "dropped", count: subscriber.dropped })}\n`));
       subscriber.dropped = 0;
     }
-    res.write(line);
+    controller.enqueue(line);
   }
 
   const sink: RequestSink = (record) => {
     ring[next] = record;
     next = (next + 1) % KEEP;
     if (subscribers.size === 0) return;
-    const line = `${JSON.stringify({ type: "record", record: { ...record, headers: undefined } })}\n`;
+    const line = encoder.encode(`${JSON.stringify({ type: "record", record: { ...record, headers: undefined } })}\n`);
     for (const subscriber of subscribers) send(subscriber, line);
   };
 
@@ -49,21 +51,26 @@ export function createLiveFeed() {
     sink,
     /** Oldest first. */
     recent: (): RequestRecord[] => (ring.length < KEEP ? ring.slice() : [...ring.slice(next), ...ring.slice(0, next)]),
-    /** Streams every new record to `res`; resolves when the page goes away (the server must not end it before). */
-    follow(res: ServerResponse): Promise<void> {
-      const subscriber: Subscriber = { res, dropped: 0 };
-      subscribers.add(subscriber);
-      res.write(`${JSON.stringify({ type: "hello" })}\n`);
-      return new Promise((resolve) => {
-        res.once("close", () => {
-          subscribers.delete(subscriber);
-          resolve();
-        });
-      });
+    /** Every new record as NDJSON lines, from a `hello` on, until the page goes away or the feed closes. */
+    follow(): ReadableStream<Uint8Array> {
+      let subscriber: Subscriber | undefined;
+      return new ReadableStream<Uint8Array>(
+        {
+          start(controller) {
+            subscriber = { controller, dropped: 0 };
+            subscribers.add(subscriber);
+            controller.enqueue(encoder.encode(`${JSON.stringify({ type: "hello" })}\n`));
+          },
+          cancel() {
+            if (subscriber) subscribers.delete(subscriber);
+          },
+        },
+        { highWaterMark: MAX_PENDING_BYTES, size: (chunk) => chunk.byteLength },
+      );
     },
     /** Ends every page's stream (shutdown). */
     close(): void {
-      for (const { res } of subscribers) res.end();
+      for (const { controller } of subscribers) controller.close();
       subscribers.clear();
     },
     subscriberCount: () => subscribers.size,

@@ -13,6 +13,12 @@ export interface RequestRecord {
   model: string | undefined;
   /** The catalog id an alias turned `model` into (SPEC section 7); undefined when no alias applied. */
   target?: string | undefined;
+  /** The upstream that answered, or the last one tried (SPEC section 10); absent for requests that never got that far. */
+  upstream?: string | undefined;
+  /** `<client format> -> <upstream format>` when the request was translated (`messages -> chat`). */
+  translated?: string | undefined;
+  /** Every upstream tried before the one named in `upstream`, and why each failed; only when a fallback happened. */
+  tried?: TriedUpstream[] | undefined;
   status: number;
   durationMs: number;
   /** Time to the first body byte sent to the client. */
@@ -30,6 +36,14 @@ export interface RequestRecord {
   errorCode?: string | undefined;
   /** Redacted request and reply headers; only with `gateway start --verbose`, and never written to the log file. */
   headers?: { request: Record<string, string>; reply: Record<string, string> };
+}
+
+/** An upstream that was tried and failed before the first byte (SPEC section 10, Fallback). */
+export interface TriedUpstream {
+  upstream: string;
+  /** `upstream 429`, `unreachable`, `timeout`, `no key`. */
+  failure: string;
+  durationMs: number;
 }
 
 /** A reply that started and then ended early: the upstream broke or timed out, or the client went away. */

@@ -1,42 +1,47 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import { chatFamily, type Claim, type Family } from "../families/index.js";
 import type { CaptureRecorder } from "../dashboard/capture-store.js";
-import type { UpstreamReply } from "../upstream/upstream-client.js";
+import type { HttpError } from "../errors/index.js";
+import type { ErrorFields, FamilyName, Usage } from "../families/index.js";
+import type { RequestRecord, TriedUpstream } from "../request-log/record.js";
 
 /**
- * One request from accept to last byte: what each stage learns is written here for the stages after it and
- * for the request record. Stages fill it in order (SPEC section 3); fields are undefined until their stage ran.
+ * What the request record will say, written by the stages as they learn it and read only by `record` (stage 9).
+ * Stages hand each other what they need as arguments and return values; this is the one place they write to.
  */
+export interface RecordDraft {
+  /** The path without its query (a query may carry `?key=`), dot segments resolved. */
+  path: string;
+  family: FamilyName | null;
+  model: string | undefined;
+  target: string | undefined;
+  upstream: string | undefined;
+  translated: string | undefined;
+  tried: TriedUpstream[];
+  /** The status sent to the client; undefined until one was. */
+  status: number | undefined;
+  outcome: RequestRecord["outcome"];
+  usage: Usage | undefined;
+  firstByteAt: number | undefined;
+  error: HttpError | undefined;
+  replyHeaders: Record<string, string | string[] | undefined> | undefined;
+  capture: CaptureRecorder | undefined;
+}
+
+/** One request from accept to last byte. */
 export interface Exchange {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
   readonly started: number;
-  /** Made on first use: only errors and request records need one, not the proxied hot path. */
-  requestId: string | undefined;
-  /** Decided from the path before any check, so every error is in the caller's shape. */
-  family: Family;
-  /** The path without its query (a query may carry `?key=`), dot segments resolved: what logs show. */
-  path: string;
-  /** `?...` as the client sent it, or `""`. */
-  query: string;
-  claim: Claim | undefined;
-  /** A header that must come once and came twice (SPEC section 3), found once by the guard stage. */
-  repeatedHeader: string | undefined;
+  /** Aborted when the client goes away, or with an `HttpError` as the reason when the gateway shuts down. */
+  readonly abort: AbortController;
   /** CORS headers for an allowed origin, added to every answer. */
   cors: Record<string, string>;
-  /** The request body, exactly as it goes upstream (an alias rewrite replaces only the model's bytes). */
-  body: Buffer | undefined;
-  /** The model the client asked for, and the catalog id an alias turned it into. */
-  model: string | undefined;
-  aliasTarget: string | undefined;
-  /** The upstream's answer once its headers arrived. */
-  reply: UpstreamReply | undefined;
-  firstByteAt: number | undefined;
-  /** Keeps the bodies for the dashboard when capture is on (`--capture`). */
-  capture: CaptureRecorder | undefined;
-  /** Aborted when the client goes away, or with a `GatewayError` as reason when the gateway shuts down. */
-  readonly abort: AbortController;
+  /** Made on first use: only errors and records need one. */
+  requestId: string | undefined;
+  /** The translated event stream being written to the client, once there is one: a failure after it opened is its error event. */
+  eventStream: { readonly opened: boolean; fail(error: ErrorFields): void } | undefined;
+  readonly draft: RecordDraft;
 }
 
 export function createExchange(req: IncomingMessage, res: ServerResponse): Exchange {
@@ -44,19 +49,25 @@ export function createExchange(req: IncomingMessage, res: ServerResponse): Excha
     req,
     res,
     started: performance.now(),
-    requestId: undefined,
-    family: chatFamily,
-    path: "/",
-    query: "",
-    claim: undefined,
-    repeatedHeader: undefined,
-    cors: {},
-    body: undefined,
-    model: undefined,
-    aliasTarget: undefined,
-    reply: undefined,
-    firstByteAt: undefined,
-    capture: undefined,
     abort: new AbortController(),
+    cors: {},
+    requestId: undefined,
+    eventStream: undefined,
+    draft: {
+      path: "/",
+      family: null,
+      model: undefined,
+      target: undefined,
+      upstream: undefined,
+      translated: undefined,
+      tried: [],
+      status: undefined,
+      outcome: "complete",
+      usage: undefined,
+      firstByteAt: undefined,
+      error: undefined,
+      replyHeaders: undefined,
+      capture: undefined,
+    },
   };
 }

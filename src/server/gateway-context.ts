@@ -1,20 +1,22 @@
 import { randomBytes } from "node:crypto";
-import { createModelAliases, type ModelAliases } from "../aliases/model-aliases.js";
 import { isLoopbackHost, type GatewayConfig } from "../config/index.js";
+import { createCaptureStore, type CaptureStore } from "../dashboard/capture-store.js";
+import { createLiveFeed, type LiveFeed } from "../dashboard/live-feed.js";
 import type { Segments } from "../families/index.js";
-import type { RequestSink } from "../request-log/record.js";
-import type { UpstreamClient } from "../upstream/upstream-client.js";
+import { fanOut, type RequestSink } from "../request-log/record.js";
+import { createModelAliases, type ModelAliases } from "../routing/model-aliases.js";
+import type { ReasoningSeal } from "../translate/index.js";
+import type { UpstreamSet } from "../upstream/upstream-set.js";
+import { createApp, type AppHandler } from "./app.js";
 import { createInflight, type Inflight, type Occupancy } from "./inflight.js";
 import { createKeyCheck } from "./local-auth.js";
-import { createCaptureStore, type CaptureStore } from "../dashboard/capture-store.js";
-import { createDashboard, type Dashboard } from "../dashboard/dashboard-routes.js";
-import { createLiveFeed, type LiveFeed } from "../dashboard/live-feed.js";
-import { fanOut } from "../request-log/record.js";
+import { EARLY_START_MS } from "./stages/forward.js";
 
 export interface GatewayContextOptions {
   config: GatewayConfig;
-  client: UpstreamClient;
+  upstreams: UpstreamSet;
   localKey: string;
+  seal: ReasoningSeal;
   /** Package version, for `/health`. */
   version: string;
   onRequest?: RequestSink | undefined;
@@ -22,7 +24,9 @@ export interface GatewayContextOptions {
   recordHeaders?: boolean | undefined;
   /** A request body must arrive within this time, else 408 (slow-loris). */
   bodyTimeoutMs: number;
-  /** Told about an error the gateway did not expect (a bug; the client gets a 502). @default console.error */
+  /** A translated messages stream whose upstream is silent this long starts anyway. @default EARLY_START_MS */
+  earlyStartMs?: number | undefined;
+  /** Told about an error the gateway did not expect (a bug; the client gets a 500). @default console.error */
   onInternalError?: ((error: unknown) => void) | undefined;
   /** Told when the gateway goes from no request open to one, and back. */
   occupancy?: Occupancy | undefined;
@@ -34,8 +38,10 @@ export interface GatewayContextOptions {
  */
 export interface GatewayContext {
   readonly config: GatewayConfig;
-  readonly client: UpstreamClient;
+  readonly upstreams: UpstreamSet;
+  readonly seal: ReasoningSeal;
   readonly version: string;
+  /** Where the families live locally: the top-level segments. */
   readonly segments: Segments;
   readonly keyMatches: (presented: string | undefined) => boolean;
   /** True when bound beyond loopback: the Host guard stands aside. */
@@ -48,25 +54,35 @@ export interface GatewayContext {
   readonly recordHeaders: boolean;
   readonly feed: LiveFeed;
   readonly captures: CaptureStore;
-  readonly dashboard: Dashboard;
+  /** `/health` and the dashboard (an h3 app). */
+  readonly app: AppHandler;
   readonly bodyTimeoutMs: number;
+  readonly earlyStartMs: number;
   readonly inflight: Inflight;
   readonly onInternalError: (error: unknown) => void;
   /** A new request id: random per gateway, so ids of different runs in one log never collide. */
   nextRequestId(): string;
 }
 
+/** What `/health` says of the upstreams: names, origins (never a path or a key) and formats. */
+function upstreamsHealth(upstreams: UpstreamSet) {
+  return upstreams.all.map((upstream) => ({ name: upstream.name, url: upstream.label, formats: upstream.config.formats }));
+}
+
 export function createGatewayContext(options: GatewayContextOptions): GatewayContext {
-  const { config } = options;
+  const { config, upstreams } = options;
   const runId = randomBytes(6).toString("hex");
   let count = 0;
   const nextRequestId = () => `req_${runId}${(++count).toString(36).padStart(8, "0")}`;
   const keyMatches = createKeyCheck(options.localKey);
   const feed = createLiveFeed();
   const captures = createCaptureStore(config.capture);
+  const onInternalError = options.onInternalError ?? ((error: unknown) => console.error(error));
+  const upstream = upstreams.default.label;
   return {
     config,
-    client: options.client,
+    upstreams,
+    seal: options.seal,
     version: options.version,
     segments: { messages: config.messagesSegment, gemini: config.geminiSegment },
     keyMatches,
@@ -77,10 +93,20 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     recordHeaders: options.recordHeaders === true,
     feed,
     captures,
-    dashboard: createDashboard({ feed, captures, keyMatches, nextRequestId, version: options.version, upstream: options.client.target.label }),
+    app: createApp({
+      feed,
+      captures,
+      keyMatches,
+      version: options.version,
+      upstream,
+      nextRequestId,
+      onInternalError,
+      health: () => ({ version: options.version, upstream, pid: process.pid, upstreams: upstreamsHealth(upstreams) }),
+    }),
     bodyTimeoutMs: options.bodyTimeoutMs,
+    earlyStartMs: options.earlyStartMs ?? EARLY_START_MS,
     inflight: createInflight(options.occupancy),
-    onInternalError: options.onInternalError ?? ((error) => console.error(error)),
+    onInternalError,
     nextRequestId,
   };
 }

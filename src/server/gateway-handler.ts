@@ -1,112 +1,124 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { GatewayError, notFound } from "../errors/index.js";
+import { HttpError, notFound } from "../errors/index.js";
+import { chatFamily, type Family } from "../families/index.js";
 import { createExchange, type Exchange } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { redactHeaders } from "./redact-headers.js";
-import { sendError } from "./render-error.js";
+import { sendError, toHttpError } from "./render-error.js";
+import { deliver } from "./reply/deliver.js";
+import { answerModelList } from "./reply/model-list.js";
+import { aliasModel } from "./stages/alias-model.js";
 import { authenticate } from "./stages/authenticate.js";
-import { checkBody } from "./stages/check-body.js";
-import { exchangeUpstream } from "./stages/exchange-upstream.js";
+import { forward } from "./stages/forward.js";
 import { checkHost, checkOrigin, corsHeaders, preflightHeaders, repeatedHeader } from "./stages/guard.js";
-import { readBody } from "./stages/read-body.js";
+import { readRequest } from "./stages/read-request.js";
 import { record, requestIdOf } from "./stages/record.js";
-import { relay } from "./stages/relay.js";
-import { resolve } from "./stages/resolve.js";
-import { rewriteModel } from "./stages/rewrite-model.js";
+import { resolve, type Resolved } from "./stages/resolve.js";
 
-const NO_BODY_METHODS = new Set(["GET", "HEAD"]);
-
-function fail(x: Exchange, ctx: GatewayContext, error: GatewayError): void {
-  sendError(x.res, x.family, error, requestIdOf(x, ctx), x.cors);
-  record(x, ctx, error.status, "local_error", { error });
-}
-
-function answerHealth(x: Exchange, ctx: GatewayContext): void {
-  const body = JSON.stringify({ status: "ok", version: ctx.version, upstream: ctx.client.target.label, pid: process.pid });
-  x.res.writeHead(200, { ...x.cors, "content-type": "application/json", "content-length": Buffer.byteLength(body), "cache-control": "no-store" });
-  x.res.end(x.req.method === "HEAD" ? undefined : body);
-}
-
-function hasBody(req: IncomingMessage): boolean {
-  return !NO_BODY_METHODS.has(req.method ?? "GET") || req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
-}
-
-/** Stages 5 to 10 of a request that passed the guards and names a family's path. */
-async function forward(x: Exchange, ctx: GatewayContext): Promise<void> {
-  const { req, res } = x;
-  const refused = authenticate(x, ctx);
-  if (refused) return fail(x, ctx, refused);
-  let parsed: Record<string, unknown> | undefined;
-  try {
-    x.body = hasBody(req) ? await readBody(req, ctx.config.maxBodyBytes, ctx.bodyTimeoutMs) : undefined;
-    parsed = checkBody(x.claim!, req.headers["content-type"], x.body);
-  } catch (error) {
-    if (x.abort.signal.aborted) return record(x, ctx, 499, "client_closed");
-    // The rest of a slow body is not worth waiting for: answer, then close the connection.
-    if ((error as GatewayError).status === 408) res.setHeader("connection", "close");
-    return fail(x, ctx, error as GatewayError);
+/**
+ * The error boundary: whatever a stage threw becomes one answer in the client's family shape (or the error event
+ * of a stream already under way), and the request's record says what happened. A request whose client went away
+ * is only recorded.
+ */
+function answerError(x: Exchange, ctx: GatewayContext, family: Family, error: unknown): void {
+  const { draft, abort } = x;
+  if (abort.signal.aborted && !(abort.signal.reason instanceof HttpError)) {
+    draft.outcome = "client_closed";
+    return;
   }
-  rewriteModel(x, ctx, parsed);
-  x.capture = ctx.captures.start(() => ({
+  const http = toHttpError(error, ctx.onInternalError);
+  draft.error = http;
+  if (x.eventStream?.opened) {
+    draft.outcome = "upstream_error";
+    return x.eventStream.fail(http);
+  }
+  draft.outcome = "local_error";
+  draft.status = http.status;
+  // The rest of a slow body is not worth waiting for: answer, then close the connection.
+  if (http.status === 408) x.res.setHeader("connection", "close");
+  // A routed request's answer names the upstream (SPEC 10, Details), a local 502/503/504 the last one tried.
+  sendError(x.res, family, http, requestIdOf(x, ctx), draft.upstream === undefined ? x.cors : { ...x.cors, "x-gateway-upstream": draft.upstream });
+}
+
+/** Stages 3 to 8 of a request for a family's path: authenticate, read, alias, route and forward, deliver. */
+async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolved, { kind: "proxy" }>): Promise<void> {
+  const { req, draft } = x;
+  const { endpoint, query } = resolved;
+  authenticate(endpoint.family, req.headers, query, repeatedHeader(req.rawHeaders), ctx.keyMatches);
+  const request = await readRequest(req, endpoint, ctx.config.maxBodyBytes, ctx.bodyTimeoutMs);
+  const model = aliasModel(request.model, ctx.aliases);
+  draft.model = model.asked;
+  draft.target = model.target;
+  draft.capture = ctx.captures.start(() => ({
     method: req.method ?? "GET",
-    path: `${x.path}${x.family.upstreamQuery(x.query)}`,
+    path: `${resolved.path}${endpoint.family.upstreamQuery(query)}`,
     headers: redactHeaders(req.headers),
-    body: x.body?.toString("utf8"),
+    body: request.bytes?.toString("utf8"),
   }));
-  const failed = await exchangeUpstream(x, ctx);
-  if (failed) return fail(x, ctx, failed);
-  if (!x.reply) return record(x, ctx, 499, "client_closed");
-  const { outcome, usage } = await relay(x, ctx);
-  record(x, ctx, x.reply.status, outcome, { usage });
+  if (endpoint.kind === "models") return answerModelList(x, ctx, endpoint, query);
+  await deliver(x, endpoint, await forward(x, ctx, endpoint, query, request, model));
 }
 
 /**
- * The request flow of SPEC section 3 as a short list of stages (each in `stages/`): resolve the family, guard
- * Host and Origin, answer what needs no key, then authenticate, read and check the body, rewrite an aliased model,
- * exchange with the upstream, relay the reply and record it. Every open request is in the in-flight registry
- * from accept to last byte, so a shutdown can end each one in its family's shape.
+ * Every request, in SPEC section 3's order: resolve the endpoint and its family before any check, guard Host and
+ * Origin, answer preflights; the gateway's own pages (`/health`, the dashboard) then go to the h3 app, and model
+ * traffic runs the proxy stages. A proxied request is in the in-flight registry from accept to last byte (so a
+ * shutdown can end it in its family's shape). Every request gets exactly one record, written in the `finally`,
+ * except what passed the guards to the gateway's own pages and pre-connects: they are not traffic.
  */
 export function createGatewayHandler(ctx: GatewayContext) {
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const resolved = resolve(req.method ?? "GET", req.url ?? "/", req.headers, ctx.segments);
     const x = createExchange(req, res);
-    const leave = ctx.inflight.enter(x);
+    const family = resolved.kind === "proxy" ? resolved.endpoint.family : chatFamily;
+    x.draft.path = resolved.path;
+    x.draft.family = resolved.kind === "proxy" ? family.name : null;
+    const leave = resolved.kind === "proxy" ? ctx.inflight.enter(x) : undefined;
     // One listener ends both: the upstream call of a client that went away, and the request's time in flight.
     res.once("close", () => {
       if (!res.writableFinished) x.abort.abort();
-      leave();
+      leave?.();
     });
-    const resolution = resolve(x, ctx);
-    x.repeatedHeader = repeatedHeader(req.rawHeaders);
-    const guardError = checkHost(req, ctx.anyHost, x.repeatedHeader) ?? checkOrigin(req, ctx.allowedOrigins);
-    if (guardError) return fail(x, ctx, guardError);
-    const origin = req.headers.origin;
-    if (origin !== undefined) {
-      x.cors = corsHeaders(origin);
-      if (req.method === "OPTIONS") {
-        res.writeHead(204, preflightHeaders(origin, req.headers["access-control-request-headers"]));
-        res.end();
-        return record(x, ctx, 204, "complete");
+    let recorded = true;
+    try {
+      checkHost(req, ctx.anyHost, repeatedHeader(req.rawHeaders));
+      checkOrigin(req, ctx.allowedOrigins);
+      const origin = req.headers.origin;
+      if (origin !== undefined) {
+        x.cors = corsHeaders(origin);
+        if (req.method === "OPTIONS") {
+          x.draft.status = 204;
+          res.writeHead(204, preflightHeaders(origin, req.headers["access-control-request-headers"]));
+          return void res.end();
+        }
       }
+      switch (resolved.kind) {
+        case "health":
+        case "dashboard":
+          recorded = false;
+          for (const [name, value] of Object.entries(x.cors)) res.setHeader(name, value);
+          await ctx.app(req, res);
+          return;
+        case "preconnect":
+          recorded = false;
+          return void res.writeHead(200, x.cors).end();
+        case "not_found":
+          throw notFound(`Nothing is served at ${req.method} ${resolved.path}. ${basesHint(ctx)}`);
+        case "proxy":
+          return await proxy(x, ctx, resolved);
+      }
+    } catch (error) {
+      answerError(x, ctx, family, error);
+    } finally {
+      if (recorded) record(x, ctx);
     }
-    switch (resolution) {
-      case "health":
-        return answerHealth(x, ctx);
-      case "dashboard":
-        return await ctx.dashboard.handle(req, res, x.path);
-      case "preconnect":
-        res.writeHead(200, x.cors);
-        return void res.end();
-      case "not_found":
-        return fail(x, ctx, notFound(`Nothing is served at ${req.method} ${x.path}. ${basesHint(ctx)}`));
-      case "forward":
-        return forward(x, ctx);
-    }
-  }
-  return { handle };
+  };
 }
 
 function basesHint(ctx: GatewayContext): string {
-  return `Use /v1/... (OpenAI style), /${ctx.segments.messages}/v1/... (Anthropic style) or /${ctx.segments.gemini}/v1beta/... (Gemini style).`;
+  const messages = ctx.segments.messages ? `/${ctx.segments.messages}/v1/...` : "/v1/messages";
+  const gemini = ctx.segments.gemini ? `/${ctx.segments.gemini}/v1beta/...` : "/v1beta/...";
+  return `Use /v1/... (OpenAI style), ${messages} (Anthropic style) or ${gemini} (Gemini style).`;
 }
 
 export type GatewayHandler = ReturnType<typeof createGatewayHandler>;

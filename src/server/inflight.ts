@@ -1,4 +1,4 @@
-import type { GatewayError } from "../errors/index.js";
+import type { HttpError } from "../errors/index.js";
 import type { Exchange } from "./exchange.js";
 
 /** Told when the first request opens and when the last one closes. */
@@ -68,16 +68,13 @@ export function createInflight(occupancy?: Occupancy) {
       });
     },
     /**
-     * Ends every open request with `error`: a reply already streaming gets it as its error event (the upstream
-     * body is destroyed with it); one still waiting has its upstream call aborted with it as the reason, and its
-     * stage answers it in the family shape.
+     * Ends every open request with `error`, the reason its abort signal fires with: a reply already streaming
+     * gets it as its error event (the upstream body is destroyed with it); one still waiting has its upstream call
+     * aborted, and the error boundary answers it in the family shape.
      */
-    stopAll(error: GatewayError): number {
+    stopAll(error: HttpError): number {
       // A copy: ending a request can take it out of the list.
-      for (const x of [...entries()]) {
-        if (x.reply) x.reply.body.destroy(error);
-        else x.abort.abort(error);
-      }
+      for (const x of [...entries()]) x.abort.abort(error);
       return size;
     },
   };

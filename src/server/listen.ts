@@ -1,8 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isUnsafePort } from "get-port-please";
-import { toNodeHandler } from "h3/node";
-import type { H3 } from "h3";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { ListenError } from "../errors/index.js";
 
 export interface ListenOptions {
@@ -54,14 +53,14 @@ function bind(server: Server, host: string, port: number): Promise<void> {
  * to be overridden, and it loads node-forge, a QR-code encoder and consola's full build for HTTPS and a dev
  * banner the gateway never uses, which measured 45 ms of `gateway start` and 8 MB of idle memory.
  */
-export async function listenApp(app: H3, options: ListenOptions): Promise<RunningServer> {
+export async function listenHandler(handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>, options: ListenOptions): Promise<RunningServer> {
   const { host, port } = options;
   if (port !== 0 && isUnsafePort(port)) {
     throw new ListenError(`Port ${port} is on the list of ports browsers refuse to connect to, so gateway does not serve on it.`, {
       hint: `Choose another port: gateway start --port 8484 (or --port 0 for any free port).`,
     });
   }
-  const server = createServer({ requestTimeout: options.requestTimeoutMs, headersTimeout: Math.min(options.requestTimeoutMs, 30_000) }, toNodeHandler(app));
+  const server = createServer({ requestTimeout: options.requestTimeoutMs, headersTimeout: Math.min(options.requestTimeoutMs, 30_000) }, (req, res) => void handler(req, res));
   try {
     await bind(server, host, port);
   } catch (error) {

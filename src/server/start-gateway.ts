@@ -1,27 +1,31 @@
 import type { GatewayConfig } from "../config/index.js";
 import { upstreamFailed } from "../errors/index.js";
 import type { RequestSink } from "../request-log/record.js";
-import type { KeySource } from "../upstream/key-source.js";
-import { openUpstream } from "../upstream/open-upstream.js";
-import { createApp } from "./create-app.js";
+import type { ReasoningSeal } from "../translate/index.js";
+import { openUpstreams, type KeySourceFor } from "../upstream/upstream-set.js";
 import { createGatewayContext } from "./gateway-context.js";
 import { createGatewayHandler } from "./gateway-handler.js";
-import { listenApp, type RunningServer } from "./listen.js";
-import { refuseUpgrade } from "./refuse-upgrade.js";
 import type { Occupancy } from "./inflight.js";
+import { listenHandler, type RunningServer } from "./listen.js";
+import { refuseUpgrade } from "./refuse-upgrade.js";
 import { BODY_DEADLINE_MS } from "./stages/read-body.js";
 
 export interface StartGatewayOptions {
   config: GatewayConfig;
-  keySource: KeySource;
+  /** The key source of each upstream. */
+  keySourceFor: KeySourceFor;
   localKey: string;
+  /** Signs the reasoning translated replies carry (`loadReasoningSeal`). */
+  seal: ReasoningSeal;
   version: string;
   onRequest?: RequestSink | undefined;
   /** Put redacted headers in each request record. */
   recordHeaders?: boolean;
   /** A request body must arrive within this time, else 408. @default 60_000 */
   bodyTimeoutMs?: number;
-  /** Told about an error the gateway did not expect (a bug; the client gets a 502). @default console.error */
+  /** A translated messages stream whose upstream is silent this long starts anyway. @default 10_000 */
+  earlyStartMs?: number;
+  /** Told about an error the gateway did not expect (a bug; the client gets a 500). @default console.error */
   onInternalError?: (error: unknown) => void;
   /** Told when the gateway goes from no request open to one, and back (`createIdleMemory` for `gateway start`). */
   occupancy?: Occupancy;
@@ -32,9 +36,9 @@ export interface Gateway {
   /** `http://127.0.0.1:8484` */
   url: string;
   port: number;
-  /** `echo` or the upstream origin. */
+  /** `echo` or the default upstream's origin. */
   upstream: string;
-  /** Requests open right now, from accept to last byte. */
+  /** Requests open right now, from accept to last byte (the gateway's own pages are not requests). */
   inflight(): number;
   /**
    * Stops accepting, lets every open request finish for up to `graceMs` (waiting for its reply or streaming it),
@@ -44,34 +48,24 @@ export interface Gateway {
   close(graceMs?: number): Promise<void>;
 }
 
-/** Starts the upstream client, the h3 app and the listener: everything `gateway start` runs. */
+/** Starts the upstreams, the request handler and the listener: everything `gateway start` runs. */
 export async function startGateway(options: StartGatewayOptions): Promise<Gateway> {
-  const upstream = await openUpstream(options.config, options.keySource);
+  const upstreams = await openUpstreams(options.config, options.keySourceFor);
   const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_DEADLINE_MS;
-  const ctx = createGatewayContext({
-    config: options.config,
-    client: upstream.client,
-    localKey: options.localKey,
-    version: options.version,
-    onRequest: options.onRequest,
-    recordHeaders: options.recordHeaders,
-    bodyTimeoutMs,
-    onInternalError: options.onInternalError,
-    occupancy: options.occupancy,
-  });
+  const ctx = createGatewayContext({ ...options, upstreams, bodyTimeoutMs });
   let running: RunningServer;
   try {
     // Node's own request timeout is only the backstop: the handler's body deadline answers first, in the family's shape.
-    running = await listenApp(createApp(createGatewayHandler(ctx)), {
+    running = await listenHandler(createGatewayHandler(ctx), {
       host: options.config.host,
       port: options.config.port,
       requestTimeoutMs: bodyTimeoutMs + 30_000,
     });
   } catch (error) {
-    await upstream.close();
+    await upstreams.close();
     throw error;
   }
-  running.server.on("upgrade", refuseUpgrade);
+  running.server.on("upgrade", refuseUpgrade(ctx.nextRequestId));
   for (const host of ["127.0.0.1", "localhost"]) ctx.allowedOrigins.add(`http://${host}:${running.port}`);
 
   let closing: Promise<void> | undefined;
@@ -84,13 +78,13 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     await ctx.inflight.idle(1_000);
     running.server.closeAllConnections();
     await closed;
-    await upstream.close();
+    await upstreams.close();
   }
 
   return {
     url: running.url,
     port: running.port,
-    upstream: upstream.client.target.label,
+    upstream: upstreams.default.label,
     inflight: () => ctx.inflight.size,
     close: (graceMs = 10_000) => (closing ??= shutdown(graceMs)),
   };

@@ -44,14 +44,18 @@ interface Call {
   /** Argument text sent so far. */
   args: string;
   ordinal: number | undefined;
+  /** The call opened under an id the reader made up (its name came before its id). */
+  madeUp: boolean;
+  /** The upstream's own id, when it came after the call opened under a made-up one. */
+  lateId: string | undefined;
 }
 
 const hasUsage = (usage: unknown): usage is HubUsage => typeof usage === "object" && usage !== null && typeof (usage as HubUsage).prompt_tokens === "number";
 
 /**
  * Reads hub stream items into `HubEvent`s. Tool-call pieces are matched to calls by id first (an id repeated on
- * every piece, the same call at several indexes), then by index (an id that never comes); a new id on a known
- * index is a new call; a piece that repeats a call's whole arguments after they were streamed is a replay and is
+ * every piece, the same call at several indexes), then by index (an id that never comes, or comes after the name);
+ * a new id on a known index is a new call; a piece that repeats a call's whole arguments after they were streamed is a replay and is
  * dropped; arguments sent as an object become JSON text; argument text before the name waits for it.
  */
 export function createHubEventReader(ids: IdSource) {
@@ -61,18 +65,24 @@ export function createHubEventReader(ids: IdSource) {
 
   function callFor(piece: HubToolCallDelta): Call {
     if (piece.id) {
-      const byId = calls.find((call) => call.id === piece.id);
+      const byId = calls.find((call) => call.id === piece.id || call.lateId === piece.id);
       if (byId) return byId;
       const waiting = [...calls].reverse().find((call) => call.id === undefined && call.index === piece.index && call.ordinal === undefined);
       if (waiting) {
         waiting.id = piece.id;
         return waiting;
       }
+      // The name came first and the call opened under a made-up id; this is its real id, late.
+      const late = [...calls].reverse().find((call) => call.madeUp && call.lateId === undefined && call.index === piece.index);
+      if (late) {
+        late.lateId = piece.id;
+        return late;
+      }
     } else {
       const byIndex = piece.index === undefined ? calls.at(-1) : [...calls].reverse().find((call) => call.index === piece.index);
       if (byIndex) return byIndex;
     }
-    const call: Call = { index: piece.index, id: piece.id, name: undefined, pending: "", args: "", ordinal: undefined };
+    const call: Call = { index: piece.index, id: piece.id, name: undefined, pending: "", args: "", ordinal: undefined, madeUp: false, lateId: undefined };
     calls.push(call);
     return call;
   }
@@ -85,7 +95,10 @@ export function createHubEventReader(ids: IdSource) {
       call.pending += text;
       if (!call.name) return;
       call.ordinal = opened++;
-      call.id ??= ids("call_");
+      if (call.id === undefined) {
+        call.id = ids("call_");
+        call.madeUp = true;
+      }
       out.push({ type: "tool_start", call: call.ordinal, id: call.id, name: call.name });
       if (call.pending) out.push({ type: "tool_args", call: call.ordinal, text: call.pending });
       call.args = call.pending;

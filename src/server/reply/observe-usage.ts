@@ -1,7 +1,7 @@
-import { StringDecoder } from "node:string_decoder";
-import { createParser, type EventSourceParser } from "eventsource-parser";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { Family, Usage } from "../../families/index.js";
 import { parseJsonObject } from "../../parse-json.js";
+import { createSseDecoder, decodeEvents } from "../../sse/sse.js";
 import { includesBytes, lastEventEnd } from "./event-boundary.js";
 
 /** Largest non-stream body kept for reading its usage; bigger ones are not observed. */
@@ -15,10 +15,30 @@ export interface UsageObserver {
 
 const IGNORE = () => {};
 
+/** Synchronous decompressors for a compressed reply kept whole (at most `MAX_OBSERVED_BODY`), read once at its end. */
+const INFLATE: Readonly<Record<string, (data: Buffer) => Buffer>> = { gzip: gunzipSync, "x-gzip": gunzipSync, deflate: inflateSync, br: brotliDecompressSync };
+
+/** Keeps up to `MAX_OBSERVED_BODY` bytes by reference and hands them, joined, to `read` at the end. */
+function wholeBody(read: (body: Buffer) => void): { observe(chunk: Buffer): void; flush(): void } {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return {
+    observe(chunk) {
+      size += chunk.length;
+      if (size <= MAX_OBSERVED_BODY) chunks.push(chunk);
+    },
+    flush() {
+      if (size <= MAX_OBSERVED_BODY && chunks.length > 0) read(Buffer.concat(chunks));
+      chunks.length = 0;
+    },
+  };
+}
+
 /**
- * Stage 9: token usage, read the way the family reports it (`Family.readUsage`). Event streams are parsed where
- * their bytes mention usage, and only events that do are decoded as JSON; JSON bodies are kept (by reference, up
- * to 1 MiB) and read once at the end. Compressed bodies are not observed.
+ * Token usage of a passthrough reply, read the way the family reports it (`Family.readUsage`). Event streams are
+ * parsed where their bytes mention usage, and only events that do are decoded as JSON; JSON bodies are kept (by
+ * reference, up to 1 MiB) and read once at the end. A compressed reply (passthrough keeps the upstream's encoding)
+ * is kept the same way and decompressed once at its end, off the path of its bytes.
  */
 export function createUsageObserver(family: Family, contentType: string | undefined, contentEncoding: string | undefined): UsageObserver {
   const usage: Usage = { inputTokens: undefined, outputTokens: undefined, cacheReadTokens: undefined, cacheWriteTokens: undefined };
@@ -26,11 +46,27 @@ export function createUsageObserver(family: Family, contentType: string | undefi
     const value = parseJsonObject(text);
     if (value) family.readUsage(value, usage);
   };
-  if (contentEncoding && contentEncoding !== "identity") return { observe: IGNORE, result: () => usage };
-  if (contentType?.startsWith("text/event-stream")) {
-    const decoder = new StringDecoder("utf8");
+  const isEventStream = contentType?.startsWith("text/event-stream") === true;
+  const readBody = (body: Buffer) => {
+    if (!isEventStream) return read(body.toString("utf8"));
+    for (const event of decodeEvents(body)) if (event.data.includes(family.usageMarker)) read(event.data);
+  };
+  const encoding = contentEncoding?.trim().toLowerCase();
+  if (encoding && encoding !== "identity") {
+    const inflate = INFLATE[encoding];
+    if (!inflate) return { observe: IGNORE, result: () => usage };
+    const body = wholeBody((data) => {
+      try {
+        readBody(inflate(data));
+      } catch {
+        // A body that does not decompress carries no usage the gateway can read.
+      }
+    });
+    return { observe: body.observe, result: () => (body.flush(), usage) };
+  }
+  if (isEventStream) {
     // Made when a chunk first needs it: many streams carry usage only in their last events.
-    let parser: EventSourceParser | undefined;
+    let decoder: ReturnType<typeof createSseDecoder> | undefined;
     const marker = Buffer.from(family.usageMarker);
     // True while the parser holds nothing of an unfinished event: the last chunk fed ended with a blank line.
     let atBoundary = true;
@@ -39,28 +75,15 @@ export function createUsageObserver(family: Family, contentType: string | undefi
       // Whole events without the marker cannot carry usage: the usual chunk skips the parser, its strings and its
       // garbage (about a third of the gateway's CPU per stream over the floor's, in the profile).
       if (atBoundary && endsEvent && !includesBytes(chunk, marker)) return;
-      parser ??= createParser({
-        onEvent: (event) => {
-          if (event.data.includes(family.usageMarker)) read(event.data);
-        },
+      decoder ??= createSseDecoder((event) => {
+        if (event.data.includes(family.usageMarker)) read(event.data);
       });
-      parser.feed(decoder.write(chunk));
+      decoder.feed(chunk);
       atBoundary = endsEvent;
     };
     return { observe, result: () => usage };
   }
   if (!contentType?.includes("json")) return { observe: IGNORE, result: () => usage };
-  const chunks: Buffer[] = [];
-  let size = 0;
-  return {
-    observe(chunk) {
-      size += chunk.length;
-      if (size <= MAX_OBSERVED_BODY) chunks.push(chunk);
-    },
-    result() {
-      if (size <= MAX_OBSERVED_BODY && chunks.length > 0) read(Buffer.concat(chunks).toString("utf8"));
-      chunks.length = 0;
-      return usage;
-    },
-  };
+  const body = wholeBody(readBody);
+  return { observe: body.observe, result: () => (body.flush(), usage) };
 }

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { Readable } from "node:stream";
-import { GatewayError } from "../../errors/index.js";
+import { HttpError } from "../../errors/index.js";
 import type { ErrorFields, Family } from "../../families/index.js";
 import { isTimeout } from "../../upstream/retry-policy.js";
 import { lastEventEnd } from "./event-boundary.js";
@@ -13,9 +13,9 @@ export interface RelayOptions {
   onChunk?: ((chunk: Buffer) => void) | undefined;
 }
 
-/** The error event for a body that broke: a `GatewayError` (shutdown) speaks for itself, else timeout or broken. */
-function midStreamError(error: Error): ErrorFields {
-  if (error instanceof GatewayError) return error;
+/** The error event for a body that broke: an `HttpError` (shutdown) speaks for itself, else timeout or broken. */
+export function midStreamError(error: Error): ErrorFields {
+  if (error instanceof HttpError) return error;
   const timedOut = isTimeout(error);
   return {
     status: timedOut ? 504 : 502,

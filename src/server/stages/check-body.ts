@@ -1,6 +1,28 @@
 import { badRequest, unsupportedMediaType } from "../../errors/index.js";
 import type { Claim } from "../../families/index.js";
 
+/** A JSON object from `text`, or the 400 a client gets for anything else. */
+function parseObject(text: string): Record<string, unknown> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw badRequest("The request body is not valid JSON. Send a JSON object.", { code: "invalid_json" });
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw badRequest("The request body must be a JSON object.", { code: "invalid_json" });
+  }
+  return data as Record<string, unknown>;
+}
+
+/**
+ * The body of a request the gateway must translate or count, parsed: endpoints without body rules
+ * (`/v1/responses`, Gemini `:countTokens`) are only parsed when a route needs to read them.
+ */
+export function requireJson(request: { json: Record<string, unknown> | undefined; bytes: Buffer | undefined }): Record<string, unknown> {
+  return request.json ?? parseObject(request.bytes ? request.bytes.toString("utf8") : "");
+}
+
 function isJsonContentType(header: string | undefined): boolean {
   if (!header) return false;
   const semicolon = header.indexOf(";");
@@ -9,27 +31,18 @@ function isJsonContentType(header: string | undefined): boolean {
 }
 
 /**
- * Stage 5b: the checks of the known endpoints (SPEC section 3.5): JSON content type, a JSON object, the required
+ * The checks of the known endpoints (SPEC section 3.5): JSON content type, a JSON object, the required
  * fields with the right types, and a model in the path where the family puts it there. Returns the parsed
  * object, only to be looked at (the original bytes are what goes upstream), or undefined for passthrough paths.
  */
-export function checkBody(claim: Claim, contentType: string | undefined, body: Buffer | undefined): Record<string, unknown> | undefined {
+export function checkBody(claim: Pick<Claim, "pathModel" | "rules">, contentType: string | undefined, body: Buffer | undefined): Record<string, unknown> | undefined {
   if (claim.pathModel === "") {
     throw badRequest("The path names no model. Use .../models/<model>:generateContent.", { param: "model", code: "missing_model" });
   }
   const rules = claim.rules;
   if (!rules) return undefined;
   if (!isJsonContentType(contentType)) throw unsupportedMediaType();
-  let data: unknown;
-  try {
-    data = JSON.parse(body ? body.toString("utf8") : "");
-  } catch {
-    throw badRequest("The request body is not valid JSON. Send a JSON object.", { code: "invalid_json" });
-  }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    throw badRequest("The request body must be a JSON object.", { code: "invalid_json" });
-  }
-  const record = data as Record<string, unknown>;
+  const record = parseObject(body ? body.toString("utf8") : "");
   for (const [field, expected, test] of rules) {
     if (!Object.hasOwn(record, field)) {
       throw badRequest(`Missing required field "${field}": it must be ${expected}.`, { param: field, code: "missing_required_field" });

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { badRequest, forbidden, type GatewayError } from "../../errors/index.js";
+import { badRequest, forbidden, type HttpError } from "../../errors/index.js";
 
 /** A loopback Host: the name and an optional numeric port, nothing else (RFC 9112 section 3.2, RFC 3986 authority). */
 const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
@@ -33,7 +33,7 @@ export function repeatedHeader(rawHeaders: readonly string[]): string | undefine
   return undefined;
 }
 
-function repeated(name: string): GatewayError {
+function repeated(name: string): HttpError {
   return badRequest(`The ${name} header was sent more than once. Send it once.`, { param: name, code: "repeated_header" });
 }
 
@@ -42,20 +42,20 @@ function repeated(name: string): GatewayError {
  * `Host: evil.example`, so only loopback names are served unless the user chose a non-loopback bind address.
  * More than one Host is 400 (RFC 9112), whatever the bind address.
  */
-export function checkHost(req: IncomingMessage, anyHostAllowed: boolean, repeatedName: string | undefined): GatewayError | undefined {
-  if (repeatedName === "host") return repeated("host");
-  if (anyHostAllowed) return undefined;
+export function checkHost(req: IncomingMessage, anyHostAllowed: boolean, repeatedName: string | undefined): void {
+  if (repeatedName === "host") throw repeated("host");
+  if (anyHostAllowed) return;
   const host = req.headers.host ?? "";
-  if (LOOPBACK_HOST.test(host)) return undefined;
-  return forbidden(
+  if (LOOPBACK_HOST.test(host)) return;
+  throw forbidden(
     `Host "${host}" is not allowed: the gateway only answers requests addressed to localhost, 127.0.0.1 or [::1]. Use http://127.0.0.1:<port> as the base URL.`,
     "host_not_allowed",
   );
 }
 
 /** The other headers that must come once (Host was checked by the Host guard). */
-export function checkRepeatedHeaders(repeatedName: string | undefined): GatewayError | undefined {
-  return repeatedName === undefined ? undefined : repeated(repeatedName);
+export function checkRepeatedHeaders(repeatedName: string | undefined): void {
+  if (repeatedName !== undefined) throw repeated(repeatedName);
 }
 
 /** `--cors` only takes real origins: `null` (sandboxed frames, files) and empty ones can never be allowed. */
@@ -73,10 +73,10 @@ function originHint(origin: string): string {
  * Browsers attach `Origin` to cross-site requests; any web page could otherwise spend the user's upstream key.
  * Native tools send no `Origin`, so they are unaffected.
  */
-export function checkOrigin(req: IncomingMessage, allowed: ReadonlySet<string>): GatewayError | undefined {
+export function checkOrigin(req: IncomingMessage, allowed: ReadonlySet<string>): void {
   const origin = req.headers.origin;
-  if (origin === undefined || allowed.has(origin)) return undefined;
-  return forbidden(`Origin "${origin}" is not allowed.${originHint(origin)}`, "origin_not_allowed");
+  if (origin === undefined || allowed.has(origin)) return;
+  throw forbidden(`Origin "${origin}" is not allowed.${originHint(origin)}`, "origin_not_allowed");
 }
 
 /** Response headers for an allowed origin. */

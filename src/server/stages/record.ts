@@ -1,6 +1,4 @@
 import { performance } from "node:perf_hooks";
-import type { GatewayError } from "../../errors/index.js";
-import type { Usage } from "../../families/index.js";
 import type { RequestRecord } from "../../request-log/record.js";
 import type { Exchange } from "../exchange.js";
 import type { GatewayContext } from "../gateway-context.js";
@@ -11,36 +9,42 @@ export function requestIdOf(x: Exchange, ctx: GatewayContext): string {
   return (x.requestId ??= ctx.nextRequestId());
 }
 
-/** Stage 10: one record per finished request, for the terminal line, the request log and whoever listens. */
-export function record(
-  x: Exchange,
-  ctx: GatewayContext,
-  status: number,
-  outcome: RequestRecord["outcome"],
-  detail: { usage?: Usage | undefined; error?: GatewayError | undefined } = {},
-): void {
-  const { usage, error } = detail;
+/**
+ * Stage 9, run once per proxied request in the handler's `finally`: one record for the terminal line, the request
+ * log, the dashboard's feed, and the capture decision. Fields that are usually absent are left out: every field
+ * costs each line of the log.
+ */
+export function record(x: Exchange, ctx: GatewayContext): void {
+  const { draft } = x;
+  const { usage, error } = draft;
   const entry: RequestRecord = {
     time: new Date().toISOString(),
     requestId: requestIdOf(x, ctx),
     method: x.req.method ?? "GET",
-    path: x.path,
-    family: x.claim ? x.family.name : null,
-    model: x.model,
-    // Only when an alias or an error put something there: every field costs each line of the log.
-    ...(x.aliasTarget === undefined ? undefined : { target: x.aliasTarget }),
-    status,
+    path: draft.path,
+    family: draft.family,
+    model: draft.model,
+    ...(draft.target === undefined ? undefined : { target: draft.target }),
+    ...(draft.upstream === undefined ? undefined : { upstream: draft.upstream }),
+    ...(draft.translated === undefined ? undefined : { translated: draft.translated }),
+    ...(draft.tried.length === 0 ? undefined : { tried: draft.tried }),
+    status: draft.status ?? 499,
     durationMs: performance.now() - x.started,
-    ttfbMs: x.firstByteAt === undefined ? undefined : x.firstByteAt - x.started,
+    ttfbMs: draft.firstByteAt === undefined ? undefined : draft.firstByteAt - x.started,
     inputTokens: usage?.inputTokens,
     outputTokens: usage?.outputTokens,
     cacheReadTokens: usage?.cacheReadTokens,
     cacheWriteTokens: usage?.cacheWriteTokens,
     userAgent: x.req.headers["user-agent"],
-    outcome,
+    outcome: draft.outcome,
     ...(error?.code ? { errorCode: error.code } : undefined),
-    headers: ctx.recordHeaders ? { request: redactHeaders(x.req.headers), reply: redactHeaders(x.reply?.headers ?? {}) } : undefined,
+    headers: ctx.recordHeaders ? { request: redactHeaders(x.req.headers), reply: redactHeaders(draft.replyHeaders ?? {}) } : undefined,
   };
-  x.capture?.finish(entry);
-  ctx.onRequest(entry);
+  try {
+    draft.capture?.finish(entry);
+    ctx.onRequest(entry);
+  } catch (error) {
+    // A sink that fails (a full disk, a bug) must not take the request, or the gateway, down with it.
+    ctx.onInternalError(error);
+  }
 }

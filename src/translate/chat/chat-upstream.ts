@@ -1,6 +1,6 @@
 import { parseJsonObject } from "../../parse-json.js";
 import type { HubChunk, HubReply } from "../hub.js";
-import type { ErrorFields, HubStreamItem, UpstreamEvent, UpstreamToHubStream } from "../types.js";
+import type { ErrorFields, HubStreamItem, UpstreamEvent, UpstreamSide, UpstreamToHubStream } from "../types.js";
 
 /** The message of an upstream's `{"error": ...}` object (chat, messages and Gemini all nest it so), or a default. */
 export function errorMessageOf(error: unknown, fallback = "The upstream reported an error in the middle of the reply."): string {
@@ -38,3 +38,11 @@ export function chatStreamToHub(): UpstreamToHubStream {
 
 /** A chat upstream's whole reply, as the hub reads it. */
 export const chatReplyToHub = (reply: Record<string, unknown>): HubReply => reply as unknown as HubReply;
+
+/** Chat upstreams speak the hub's language: requests go out as they are, replies come back as they are. */
+export const chatUpstream: UpstreamSide = {
+  format: "chat",
+  fromHub: (request) => request,
+  replyToHub: chatReplyToHub,
+  streamToHub: chatStreamToHub,
+};

@@ -1,0 +1,43 @@
+import { H3, type H3Event, type HTTPError } from "h3";
+import { toNodeHandler } from "h3/node";
+import { registerDashboard, DATA_HEADERS, type DashboardOptions } from "../dashboard/dashboard-routes.js";
+import { notFound } from "../errors/index.js";
+import { chatFamily } from "../families/index.js";
+import { toHttpError } from "./render-error.js";
+
+export interface AppOptions extends DashboardOptions {
+  /** What `/health` says beyond `status`: version, the default upstream, pid, every upstream. */
+  health: () => Record<string, unknown>;
+  /** The gateway's request ids, for the `x-request-id` of an error. */
+  nextRequestId: () => string;
+  onInternalError: (error: unknown) => void;
+}
+
+/**
+ * The gateway's own pages as an h3 app: `/health` and the dashboard (its files, its data API, its live feed), with
+ * typed route handlers and one error handler that answers in the chat shape with an `x-request-id`. The proxy path
+ * never enters it: `gateway-handler.ts` serves model traffic on the Node request and response directly, so upstream
+ * bytes are piped without a web-stream conversion, and hands everything else to this app through h3's public
+ * `toNodeHandler`.
+ */
+export function createApp(options: AppOptions) {
+  const app = new H3({
+    silent: true,
+    allowMalformedURL: true,
+    onError(error: HTTPError, event: H3Event) {
+      const cause = error.cause instanceof Error ? error.cause : error.status === 404 ? notFound(`Nothing is served at ${event.url.pathname}.`) : error;
+      const http = toHttpError(cause, options.onInternalError);
+      return new Response(JSON.stringify(chatFamily.errorBody(http)), {
+        status: http.status,
+        headers: { ...DATA_HEADERS, "content-type": "application/json", "x-request-id": options.nextRequestId() },
+      });
+    },
+  });
+  const health = () => new Response(JSON.stringify({ status: "ok", ...options.health() }), { headers: { "content-type": "application/json", "cache-control": "no-store" } });
+  app.get("/health", health);
+  app.on("HEAD", "/health", health);
+  registerDashboard(app, options);
+  return toNodeHandler(app);
+}
+
+export type AppHandler = ReturnType<typeof createApp>;

@@ -1,0 +1,48 @@
+import type { Readable, Transform } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { toUpstreamError } from "../../upstream/upstream-errors.js";
+import type { UpstreamReply } from "../../upstream/upstream.js";
+
+const DECODERS: Readonly<Record<string, () => Transform>> = {
+  gzip: createGunzip,
+  "x-gzip": createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/** A reply's `content-encoding` when it is one the gateway can undo; undefined for identity or none. */
+export function contentEncoding(headers: UpstreamReply["headers"]): string | undefined {
+  const value = headers["content-encoding"];
+  const encoding = typeof value === "string" ? value.trim().toLowerCase() : undefined;
+  return encoding && encoding !== "identity" ? encoding : undefined;
+}
+
+/**
+ * The reply body as plain bytes. A route that parses the reply asks for no compression, but an upstream may
+ * compress anyway: gzip, deflate and br are undone here (SPEC section 5: `content-encoding` goes where the body was
+ * re-encoded). An encoding nothing here knows is an error the caller reports, never bytes taken for text.
+ */
+export function decodedBody(reply: UpstreamReply): Readable {
+  const encoding = contentEncoding(reply.headers);
+  if (encoding === undefined) return reply.body;
+  const make = DECODERS[encoding];
+  if (!make) throw new Error(`the upstream compressed its reply with "${encoding}", which the gateway cannot read`);
+  const decoder = make();
+  reply.body.on("error", (error) => decoder.destroy(error));
+  return reply.body.pipe(decoder);
+}
+
+/**
+ * The whole reply body as text, decompressed. A body that breaks off (the upstream died, the idle timeout fired) is
+ * the upstream's failure, named as such, never half a body taken for a whole one.
+ */
+export async function readText(reply: UpstreamReply, upstream: { name: string; label: string }): Promise<string> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of decodedBody(reply)) chunks.push(chunk as Buffer);
+  } catch (error) {
+    if (error instanceof Error && error.name === "AbortError") throw error;
+    throw toUpstreamError(error, upstream.name, upstream.label, "in the middle of the reply");
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

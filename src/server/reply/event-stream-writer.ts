@@ -1,0 +1,85 @@
+import { performance } from "node:perf_hooks";
+import { encodeEvents } from "../../sse/sse.js";
+import type { ClientEvent, ErrorFields, HubStreamItem, HubToClientStream } from "../../translate/index.js";
+import type { Exchange } from "../exchange.js";
+
+/** While the upstream is silent, a keep-alive goes out at least this often (SPEC 10 rule 3: a `ping` every 15 s). */
+export const KEEP_ALIVE_MS = 15_000;
+
+/** Headers that keep intermediaries (and some clients) from buffering an event stream. */
+export const EVENT_STREAM_HEADERS = { "cache-control": "no-cache", "x-accel-buffering": "no" };
+
+/**
+ * A translated event stream on its way to the client: the status and headers once, the client format's opening
+ * events, then events as the translator makes them, a keep-alive whenever the upstream has been silent for
+ * `KEEP_ALIVE_MS`, and one ending: the format's close or its error event. Safe to end twice.
+ */
+export function createEventStreamWriter(x: Exchange, sink: HubToClientStream, keepAliveMs = KEEP_ALIVE_MS) {
+  const { res } = x;
+  let opened = false;
+  let ended = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  function send(events: ClientEvent[]): boolean {
+    if (events.length === 0 || res.destroyed) return true;
+    const text = encodeEvents(events);
+    const now = performance.now();
+    x.draft.firstByteAt ??= now;
+    x.draft.capture?.chunk(now - x.started, Buffer.from(text));
+    return res.write(text);
+  }
+
+  function quiet(): void {
+    clearTimeout(timer);
+    if (!ended) timer = setTimeout(() => (send(sink.keepAlive()), quiet()), keepAliveMs);
+  }
+
+  function open(headers: Record<string, string | string[]>): void {
+    if (opened) return;
+    opened = true;
+    x.draft.status = 200;
+    res.writeHead(200, { ...headers, "content-type": "text/event-stream; charset=utf-8", ...EVENT_STREAM_HEADERS, ...x.cors });
+    x.draft.capture?.response(200, { "content-type": "text/event-stream" }, true);
+    send(sink.start());
+    res.flushHeaders();
+    quiet();
+  }
+
+  function end(events: ClientEvent[]): void {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    send(events);
+    res.end();
+  }
+
+  return {
+    get opened(): boolean {
+      return opened;
+    },
+    open,
+    /**
+     * Hub items made from one upstream event, translated and sent; false when the client's socket is full (pause the
+     * upstream). An error item is the stream's last event: the response ends with it.
+     */
+    push(items: readonly HubStreamItem[]): boolean {
+      quiet();
+      const flowing = send(items.flatMap((item) => sink.push(item)));
+      if (items.some((item) => item.type === "error")) end([]);
+      return flowing;
+    },
+    /** Whether the stream has ended (the translator wrote its last event). */
+    get ended(): boolean {
+      return ended;
+    },
+    finish: () => end(sink.finish()),
+    fail: (error: ErrorFields) => end(sink.fail(error)),
+    /** Stops the keep-alive without writing anything (the client went away). */
+    stop(): void {
+      ended = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export type EventStreamWriter = ReturnType<typeof createEventStreamWriter>;

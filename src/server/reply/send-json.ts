@@ -1,0 +1,17 @@
+import { performance } from "node:perf_hooks";
+import type { Exchange } from "../exchange.js";
+
+/**
+ * A JSON answer the gateway wrote itself (a translated reply, a model-list union, a local count): status, the
+ * caller's headers, `content-length`, the body, timing and capture.
+ */
+export function sendJson(x: Exchange, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+  const text = JSON.stringify(body);
+  const now = performance.now();
+  x.draft.status = status;
+  x.draft.firstByteAt ??= now;
+  x.draft.capture?.response(status, { "content-type": "application/json" }, false);
+  x.draft.capture?.chunk(now - x.started, Buffer.from(text));
+  x.res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text), ...x.cors });
+  x.res.end(x.req.method === "HEAD" ? undefined : text);
+}

@@ -1,0 +1,34 @@
+import type { Family } from "../../families/index.js";
+import { isContextLengthError, readUpstreamError } from "../../translate/upstream-errors.js";
+import type { UpstreamReply } from "../../upstream/upstream.js";
+import type { Exchange } from "../exchange.js";
+import { readText } from "./decoded-body.js";
+import type { EventStreamWriter } from "./event-stream-writer.js";
+import { sendJson } from "./send-json.js";
+
+/**
+ * An upstream error reply on a translated route, in the client's format (SPEC 10 rule 5): the upstream's status
+ * and message, the type the status means; chat clients keep the upstream's own type and code; a context overflow
+ * reads as Anthropic words it to messages clients ("prompt is too long"), which is what Claude Code compacts on. A
+ * stream that already started (a messages stream opened early) ends with it as its error event instead.
+ */
+export async function sendTranslatedError(
+  x: Exchange,
+  reply: UpstreamReply,
+  upstream: { name: string; label: string },
+  clientFamily: Family,
+  redact: (text: string) => string,
+  headers: Record<string, string | string[]>,
+  stream: EventStreamWriter | undefined,
+): Promise<void> {
+  const text = await readText(reply, upstream).catch(() => "");
+  const { fields, upstreamType, upstreamCode } = readUpstreamError(reply.status, text, redact);
+  if (clientFamily.name === "chat") Object.assign(fields, { type: upstreamType ?? fields.type, code: upstreamCode ?? fields.code });
+  if (clientFamily.name === "messages" && isContextLengthError(fields.message, fields.code) && !/prompt is too long/i.test(fields.message)) {
+    fields.message = `prompt is too long: ${fields.message}`;
+  }
+  x.draft.replyHeaders = reply.headers;
+  // A messages stream that started early has said 200 already: the error is its last event.
+  if (stream?.opened) return stream.fail(fields);
+  sendJson(x, reply.status, clientFamily.errorBody(fields), headers);
+}

@@ -1,0 +1,72 @@
+import { createSseDecoder } from "../../sse/sse.js";
+import { replyAsStream } from "../../translate/reply-as-stream.js";
+import type { UpstreamReply } from "../../upstream/upstream.js";
+import type { Exchange } from "../exchange.js";
+import type { RoutePlan } from "../stages/plan-route.js";
+import { decodedBody } from "./decoded-body.js";
+import type { EventStreamWriter } from "./event-stream-writer.js";
+import { createUsageObserver } from "./observe-usage.js";
+import { singleHeader } from "./passthrough.js";
+import { midStreamError } from "./relay-body.js";
+import { readUpstreamJson } from "./translated-json.js";
+
+type TranslatePlan = Extract<RoutePlan, { kind: "translate" }>;
+
+/**
+ * A translated stream (SPEC 10 rule 3): the upstream's bytes are decoded into events as they arrive, each event goes
+ * through the upstream format's reader to the hub and through the client format's state machine out again, and what
+ * it makes is written at once; nothing waits for the end. The client's socket pushes back on the upstream. An
+ * upstream that dies or times out ends the stream with the client format's error event; a client that goes away
+ * aborts the upstream.
+ */
+export async function relayTranslatedStream(x: Exchange, plan: TranslatePlan, reply: UpstreamReply, writer: EventStreamWriter, headers: Record<string, string | string[]>): Promise<void> {
+  const { draft, res } = x;
+  draft.replyHeaders = reply.headers;
+  writer.open(headers);
+  if (!singleHeader(reply.headers["content-type"])?.startsWith("text/event-stream")) {
+    const { json, usage } = await readUpstreamJson(reply, plan);
+    draft.usage = usage;
+    writer.push(replyAsStream(plan.target.replyToHub(json, plan.tctx)));
+    return writer.finish();
+  }
+  const source = plan.target.streamToHub(plan.tctx);
+  const usage = createUsageObserver(plan.call.family, "text/event-stream", undefined);
+  const body = decodedBody(reply);
+  let flowing = true;
+  const decoder = createSseDecoder((event) => {
+    if (!writer.ended) flowing = writer.push(source.push(event)) && flowing;
+  });
+  draft.outcome = await new Promise((resolve) => {
+    const onDrain = () => body.resume();
+    const onClose = () => {
+      if (res.writableFinished) return;
+      writer.stop();
+      body.destroy();
+      resolve("client_closed");
+    };
+    body.on("data", (chunk: Buffer) => {
+      usage.observe(chunk);
+      flowing = true;
+      decoder.feed(chunk);
+      if (writer.ended) {
+        body.destroy();
+        return resolve("upstream_error");
+      }
+      if (!flowing) body.pause();
+    });
+    body.once("end", () => {
+      decoder.end();
+      writer.push(source.finish());
+      writer.finish();
+      resolve("complete");
+    });
+    body.once("error", (error) => {
+      if (res.destroyed || writer.ended) return resolve("client_closed");
+      writer.fail(midStreamError(error));
+      resolve("upstream_error");
+    });
+    res.on("drain", onDrain);
+    res.once("close", onClose);
+  });
+  draft.usage = usage.result();
+}

@@ -1,0 +1,69 @@
+import { performance } from "node:perf_hooks";
+import { UpstreamError } from "../../errors/index.js";
+import type { UpstreamReply } from "../../upstream/upstream.js";
+import type { Exchange } from "../exchange.js";
+import type { GatewayContext } from "../gateway-context.js";
+import { createEventStreamWriter, type EventStreamWriter } from "../reply/event-stream-writer.js";
+import type { ModelChoice } from "./alias-model.js";
+import { planRoute, type RoutePlan } from "./plan-route.js";
+import type { ClientRequest } from "./read-request.js";
+import type { Endpoint } from "./resolve.js";
+
+/** Statuses that send a request on to the next upstream of the fallback list, once the upstream's own retries are spent. */
+const FALLBACK_STATUS: ReadonlySet<number> = new Set([429, 500, 502, 503, 529]);
+
+/** A translated messages stream starts the client's stream when the upstream has not answered within this time (SPEC 10, Details). */
+export const EARLY_START_MS = 10_000;
+
+/** What came back: the plan that got an answer and the answer, or a count the gateway makes itself. */
+export type Forwarded =
+  | { plan: Extract<RoutePlan, { kind: "passthrough" }>; reply: UpstreamReply }
+  | { plan: Extract<RoutePlan, { kind: "translate" }>; reply: UpstreamReply; stream: EventStreamWriter | undefined }
+  | { plan: Extract<RoutePlan, { kind: "count" }> };
+
+/** Why an upstream was left for the next one, for the record: `upstream 429`, `unreachable`, `timeout`, `no key`. */
+function failureOf(outcome: UpstreamReply | UpstreamError): string {
+  if (outcome instanceof UpstreamError) return outcome.kind === "no_key" ? "no key" : outcome.kind;
+  return `upstream ${outcome.status}`;
+}
+
+/**
+ * Stage 7: routes the request (SPEC section 10, Routing) and sends it, walking the routed upstream's `fallback` list
+ * while an upstream fails before any byte reached the client: no answer, a timeout before the headers, no key, or
+ * 429/500/502/503/529 after its own retries. A 4xx other than 429 is an answer like any other. The last failure is
+ * what the client gets. A translated messages stream whose upstream is slow to answer starts the client's stream
+ * after `EARLY_START_MS`; from then on nothing falls back, and a failure becomes the stream's error event.
+ */
+export async function forward(x: Exchange, ctx: GatewayContext, endpoint: Endpoint, query: string, request: ClientRequest, model: ModelChoice): Promise<Forwarded> {
+  const routed = ctx.upstreams.route(model.upstream);
+  const candidates = [routed, ...ctx.upstreams.fallbacks(routed)];
+  for (let i = 0; ; i++) {
+    const upstream = candidates[i]!;
+    const last = i === candidates.length - 1;
+    x.draft.upstream = upstream.name;
+    const plan = planRoute(x.req, query, endpoint, request, model, upstream, ctx.seal);
+    x.draft.translated = plan.kind === "translate" ? `${plan.from} -> ${plan.to}` : undefined;
+    if (plan.kind === "count") return { plan };
+    const stream = plan.kind === "translate" && request.stream ? createEventStreamWriter(x, plan.client.streamFromHub(plan.hints, plan.tctx)) : undefined;
+    x.eventStream = stream;
+    const early = stream && plan.kind === "translate" && plan.from === "messages" ? setTimeout(() => stream.open({ "x-gateway-upstream": upstream.name }), ctx.earlyStartMs) : undefined;
+    const started = performance.now();
+    let outcome: UpstreamReply | UpstreamError;
+    try {
+      outcome = await upstream.send({ ...plan.call, signal: x.abort.signal });
+    } catch (error) {
+      if (x.abort.signal.aborted) throw x.abort.signal.reason instanceof Error ? x.abort.signal.reason : error;
+      if (!(error instanceof UpstreamError) || last || stream?.opened) throw error;
+      outcome = error;
+    } finally {
+      clearTimeout(early);
+    }
+    if (!(outcome instanceof UpstreamError)) {
+      if (last || stream?.opened || !FALLBACK_STATUS.has(outcome.status)) {
+        return plan.kind === "translate" ? { plan, reply: outcome, stream } : { plan, reply: outcome };
+      }
+      await outcome.body.dump().catch(() => undefined);
+    }
+    x.draft.tried.push({ upstream: upstream.name, failure: failureOf(outcome), durationMs: Math.round(performance.now() - started) });
+  }
+}
