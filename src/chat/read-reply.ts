@@ -1,35 +1,32 @@
-import { createParser } from "eventsource-parser";
-import { UpstreamError } from "../errors/index.js";
+import type { Dispatcher } from "undici";
+import { GatewayProcessError } from "../errors/index.js";
 import type { Family } from "../families/index.js";
-import type { UpstreamReply } from "../upstream/upstream-client.js";
+import { createSseDecoder } from "../sse/sse.js";
 
 /**
  * Streams the reply's text to `write` as events arrive and returns the whole text. The bytes are decoded as one
  * stream, not chunk by chunk: a character split between two network writes must not become two U+FFFD.
  */
-export async function streamReply(reply: UpstreamReply, family: Family, write: (text: string) => void): Promise<string> {
+export async function streamReply(reply: Dispatcher.ResponseData, family: Family, write: (text: string) => void): Promise<string> {
   let text = "";
   let failure: string | undefined;
-  const parser = createParser({
-    onEvent(event) {
-      const piece = family.chat.streamPiece(event.event, event.data);
-      if (!piece) return;
-      if ("error" in piece) failure ??= piece.error;
-      else {
-        text += piece.text;
-        write(piece.text);
-      }
-    },
+  const decoder = createSseDecoder((event) => {
+    const piece = family.chat.streamPiece(event.event, event.data);
+    if (!piece) return;
+    if ("error" in piece) failure ??= piece.error;
+    else {
+      text += piece.text;
+      write(piece.text);
+    }
   });
-  const decoder = new TextDecoder("utf-8");
-  for await (const chunk of reply.body) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
-  parser.feed(decoder.decode());
-  if (failure) throw new UpstreamError(`The reply broke off: ${failure}`, { hint: "Try again; run `gateway doctor` if it keeps happening." });
+  for await (const chunk of reply.body) decoder.feed(chunk as Buffer);
+  decoder.end();
+  if (failure) throw new GatewayProcessError(`The reply broke off: ${failure}`, { hint: "Try again; run `gateway doctor` if it keeps happening." });
   return text;
 }
 
 /** Reads a whole non-stream reply: the parsed JSON and its text. */
-export async function readReply(reply: UpstreamReply, family: Family): Promise<{ json: Record<string, unknown>; text: string }> {
+export async function readReply(reply: Dispatcher.ResponseData, family: Family): Promise<{ json: Record<string, unknown>; text: string }> {
   const json = (await reply.body.json()) as Record<string, unknown>;
   return { json, text: family.chat.replyText(json) };
 }

@@ -2,7 +2,8 @@ import { GatewayProcessError } from "../errors/index.js";
 import { spawnDetached } from "../running/detach.js";
 import { findGateway } from "../running/find-gateway.js";
 import { BIN_PATH } from "./bin-path.js";
-import { resolveKeySource, type CommandContext } from "./context.js";
+import type { CommandContext } from "./context.js";
+import { startupKeySources } from "./upstream-keys.js";
 import { log } from "./terminal.js";
 
 /**
@@ -16,7 +17,7 @@ export async function ensureGateway(ctx: CommandContext, flag: number | undefine
     throw new GatewayProcessError(`No gateway is running on port ${running.port}.`, { hint: "Start one with `gateway start --detach`, or drop --no-start." });
   }
   // Fail here, with the keychain's own message, rather than in a background process.
-  await resolveKeySource(ctx);
+  await startupKeySources(ctx);
   const port = flag ?? ctx.config.port;
   const ready = await spawnDetached(BIN_PATH, ["--port", String(port)], ctx.config.stateDir, port);
   log.info(`Started a gateway in the background on ${ready.url} (pid ${ready.pid}); \`gateway stop\` ends it.`);

@@ -1,6 +1,6 @@
 import { prettyJson } from "../dashboard/pretty-json.js";
 import type { RequestDetail } from "../dashboard/dashboard-routes.js";
-import { GatewayProcessError, UpstreamError } from "../errors/index.js";
+import { GatewayProcessError } from "../errors/index.js";
 import { formatRequestLine } from "../request-log/request-line.js";
 
 const headerLines = (mark: string, headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => `${mark} ${name}: ${value}`);
@@ -38,8 +38,8 @@ export async function fetchCapture(port: number, localKey: string, id: string): 
     throw new GatewayProcessError(`No gateway is running on port ${port}; captures live only in a running gateway's memory.`, { hint: "Start one with `gateway start --capture`." });
   }
   if (response.status === 404) {
-    throw new UpstreamError(`The gateway on port ${port} knows no request ${id}.`, { hint: "Request ids are in `gateway logs --json` and the dashboard; captures go when the gateway stops." });
+    throw new GatewayProcessError(`The gateway on port ${port} knows no request ${id}.`, { hint: "Request ids are in `gateway logs --json` and the dashboard; captures go when the gateway stops." });
   }
-  if (!response.ok) throw new UpstreamError(`The gateway on port ${port} answered ${response.status}.`, { hint: "Check that `gateway env` and the gateway use the same config directory." });
+  if (!response.ok) throw new GatewayProcessError(`The gateway on port ${port} answered ${response.status}.`, { hint: "Check that `gateway env` and the gateway use the same config directory." });
   return (await response.json()) as RequestDetail;
 }

@@ -14,6 +14,7 @@ export const DEFAULTS: ConfigFields = Object.freeze({
   retries: 2,
   timeouts: Object.freeze({ connectMs: 10_000, firstByteMs: 600_000, idleMs: 300_000 }),
   maxBodyBytes: 32 * 1024 * 1024,
+  shutdownGraceMs: 10_000,
   models: Object.freeze({}),
   capture: "off",
 });

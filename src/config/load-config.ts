@@ -37,7 +37,8 @@ export function loadConfig(options: LoadConfigOptions = {}): GatewayConfig {
     ...layers.reduce((acc, layer) => ({ ...acc, ...layer.timeouts }), {}),
   });
   const top = { ...DEFAULTS, ...merged, timeouts };
-  checkSegments(top.messagesSegment, top.geminiSegment);
+  const flags = layers[2]!;
+  checkSegments(top.messagesSegment, top.geminiSegment, flags.messagesSegment !== undefined || flags.geminiSegment !== undefined ? "flag" : "file");
   const resolved = resolveUpstreams({ ...top, upstream: merged.upstream }, file.upstreams, fileSource(configFile));
   return Object.freeze({
     ...top,
@@ -52,11 +53,12 @@ export function loadConfig(options: LoadConfigOptions = {}): GatewayConfig {
 
 /**
  * Locally each family lives under its segment (SPEC section 2), so the two must differ. Two empty ones do not
- * clash: the families then live at `/v1/messages` and `/v1beta/...`.
+ * clash: the families then live at `/v1/messages` and `/v1beta/...`. A clash a flag made is usage (exit 2), as
+ * every bad flag is.
  */
-function checkSegments(messagesSegment: string, geminiSegment: string): void {
+function checkSegments(messagesSegment: string, geminiSegment: string, source: "flag" | "file"): void {
   if (geminiSegment === "" || geminiSegment !== messagesSegment) return;
-  throw new ConfigError(`The Gemini and messages segments are both "${geminiSegment}".`, "file", {
+  throw new ConfigError(`The Gemini and messages segments are both "${geminiSegment}".`, source, {
     hint: "Give each family its own segment (geminiSegment, messagesSegment).",
   });
 }

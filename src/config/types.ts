@@ -40,6 +40,8 @@ export interface ConfigFields {
   timeouts: Timeouts;
   /** Largest request body accepted. @default 33_554_432 (32 MiB) */
   maxBodyBytes: number;
+  /** How long a stopping gateway lets open requests finish (Ctrl-C, SIGTERM, `gateway stop`). @default 10_000 */
+  shutdownGraceMs: number;
   /** Model aliases: the id a tool sends → the id the upstream catalog knows; keys may hold `*`. @default {} */
   models: Readonly<Record<string, string>>;
   /** Which requests keep their bodies in memory for the dashboard. @default "off" */

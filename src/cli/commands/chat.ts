@@ -1,12 +1,11 @@
 import { createInterface, type Interface } from "node:readline/promises";
 import { Option, type Command } from "commander";
-import { createModelAliases } from "../../aliases/model-aliases.js";
+import { openLocalGateway, type LocalGateway } from "../../chat/local-gateway.js";
 import { readReply, streamReply } from "../../chat/read-reply.js";
-import { requestUpstream } from "../../chat/upstream-request.js";
 import { UsageError } from "../../errors/index.js";
 import { FAMILY_NAMES, familyNamed, type Family, type FamilyName, type Turn } from "../../families/index.js";
-import { openUpstream, type OpenUpstream } from "../../upstream/open-upstream.js";
-import { createContext, resolveKeySource, type CommandContext } from "../context.js";
+import { createContext } from "../context.js";
+import { startupKeySources } from "../upstream-keys.js";
 import { redact } from "../secrets.js";
 import { log, print, readStdin } from "../terminal.js";
 
@@ -20,10 +19,9 @@ interface ChatOptions {
 }
 
 interface Session {
-  ctx: CommandContext;
-  upstream: OpenUpstream;
+  gateway: LocalGateway;
   family: Family;
-  /** The catalog id (after aliases). */
+  /** The model asked for; the gateway applies aliases and routes it. */
   model: string;
   options: ChatOptions;
 }
@@ -38,7 +36,7 @@ async function ask(session: Session, turns: readonly Turn[], signal: AbortSignal
     stream: options.stream && !options.json,
   };
   const body = family.chat.body(turns, request);
-  const reply = await requestUpstream(session.upstream.client, session.ctx.config, family, { method: "POST", path: family.chat.path(request), body, signal });
+  const reply = await session.gateway.send(family, { method: "POST", path: family.chat.path(request), body, signal });
   if (request.stream) {
     const text = await streamReply(reply, family, (piece) => process.stdout.write(redact(piece)));
     process.stdout.write("\n");
@@ -92,7 +90,7 @@ async function interactive(session: Session): Promise<void> {
 export function registerChat(program: Command): void {
   program
     .command("chat")
-    .description("send a prompt straight to the upstream and stream the reply (no running gateway needed)")
+    .description("send a prompt to the upstream its model routes to and stream the reply (no running gateway needed)")
     .argument("[prompt...]", "the prompt; piped standard input comes first")
     .option("-m, --model <id>", "model id, or an alias from config.json (default: defaultModel)")
     .option("-s, --system <text>", "system prompt (Gemini: systemInstruction)")
@@ -106,14 +104,13 @@ export function registerChat(program: Command): void {
         throw new UsageError(`--max-tokens must be a positive integer (got "${options.maxTokens}").`);
       }
       const ctx = createContext();
-      const asked = options.model ?? ctx.config.defaultModel;
-      if (!asked) throw new UsageError("No model given.", { hint: 'Pass -m <id> (`gateway models` lists them), or set "defaultModel" in config.json.' });
-      const model = createModelAliases(ctx.config.models).resolve(asked) ?? asked;
+      const model = options.model ?? ctx.config.defaultModel;
+      if (!model) throw new UsageError("No model given.", { hint: 'Pass -m <id> (`gateway models` lists them), or set "defaultModel" in config.json.' });
       const piped = process.stdin.isTTY ? "" : await readStdin();
       const prompt = [piped.trim(), words.join(" ")].filter(Boolean).join("\n\n");
       if (!prompt && !process.stdin.isTTY) throw new UsageError("No prompt given.", { hint: 'Pass one: gateway chat "your question", or pipe text in.' });
-      const upstream = await openUpstream(ctx.config, await resolveKeySource(ctx));
-      const session: Session = { ctx, upstream, family: familyNamed(options.api), model, options };
+      const gateway = await openLocalGateway(ctx.config, await startupKeySources(ctx));
+      const session: Session = { gateway, family: familyNamed(options.api), model, options };
       try {
         if (prompt) {
           // Ctrl-C during a one-off reply: stop at once with the conventional 130, no stack trace.
@@ -121,7 +118,7 @@ export function registerChat(program: Command): void {
           await ask(session, [{ role: "user", content: prompt }], new AbortController().signal);
         } else await interactive(session);
       } finally {
-        await upstream.close();
+        await gateway.close();
       }
     });
 }

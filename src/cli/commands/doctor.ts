@@ -1,11 +1,12 @@
 import { createServer } from "node:net";
 import type { Command } from "commander";
-import { ECHO_UPSTREAM, readEnvSecrets } from "../../config/index.js";
+import { ECHO_UPSTREAM, type UpstreamConfig } from "../../config/index.js";
 import { FailedError } from "../../errors/index.js";
-import { checkKey } from "../../upstream/check-key.js";
-import { createContext, describeKeySource, keychainAccount, portFlag, type CommandContext } from "../context.js";
 import { findGateway } from "../../running/find-gateway.js";
+import { checkKey } from "../../upstream/check-key.js";
+import { createContext, portFlag, type CommandContext } from "../context.js";
 import { log } from "../terminal.js";
+import { describeKey, keySources, keychainAccount, loginCommand } from "../upstream-keys.js";
 
 interface Check {
   /** `undefined`: the check does not apply now, and the label says why. */
@@ -29,13 +30,19 @@ function checkNode(): Check {
   return { ok, label: `Node.js ${process.versions.node}`, fix: "Install Node.js 20.19 or newer." };
 }
 
+/** Why no upstream needs the keychain right now, or undefined when one does. */
+function keychainNotNeeded(ctx: CommandContext): string | undefined {
+  const sources = ctx.config.upstreams.map((upstream) => keySources(ctx)(upstream).kind);
+  if (sources.includes("keychain")) return undefined;
+  return ctx.config.upstreams.every((upstream) => upstream.url === ECHO_UPSTREAM) ? "the upstream is echo" : ctx.env.GATEWAY_API_KEY ? "GATEWAY_API_KEY is set" : "no upstream keeps its key there";
+}
+
 async function checkKeychain(ctx: CommandContext): Promise<Check> {
   try {
     await ctx.store.get("gateway-doctor-probe");
     return { ok: true, label: "OS keychain reachable" };
   } catch (error) {
-    const why =
-      ctx.config.upstream === ECHO_UPSTREAM ? "the upstream is echo" : readEnvSecrets(ctx.env).upstreamKey !== undefined ? "GATEWAY_API_KEY is set" : undefined;
+    const why = keychainNotNeeded(ctx);
     return {
       ok: why ? undefined : false,
       label: `OS keychain: ${(error as Error).message}${why ? ` (not needed now: ${why})` : ""}`,
@@ -44,18 +51,28 @@ async function checkKeychain(ctx: CommandContext): Promise<Check> {
   }
 }
 
-async function checkUpstream(ctx: CommandContext): Promise<Check[]> {
-  if (ctx.config.upstream === ECHO_UPSTREAM) return [{ ok: undefined, label: "Upstream: echo (built in, offline): no reachability or key to check" }];
-  const key = readEnvSecrets(ctx.env).upstreamKey ?? (await ctx.store.get(keychainAccount(ctx.config)).catch(() => undefined));
+/** The checks of one upstream: its key, whether it answers, whether it takes the key. The default's words stay short when it is the only one. */
+async function checkUpstream(ctx: CommandContext, upstream: UpstreamConfig, alone: boolean): Promise<Check[]> {
+  const name = alone ? "" : ` ${upstream.name}`;
+  if (upstream.url === ECHO_UPSTREAM) return [{ ok: undefined, label: `Upstream${name}: echo (built in, offline): no reachability or key to check` }];
+  const where = alone ? keychainAccount(upstream) : `${upstream.name} (${keychainAccount(upstream)})`;
+  const state = await describeKey(ctx, upstream);
+  const login = loginCommand(ctx, upstream);
+  const keyCheck: Check = { ok: state.ok, label: `Upstream${name} key: ${state.text}`, fix: `Run \`${login}\`${upstream.name === ctx.config.defaultUpstream ? ", or set GATEWAY_API_KEY" : ""}.` };
+  const source = keySources(ctx)(upstream);
+  const key = source.kind === "none" ? undefined : await source.get().catch(() => undefined);
   try {
-    const result = await checkKey(ctx.config, key ?? "");
+    const result = await checkKey(upstream, key);
     const valid = result.status >= 200 && result.status < 300;
-    return [
-      { ok: true, label: `Upstream ${keychainAccount(ctx.config)} reachable (HTTP ${result.status})` },
-      { ok: valid, label: valid ? "Upstream accepts the key" : `Upstream refused the key (HTTP ${result.status})`, fix: "Run `gateway login` with a valid key." },
-    ];
+    const verdict: Check =
+      source.kind === "none"
+        ? { ok: valid, label: valid ? `Upstream${name} answers without a key` : `Upstream${name} refused the request without a key (HTTP ${result.status})`, fix: 'Give it a key in config.json ("key": "keychain" or "env:<VAR>").' }
+        : key === undefined
+          ? { ok: undefined, label: `Upstream${name} key check skipped: there is no key to send` }
+          : { ok: valid, label: valid ? `Upstream${name} accepts the key` : `Upstream${name} refused the key (HTTP ${result.status})`, fix: `Run \`${login}\` with a valid key.` };
+    return [keyCheck, { ok: true, label: `Upstream ${where} reachable (HTTP ${result.status})` }, verdict];
   } catch (error) {
-    return [{ ok: false, label: `Upstream ${keychainAccount(ctx.config)} unreachable: ${(error as Error).message}`, fix: "Check the URL (gateway login --upstream <url>), your network and HTTPS_PROXY." }];
+    return [keyCheck, { ok: false, label: `Upstream ${where} unreachable: ${(error as Error).message}`, fix: "Check the URL in config.json (or gateway login --upstream <url>), your network and HTTPS_PROXY." }];
   }
 }
 
@@ -69,19 +86,14 @@ async function checkPort(ctx: CommandContext, flag: number | undefined): Promise
 export function registerDoctor(program: Command): void {
   program
     .command("doctor")
-    .description("check Node, the keychain, the stored key, the upstream and the port")
+    .description("check Node, the keychain, each upstream (its key, reachable, key valid) and the port")
     .option("-p, --port <n>", "check the gateway (or the free port) on this port")
     .addHelpText("after", "\nExample:\n  gateway doctor")
     .action(async (options: { port?: string }) => {
       const ctx = createContext();
-      const key = await describeKeySource(ctx);
-      const checks: Check[] = [
-        checkNode(),
-        await checkKeychain(ctx),
-        { ok: key.ok, label: `Upstream key: ${key.text}`, fix: "Run `gateway login`, or set GATEWAY_API_KEY." },
-        ...(await checkUpstream(ctx)),
-        await checkPort(ctx, portFlag(options.port)),
-      ];
+      const { upstreams } = ctx.config;
+      const perUpstream = await Promise.all(upstreams.map((upstream) => checkUpstream(ctx, upstream, upstreams.length === 1)));
+      const checks: Check[] = [checkNode(), await checkKeychain(ctx), ...perUpstream.flat(), await checkPort(ctx, portFlag(options.port))];
       for (const check of checks) {
         const mark = check.ok === undefined ? "–" : check.ok ? "✔" : "✖";
         log.log(`${mark} ${check.label}${check.ok !== false || !check.fix ? "" : `\n    fix: ${check.fix}`}`);

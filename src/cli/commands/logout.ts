@@ -1,21 +1,26 @@
 import type { Command } from "commander";
 import { ECHO_UPSTREAM } from "../../config/index.js";
 import { UsageError } from "../../errors/index.js";
-import { createContext, keychainAccount } from "../context.js";
+import { createContext } from "../context.js";
 import { log } from "../terminal.js";
+import { keychainAccount, namedUpstream } from "../upstream-keys.js";
 
 export function registerLogout(program: Command): void {
   program
     .command("logout")
-    .description("remove the upstream key from the OS keychain")
-    .option("--upstream <url>", "upstream whose key to remove (default: the configured one)")
-    .addHelpText("after", "\nExample:\n  gateway logout")
-    .action(async (options: { upstream?: string }) => {
-      const ctx = createContext({ upstream: options.upstream });
-      if (ctx.config.upstream === ECHO_UPSTREAM) {
+    .description("remove an upstream's key from the OS keychain (the default upstream, or the one named)")
+    .argument("[name]", "an upstream of the config's `upstreams` (default: the default upstream)")
+    .option("--upstream <url>", "the upstream whose key to remove, by URL")
+    .addHelpText("after", "\nExamples:\n  gateway logout\n  gateway logout openrouter")
+    .action(async (name: string | undefined, options: { upstream?: string }) => {
+      const ctx = createContext(options.upstream === undefined ? {} : { upstream: options.upstream });
+      const upstream = name === undefined ? ctx.config.upstreams.find((u) => u.name === ctx.config.defaultUpstream)! : namedUpstream(ctx, name);
+      if (upstream.url === ECHO_UPSTREAM) {
+        if (name !== undefined) return log.info(`The upstream ${upstream.name} is the built-in echo upstream: it has no key.`);
         throw new UsageError("No upstream is configured, so there is no key to remove.", { hint: "Pass one: gateway logout --upstream <url>" });
       }
-      const account = keychainAccount(ctx.config);
+      if (upstream.key.kind !== "keychain") return log.info(`The upstream ${upstream.name} keeps no key in the keychain (key: "${upstream.key.kind === "env" ? `env:${upstream.key.variable}` : "none"}").`);
+      const account = keychainAccount(upstream);
       const removed = await ctx.store.delete(account);
       if (removed) log.success(`Removed the key for ${account} from the OS keychain.`);
       else log.info(`No key was stored for ${account}.`);

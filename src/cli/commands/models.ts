@@ -1,39 +1,52 @@
 import { Option, type Command } from "commander";
-import { requestUpstream } from "../../chat/upstream-request.js";
+import { withAliases } from "../../families/fields.js";
 import { FAMILY_NAMES, familyNamed, type FamilyName, type ModelRow } from "../../families/index.js";
-import { parseJsonObject } from "../../parse-json.js";
-import { openUpstream } from "../../upstream/open-upstream.js";
-import { createContext, resolveKeySource } from "../context.js";
+import { statusError } from "../../upstream/error-message.js";
+import { collectCatalog } from "../../upstream/model-catalog.js";
+import { openUpstreams } from "../../upstream/upstream-set.js";
+import { createContext } from "../context.js";
 import { redact } from "../secrets.js";
 import { formatTable } from "../table.js";
 import { print } from "../terminal.js";
+import { keySources } from "../upstream-keys.js";
 
-/** A plain aligned table: id, name or owner, creation date; aliases say what they map to. */
-export function modelTable(rows: readonly ModelRow[]): string {
-  return formatTable([{ title: "ID" }, { title: "NAME" }, { title: "CREATED" }], rows.map((m) => [m.id, m.name, m.created]));
+/** One row of `gateway models`: the catalog's fields and the upstream that lists the id (an alias says what it maps to). */
+export type CatalogRow = ModelRow & { upstream: string };
+
+/** A plain aligned table: id, the upstream that lists it (when there are several), name or owner, creation date. */
+export function modelTable(rows: readonly CatalogRow[], withUpstream: boolean): string {
+  const upstream = withUpstream ? [{ title: "UPSTREAM" }] : [];
+  return formatTable([{ title: "ID" }, ...upstream, { title: "NAME" }, { title: "CREATED" }], rows.map((m) => [m.id, ...(withUpstream ? [m.upstream] : []), m.name, m.created]));
 }
 
 export function registerModels(program: Command): void {
   program
     .command("models")
-    .description("list the upstream's model catalog and the configured aliases")
+    .description("list every upstream's model catalog (with the upstream of each id) and the configured aliases")
     .addOption(new Option("--api <style>", "which catalog shape to ask for").choices(FAMILY_NAMES).default("chat"))
-    .option("--json", "print the upstream's list as is")
+    .option("--json", "print the union as GET /v1/models answers it")
     .addHelpText("after", "\nExamples:\n  gateway models\n  gateway models --api gemini --json")
     .action(async (options: { api: FamilyName; json?: boolean }) => {
       const ctx = createContext();
       const family = familyNamed(options.api);
-      const upstream = await openUpstream(ctx.config, await resolveKeySource(ctx));
+      const upstreams = await openUpstreams(ctx.config, keySources(ctx));
       try {
-        const reply = await requestUpstream(upstream.client, ctx.config, family, { method: "GET", path: family.models.path, signal: AbortSignal.timeout(60_000) });
-        const text = redact(await reply.body.text());
-        if (options.json) return print(text);
-        const catalog = family.models.rows(parseJsonObject(text) ?? {});
-        const aliases = Object.entries(ctx.config.models).map(([id, target]) => ({ id, name: `alias -> ${target}`, created: "" }));
-        const rows = [...catalog, ...aliases];
-        print(rows.length ? modelTable(rows) : "The upstream lists no models.");
+        const catalog = await collectCatalog(upstreams, family, { headers: { "user-agent": "gateway-cli" }, version: "2023-06-01", signal: AbortSignal.timeout(60_000) });
+        if (catalog.failure) {
+          if ("error" in catalog.failure) throw catalog.failure.error;
+          throw statusError(catalog.failure.upstream.name, catalog.failure.reply.status, await catalog.failure.reply.body.text().catch(() => ""));
+        }
+        const exact = Object.keys(ctx.config.models).filter((id) => !id.includes("*"));
+        const list = withAliases(family, family.models.list(catalog.entries.map((entry) => entry.entry), {}), exact);
+        if (options.json) return print(redact(JSON.stringify(list, null, 2)));
+        const rows: CatalogRow[] = [
+          ...catalog.entries.map((entry) => ({ ...family.models.row(entry.entry), upstream: entry.upstream })),
+          ...Object.entries(ctx.config.models).map(([id, target]) => ({ id, name: `alias -> ${target}`, created: "", upstream: "" })),
+        ];
+        print(rows.length ? modelTable(rows, ctx.config.upstreams.length > 1) : "The upstreams list no models.");
+        if (catalog.failed.length > 0) print(`\nNot listed (the upstream did not answer): ${catalog.failed.join(", ")}`);
       } finally {
-        await upstream.close();
+        await upstreams.close();
       }
     });
 }

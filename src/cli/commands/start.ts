@@ -1,4 +1,5 @@
 import { Option, type Command } from "commander";
+import ms from "ms";
 import { CAPTURE_MODES, ECHO_UPSTREAM, type GatewayConfig } from "../../config/index.js";
 import { createLogFile, type LogFile } from "../../request-log/log-file.js";
 import { fanOut, type RequestSink } from "../../request-log/record.js";
@@ -10,7 +11,9 @@ import { createIdleMemory } from "../../server/idle-memory.js";
 import { startGateway, type Gateway } from "../../server/start-gateway.js";
 import { VERSION } from "../../version.js";
 import { BIN_PATH } from "../bin-path.js";
-import { createContext, localKeyOf, portFlag, resolveKeySource } from "../context.js";
+import { loadReasoningSeal } from "../../local-key/reasoning-secret.js";
+import { createContext, localKeyOf, portFlag } from "../context.js";
+import { startupKeySources } from "../upstream-keys.js";
 import { redact } from "../secrets.js";
 import { log, stdoutLog } from "../terminal.js";
 
@@ -28,16 +31,27 @@ interface StartOptions {
   detach?: boolean;
 }
 
+/** One line per upstream: name, where it is, what it serves and which models go to it. */
+function upstreamLines(config: GatewayConfig): string[] {
+  return config.upstreams.map((upstream) => {
+    const where = upstream.url === ECHO_UPSTREAM ? "echo" : new URL(upstream.url).origin;
+    const models = upstream.models.length > 0 ? `, models ${upstream.models.join(" ")}` : upstream.name === config.defaultUpstream ? ", the default" : "";
+    return `                   ${upstream.name}  ${where}  (${upstream.formats.join(", ")}${models})`;
+  });
+}
+
 function banner(gateway: Gateway, config: GatewayConfig): string {
-  const echo = gateway.upstream === ECHO_UPSTREAM;
+  const echo = gateway.upstream === ECHO_UPSTREAM && config.upstreams.length === 1;
   return [
     `gateway ${VERSION} listening on ${gateway.url}`,
     "",
     `  OpenAI style     ${gateway.url}/v1`,
-    `  Anthropic style  ${gateway.url}   (also ${gateway.url}/${config.messagesSegment})`,
-    `  Gemini style     ${gateway.url}/${config.geminiSegment}`,
+    `  Anthropic style  ${gateway.url}${config.messagesSegment ? `   (also ${gateway.url}/${config.messagesSegment})` : ""}`,
+    `  Gemini style     ${config.geminiSegment ? `${gateway.url}/${config.geminiSegment}` : gateway.url}`,
     `  Dashboard        ${gateway.url}/ui/   (gateway ui opens it with the key)`,
-    `  Upstream         ${echo ? "ECHO (offline, built in): replies repeat your last message" : gateway.upstream}`,
+    ...(config.upstreams.length > 1
+      ? ["  Upstreams", ...upstreamLines(config)]
+      : [`  Upstream         ${echo ? "ECHO (offline, built in): replies repeat your last message" : gateway.upstream}`]),
     "",
     "  Point your tools here: run `gateway env` for the base URLs and the local key,",
     '  or `eval "$(gateway env)"` to set OPENAI_*, ANTHROPIC_* and GEMINI_* in this shell,',
@@ -47,7 +61,7 @@ function banner(gateway: Gateway, config: GatewayConfig): string {
 }
 
 /** Graceful on the first signal, immediate on the second; the record goes either way. */
-function handleSignals(gateway: Gateway, cleanup: () => Promise<void>): void {
+function handleSignals(gateway: Gateway, graceMs: number, cleanup: () => Promise<void>): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -55,8 +69,8 @@ function handleSignals(gateway: Gateway, cleanup: () => Promise<void>): void {
       process.exit(130);
     }
     stopping = true;
-    log.info("Shutting down: letting open requests finish for up to 10 s (press Ctrl-C again to quit now).");
-    gateway.close(10_000).then(
+    log.info(`Shutting down: letting open requests finish for up to ${ms(graceMs, { long: true })} (press Ctrl-C again to quit now).`);
+    gateway.close(graceMs).then(
       async () => {
         await cleanup();
         process.exit(0);
@@ -113,7 +127,7 @@ export function registerStart(program: Command): void {
         cors: options.cors,
         capture: options.capture === true ? "all" : options.capture,
       });
-      const keySource = await resolveKeySource(ctx);
+      const keySourceFor = await startupKeySources(ctx);
       if (options.detach) return detach(options, ctx.config);
       const localKey = localKeyOf(ctx);
       const serverLog = stdoutLog();
@@ -121,8 +135,9 @@ export function registerStart(program: Command): void {
       const sinks: RequestSink[] = [...(options.quiet ? [] : [consolaSink(serverLog, redact)]), ...(logFile ? [logFile.sink] : [])];
       const gateway = await startGateway({
         config: ctx.config,
-        keySource,
+        keySourceFor,
         localKey,
+        seal: loadReasoningSeal(ctx.config.configDir),
         version: VERSION,
         onRequest: fanOut(sinks),
         recordHeaders: options.verbose === true && !options.quiet,
@@ -140,7 +155,7 @@ export function registerStart(program: Command): void {
       });
       const removeRecord = () => removeGatewayRecord(ctx.config.stateDir, gateway.port, process.pid);
       process.once("exit", removeRecord);
-      handleSignals(gateway, async () => {
+      handleSignals(gateway, ctx.config.shutdownGraceMs, async () => {
         removeRecord();
         await logFile?.close();
       });

@@ -1,22 +1,36 @@
 import type { Command } from "commander";
 import ms from "ms";
+import { ECHO_UPSTREAM } from "../../config/index.js";
 import { FailedError } from "../../errors/index.js";
 import { logFilePath } from "../../request-log/log-file.js";
 import { findGateway } from "../../running/find-gateway.js";
-import { createContext, describeKeySource, portFlag } from "../context.js";
+import { createContext, portFlag } from "../context.js";
+import { formatTable } from "../table.js";
 import { log } from "../terminal.js";
+import { describeKey } from "../upstream-keys.js";
 
 export function registerStatus(program: Command): void {
   program
     .command("status")
-    .description("say whether a gateway is running, which upstream is configured and whether a key is stored")
+    .description("say whether a gateway is running, which upstreams are configured and whether their keys are there")
     .option("-p, --port <n>", "the gateway on this port (default: the running one, else the configured port)")
     .addHelpText("after", "\nExample:\n  gateway status")
     .action(async (options: { port?: string }) => {
       const ctx = createContext();
-      const [running, key] = await Promise.all([findGateway(ctx.config, portFlag(options.port)), describeKeySource(ctx)]);
-      log.log(`Upstream:  ${ctx.config.upstream}`);
-      log.log(`Key:       ${key.text}`);
+      const { upstreams } = ctx.config;
+      const [running, keys] = await Promise.all([findGateway(ctx.config, portFlag(options.port)), Promise.all(upstreams.map((upstream) => describeKey(ctx, upstream)))]);
+      if (upstreams.length === 1) {
+        log.log(`Upstream:  ${upstreams[0]!.url}`);
+        log.log(`Key:       ${keys[0]!.text}`);
+      } else {
+        const rows = upstreams.map((upstream, i) => [
+          `${upstream.name}${upstream.name === ctx.config.defaultUpstream ? " (default)" : ""}`,
+          upstream.url === ECHO_UPSTREAM ? "echo" : upstream.url,
+          upstream.formats.join(","),
+          keys[i]!.text,
+        ]);
+        log.log(`Upstreams:\n${formatTable([{ title: "  NAME" }, { title: "URL" }, { title: "FORMATS" }, { title: "KEY" }], rows.map(([name, ...rest]) => [`  ${name}`, ...rest]))}`);
+      }
       log.log(`Config:    ${ctx.config.configFile}`);
       log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);
       const { health, record, port } = running;

@@ -3,7 +3,7 @@ import { upstreamChoice } from "./base-url.js";
 import { modelAliases } from "./model-aliases.js";
 import { fields } from "./shapes.js";
 import { upstreamEntries } from "./upstream-entry.js";
-import { capture, maxBodyBytes, nonEmptyText, origin, port, retries, segment, timeouts } from "./values.js";
+import { capture, maxBodyBytes, nonEmptyText, origin, port, retries, segment, shutdownGraceMs, timeouts } from "./values.js";
 
 /** `config.json` (SPEC sections 7 and 10): every field optional, unknown fields refused. */
 export const configFile = v.pipe(
@@ -21,6 +21,7 @@ export const configFile = v.pipe(
       retries: v.optional(retries),
       timeouts: v.optional(timeouts),
       maxBodyBytes: v.optional(maxBodyBytes),
+      shutdownGraceMs: v.optional(shutdownGraceMs),
       models: v.optional(modelAliases),
       capture: v.optional(capture),
       upstreams: v.optional(upstreamEntries),

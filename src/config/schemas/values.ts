@@ -25,6 +25,8 @@ export const nonEmptyText = v.pipe(v.string(NON_EMPTY), v.trim(), v.nonEmpty(NON
 export const port = integer(0, 65535);
 export const retries = integer(0, 10);
 export const maxBodyBytes = integer(1024, 1024 * 1024 * 1024);
+/** Up to ten minutes: past that, `gateway stop` (15 s, then SIGKILL) would cut the drain short anyway. */
+export const shutdownGraceMs = integer(0, 600_000);
 
 const ORIGIN = "an origin such as http://localhost:3000";
 const originOf = (value: string): string | undefined => {

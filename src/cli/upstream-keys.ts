@@ -1,0 +1,88 @@
+import { ECHO_UPSTREAM, readEnvSecrets, type UpstreamConfig } from "../config/index.js";
+import { closest } from "../config/closest.js";
+import { NoUpstreamKeyError, UsageError } from "../errors/index.js";
+import { keychainKeySource } from "../keychain/index.js";
+import { envKeySource, noKeySource, staticKeySource, type KeySource } from "../upstream/key-source.js";
+import type { KeySourceFor } from "../upstream/upstream-set.js";
+import type { CommandContext } from "./context.js";
+import { rememberSecret } from "./secrets.js";
+
+/** The keychain account of an upstream: its origin (two upstreams with one origin share their entry). */
+export const keychainAccount = (upstream: UpstreamConfig): string => new URL(upstream.url).origin;
+
+/** How an upstream is logged in to: `gateway login`, or `gateway login <name>` for the others. */
+export const loginCommand = (ctx: CommandContext, upstream: UpstreamConfig): string =>
+  upstream.name === ctx.config.defaultUpstream ? "gateway login" : `gateway login ${upstream.name}`;
+
+/** What an upstream's key is, for `status` and `doctor`: where it comes from, and whether it is there. */
+export interface KeyState {
+  /** `true` stored or set, `false` missing, `undefined` not needed. */
+  ok: boolean | undefined;
+  text: string;
+}
+
+/**
+ * Where each upstream's key comes from (SPEC sections 8 and 10): none for echo and `key: "none"`; the variable for
+ * `env:<VAR>`; for the default upstream `GATEWAY_API_KEY` when set; else the OS keychain, account = the origin.
+ * `initial` keys were read already (at start-up) and are trusted for one cache period.
+ */
+export function keySources(ctx: CommandContext, initial: ReadonlyMap<string, string> = new Map(), ttlMs?: number): KeySourceFor {
+  const fromEnv = readEnvSecrets(ctx.env).upstreamKey;
+  return (upstream) => {
+    if (upstream.url === ECHO_UPSTREAM || upstream.key.kind === "none") return noKeySource;
+    if (upstream.key.kind === "env") return envKeySource(upstream.key.variable, ctx.env);
+    const isDefault = upstream.name === ctx.config.defaultUpstream;
+    if (isDefault && fromEnv) return staticKeySource(fromEnv);
+    const account = keychainAccount(upstream);
+    return keychainKeySource(ctx.store, account, { initial: initial.get(account), ttlMs, login: loginCommand(ctx, upstream), envAlternative: isDefault });
+  };
+}
+
+/**
+ * The key sources of a gateway about to start, with every keychain key read once (and remembered for redaction).
+ * Fails fast, with what to do, only when the default upstream has no key (SPEC 10, Details): another upstream without
+ * one answers 503 (or falls back) until the user stores it.
+ */
+export async function startupKeySources(ctx: CommandContext): Promise<KeySourceFor> {
+  const sourceFor = keySources(ctx);
+  const initial = new Map<string, string>();
+  for (const upstream of ctx.config.upstreams) {
+    const source = sourceFor(upstream);
+    const isDefault = upstream.name === ctx.config.defaultUpstream;
+    if (source.kind === "none") continue;
+    const key = isDefault ? await source.get() : await source.get().catch(() => undefined);
+    rememberSecret(key);
+    if (key !== undefined && source.kind === "keychain") initial.set(keychainAccount(upstream), key);
+    if (key === undefined && isDefault) {
+      if (source.kind === "env") throw source.missing(upstream.name);
+      throw new NoUpstreamKeyError(upstream.name, `No upstream key is stored for ${keychainAccount(upstream)}.`, {
+        hint: `Run \`${loginCommand(ctx, upstream)}\` to store one in the OS keychain, or set GATEWAY_API_KEY.`,
+      });
+    }
+  }
+  return keySources(ctx, initial);
+}
+
+/** Where an upstream's key comes from and whether it is there; never the key. */
+export async function describeKey(ctx: CommandContext, upstream: UpstreamConfig): Promise<KeyState> {
+  const source: KeySource = keySources(ctx)(upstream);
+  if (source.kind === "none") return { ok: undefined, text: upstream.url === ECHO_UPSTREAM ? "none needed (echo upstream)" : "none needed (key: none)" };
+  if (upstream.key.kind === "env") return { ok: (await source.get()) !== undefined, text: source.describe };
+  if (source.kind === "env") return { ok: true, text: source.describe };
+  try {
+    return (await source.get()) !== undefined
+      ? { ok: true, text: source.describe }
+      : { ok: false, text: `none stored for ${keychainAccount(upstream)}: run \`${loginCommand(ctx, upstream)}\`` };
+  } catch (error) {
+    return { ok: false, text: (error as Error).message };
+  }
+}
+
+/** The upstream called `name`; an unknown name is usage (exit 2), naming the closest known one. */
+export function namedUpstream(ctx: CommandContext, name: string): UpstreamConfig {
+  const found = ctx.config.upstreams.find((upstream) => upstream.name === name);
+  if (found) return found;
+  const names = ctx.config.upstreams.map((upstream) => upstream.name);
+  const near = closest(name, names);
+  throw new UsageError(`No upstream is called "${name}".${near ? ` Did you mean "${near}"?` : ""}`, { hint: `The upstreams are: ${names.join(", ")} (\`gateway status\` lists them).` });
+}
