@@ -1,0 +1,37 @@
+const escapeRegExp = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+
+/** `claude-sonnet-4-5*` as an anchored regular expression (`*` is any run of characters, nothing else is special). */
+const patternOf = (key: string): RegExp => new RegExp(`^${key.split("*").map(escapeRegExp).join(".*")}$`, "s");
+
+/** Model ids, exact or with `*`, each mapped to a value; what aliases and routing both look models up in. */
+export interface ModelTable<T> {
+  /** The value of the first exact key equal to `model`, else of the first pattern that matches it (in the order given), else undefined. */
+  lookup(model: string): T | undefined;
+  /** The exact (non-pattern) keys, in the order given. */
+  readonly exactKeys: readonly string[];
+  /** Whether the table holds any key: a request then pays nothing. */
+  readonly any: boolean;
+}
+
+/**
+ * The one model matcher: an exact id is found in a hash map (O(1) however many entries), then patterns are tried
+ * in order. For a key given twice the first one wins, as in a config file read top to bottom.
+ */
+export function createModelTable<T>(entries: Iterable<readonly [key: string, value: T]>): ModelTable<T> {
+  const exact = new Map<string, T>();
+  const patterns: [RegExp, T][] = [];
+  for (const [key, value] of entries) {
+    if (key.includes("*")) patterns.push([patternOf(key), value]);
+    else if (!exact.has(key)) exact.set(key, value);
+  }
+  return {
+    lookup(model) {
+      const direct = exact.get(model);
+      if (direct !== undefined) return direct;
+      for (const [pattern, value] of patterns) if (pattern.test(model)) return value;
+      return undefined;
+    },
+    exactKeys: [...exact.keys()],
+    any: exact.size + patterns.length > 0,
+  };
+}

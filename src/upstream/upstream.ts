@@ -1,0 +1,132 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Dispatcher } from "undici";
+import type { UpstreamConfig } from "../config/index.js";
+import { FORMAT_FAMILY, type Family, type Format, type Segments } from "../families/index.js";
+import type { HeaderMap } from "./header-policy.js";
+import type { KeySource } from "./key-source.js";
+import { backoffDelay, isConnectionFailure, retryDelayFor } from "./retry-policy.js";
+import { toUpstreamError } from "./upstream-errors.js";
+
+/** One request to an upstream, in one family; the body is in memory so it can be replayed. */
+export interface UpstreamCall {
+  /** The family of what is sent: its path layout, key header and version header. */
+  family: Family;
+  method: string;
+  /** Path under the family's prefix, query included: `/v1/messages?beta=true`. */
+  path: string;
+  /** Client headers after the header policy (or the headers of a translated request). */
+  headers: HeaderMap;
+  /** The `anthropic-version` the client sent (families that need one). */
+  version?: string | undefined;
+  body?: Buffer | string | undefined;
+  signal: AbortSignal;
+}
+
+/** The upstream's answer, body still unread. */
+export interface UpstreamReply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** undici's body: a Node Readable that also has `text()`/`json()`/`dump()`. */
+  body: Dispatcher.ResponseData["body"];
+  /** Requests made, retries included. */
+  attempts: number;
+}
+
+export interface UpstreamOptions {
+  config: UpstreamConfig;
+  /** Where requests go: the configured URL, or the echo server's. */
+  base: URL;
+  /** `echo`, or the base URL's origin: safe to print. */
+  label: string;
+  keySource: KeySource;
+  /** Makes the connection pool; called once, on the first request. */
+  dispatcher: () => Promise<Dispatcher>;
+}
+
+/**
+ * One upstream: its base URL and path layout, the headers that carry its key (none at all for `key: "none"`), its
+ * static headers, its own retries and connection pool. The only code that calls an upstream: it injects the key,
+ * retries before the first byte, re-reads a rotated key after a 401, and passes the caller's abort signal to every
+ * attempt and to the waits between them.
+ */
+export function createUpstream(options: UpstreamOptions) {
+  const { config, base, keySource } = options;
+  const origin = base.origin;
+  const basePath = base.pathname === "/" ? "" : base.pathname.replace(/\/+$/, "");
+  const segments: Segments = { messages: config.messagesSegment, gemini: config.geminiSegment };
+  const formats: ReadonlySet<Format> = new Set(config.formats);
+  const families: readonly Family[] = [...new Set(config.formats.map((format) => FORMAT_FAMILY[format]))];
+  let dispatcher: Promise<Dispatcher> | undefined;
+
+  function headersFor(call: UpstreamCall, key: string | undefined): HeaderMap {
+    const headers: HeaderMap = { ...call.headers };
+    if (key !== undefined) Object.assign(headers, config.keyHeader ? { [config.keyHeader]: key } : call.family.upstreamAuth(key));
+    const version = config.anthropicVersion ?? call.version;
+    if (call.family.needsVersion && version) headers["anthropic-version"] = version;
+    // Static headers win over a client's header of the same name (SPEC 10, Details).
+    for (const [name, value] of Object.entries(config.headers)) headers[name.toLowerCase()] = value;
+    return headers;
+  }
+
+  async function attempt(call: UpstreamCall, key: string | undefined): Promise<Dispatcher.ResponseData> {
+    dispatcher ??= options.dispatcher();
+    return (await dispatcher).request({
+      origin,
+      path: `${basePath}${call.family.prefix(segments)}${call.path}`,
+      method: call.method as Dispatcher.HttpMethod,
+      headers: headersFor(call, key),
+      body: call.body,
+      signal: call.signal,
+    });
+  }
+
+  async function send(call: UpstreamCall): Promise<UpstreamReply> {
+    let key = await keySource.get();
+    // Forwarding without a credential would only earn the upstream's own 401 (SPEC section 8).
+    if (key === undefined && keySource.kind !== "none") throw keySource.missing(config.name);
+    let keyRefreshed = false;
+    for (let attempts = 1; ; attempts++) {
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await attempt(call, key);
+      } catch (error) {
+        if (call.signal.aborted) throw error;
+        if (attempts <= config.retries && isConnectionFailure(error)) {
+          await sleep(backoffDelay(attempts - 1), undefined, { signal: call.signal });
+          continue;
+        }
+        throw toUpstreamError(error, config.name, options.label);
+      }
+      if (response.statusCode === 401 && !keyRefreshed && keySource.kind === "keychain") {
+        keyRefreshed = true;
+        const fresh = await keySource.refresh();
+        if (fresh && fresh !== key) {
+          key = fresh;
+          await response.body.dump();
+          continue;
+        }
+      }
+      const delay = attempts <= config.retries ? retryDelayFor(response.statusCode, response.headers["retry-after"], attempts - 1) : undefined;
+      if (delay === undefined) return { status: response.statusCode, headers: response.headers, body: response.body, attempts };
+      await response.body.dump();
+      await sleep(delay, undefined, { signal: call.signal });
+    }
+  }
+
+  return {
+    name: config.name,
+    label: options.label,
+    config,
+    keySource,
+    /** The segments its families live under (`""`: directly under the base). */
+    segments,
+    /** Whether it serves `format` natively (SPEC 10, `formats`). */
+    serves: (format: Format): boolean => formats.has(format),
+    /** The families of the formats it serves, in config order: the model-list shapes it answers. */
+    families,
+    send,
+    close: async (): Promise<void> => (await dispatcher)?.close(),
+  };
+}
+
+export type Upstream = ReturnType<typeof createUpstream>;
