@@ -410,7 +410,8 @@ describe("segments", () => {
   it("refuses two equal non-empty segments, wherever they come from", () => {
     const clash = { message: 'The Gemini and messages segments are both "same".', source: "file" };
     expect(refusal({ messagesSegment: "same", geminiSegment: "same" })).toEqual(clash);
-    expect(refusal({ geminiSegment: "same" }, { flags: { messagesSegment: "same" } })).toEqual(clash);
+    // A clash a flag made is usage, exit 2 (`start --gemini-segment anthropic`).
+    expect(refusal({ geminiSegment: "same" }, { flags: { messagesSegment: "same" } })).toEqual({ ...clash, source: "flag" });
     expect(refusal({ messagesSegment: "gemini" })).toEqual({ message: 'The Gemini and messages segments are both "gemini".', source: "file" });
   });
 

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { once } from "node:events";
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -91,7 +92,7 @@ describe("the live feed never holds a stalled page's data without bound", () => 
     const server = createServer((_req, res) => {
       res.writeHead(200);
       response = res;
-      void feed.follow(res);
+      Readable.fromWeb(feed.follow() as import("node:stream/web").ReadableStream).pipe(res);
     }).listen(0, "127.0.0.1");
     await once(server, "listening");
     const client = request({ host: "127.0.0.1", port: (server.address() as AddressInfo).port, path: "/" });

@@ -15,7 +15,7 @@ describe("the echo upstream, through the gateway", () => {
 
   it("reports itself as echo in /health", async () => {
     const health = await (await fetch(`${gateway.url}/health`)).json();
-    expect(health).toEqual({ status: "ok", version: "0.0.0-test", upstream: "echo", pid: process.pid });
+    expect(health).toEqual({ status: "ok", version: "0.0.0-test", upstream: "echo", pid: process.pid, upstreams: [{ name: "default", url: "echo", formats: ["chat", "responses", "messages", "gemini"] }] });
   });
 
   it("answers chat completions, streaming and not, with usage", async () => {

@@ -191,10 +191,10 @@ describe("gateway run", () => {
 /** Real coding tools from npm, installed by .ci/run into a test-only directory (never devDependencies). */
 const TOOLS = process.env.GATEWAY_TEST_TOOLS ?? join(homedir(), ".cache", "gateway-test-tools");
 const toolBin = (name: string) => join(TOOLS, "node_modules", ".bin", name);
-const requireTool = (name: string) => {
+/** Whether a tool is installed; in CI a missing one is a failure, never a silent skip. */
+const hasTool = (name: string) => {
   if (existsSync(toolBin(name))) return true;
   if (process.env.CI) throw new Error(`${name} is not installed in ${TOOLS}; .ci/run installs it`);
-  console.warn(`skipped: ${name} is not installed in ${TOOLS} (run .ci/run's tool install to test it)`);
   return false;
 };
 
@@ -223,8 +223,7 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
     );
   }
 
-  it("gemini -p answers through the gateway", async () => {
-    if (!requireTool("gemini")) return;
+  it.skipIf(!hasTool("gemini"))("gemini -p answers through the gateway", async () => {
     upstream = await startFakeUpstream();
     const s = toolSetup();
     const result = await runCli(["run", "gemini", "-m", "gemini-fake", "-p", "hello from gemini cli"], s.env, undefined, 90_000);
@@ -235,8 +234,7 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
     expect(generate[0]!.headers["x-goog-api-key"]).toBe(FAKE_UPSTREAM_KEY);
   }, 120_000);
 
-  it("claude -p answers through the gateway", async () => {
-    if (!requireTool("claude")) return;
+  it.skipIf(!hasTool("claude"))("claude -p answers through the gateway", async () => {
     upstream = await startFakeUpstream();
     // Claude Code asks for its own model ids; an alias pattern maps them to the catalog's.
     const s = toolSetup(upstream.url, { models: { "claude-sonnet-4-5*": "catalog/claude-sonnet" } });
@@ -249,8 +247,7 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
     expect(messages.map((r) => JSON.parse(r.body.toString()).model)).toContain("catalog/claude-sonnet");
   }, 120_000);
 
-  it("qwen -p answers through the gateway", async () => {
-    if (!requireTool("qwen")) return;
+  it.skipIf(!hasTool("qwen"))("qwen -p answers through the gateway", async () => {
     upstream = await startFakeUpstream();
     const s = toolSetup();
     const result = await runCli(["run", "qwen", "-m", "gpt-fake", "-p", "hello from qwen code"], s.env, undefined, 90_000);
@@ -262,8 +259,7 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
   }, 120_000);
 
   // Codex speaks only the Responses API, which the echo upstream answers (the fake upstream does not).
-  it("codex exec answers through the gateway, its own config untouched", async () => {
-    if (!requireTool("codex")) return;
+  it.skipIf(!hasTool("codex"))("codex exec answers through the gateway, its own config untouched", async () => {
     upstream = await startFakeUpstream();
     const s = toolSetup("echo");
     const result = await runCli(["run", "codex", "exec", "--skip-git-repo-check", "hello from codex"], s.env, undefined, 90_000);
@@ -271,6 +267,6 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
     expect(result.stdout).toContain("echo: hello from codex");
     expect(readdirSync(join(s.env.HOME!, ".codex"))).not.toContain("config.toml");
     const log = readFileSync(join(s.stateDir, `gateway-${configuredPort}.log`), "utf8");
-    expect(log).toMatch(/POST \/v1\/responses gpt-5-codex 200/);
+    expect(log).toMatch(/POST \/v1\/responses \S+ 200/);
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
-import { createParser } from "eventsource-parser";
+import { decodeEvents } from "../src/sse/sse.js";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { type FakeUpstream } from "./helpers/fake-upstream.js";
@@ -78,12 +78,7 @@ const send = (row: FamilyRow, headers: Record<string, string> | string[], body: 
 const jsonHeaders = (row: FamilyRow) => ({ ...row.keyHeaders(LOCAL_KEY), "content-type": "application/json" });
 
 /** The events of an SSE body, parsed as a client would. */
-function eventsOf(body: string): { event?: string | undefined; data: string }[] {
-  const events: { event?: string | undefined; data: string }[] = [];
-  const parser = createParser({ onEvent: (e) => events.push({ event: e.event, data: e.data }) });
-  parser.feed(body);
-  return events;
-}
+const eventsOf = (body: string): { event?: string | undefined; data: string }[] => decodeEvents(body);
 
 describe.each(FAMILIES)("the $name family", (row) => {
   it("answers a wrong key with 401 in its own shape and an x-request-id", async () => {

@@ -8,8 +8,6 @@ let gateway: TestGateway;
 const pair = useGatewayPair();
 const start = async (options: Parameters<typeof pair.start>[0] = {}) => ({ upstream, gateway } = await pair.start(options));
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Reads a streamed response, noting when each chunk arrived. */
 async function readChunks(response: Response): Promise<{ text: string; times: number[] }> {
   const reader = response.body!.getReader();
@@ -154,8 +152,7 @@ describe("client abort", () => {
     await reader.read();
     const abortedAt = Date.now();
     controller.abort();
-    for (let i = 0; i < 40 && upstream.last().abortedAt === undefined; i++) await sleep(25);
-    expect(upstream.last().abortedAt).toBeDefined();
+    await expect.poll(() => upstream.last().abortedAt).toBeDefined();
     expect(upstream.last().abortedAt! - abortedAt).toBeLessThan(500);
   });
 
@@ -164,12 +161,11 @@ describe("client abort", () => {
     upstream.behaviour.headersDelayMs = 5_000;
     const controller = new AbortController();
     const pending = fetch(`${gateway.url}/v1/chat/completions`, { method: "POST", headers: chatHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", messages: [] }), signal: controller.signal }).catch(() => undefined);
-    for (let i = 0; i < 40 && upstream.received.length === 0; i++) await sleep(25);
+    await expect.poll(() => upstream.received.length).toBe(1);
     const abortedAt = Date.now();
     controller.abort();
     await pending;
-    for (let i = 0; i < 40 && upstream.last().abortedAt === undefined; i++) await sleep(25);
-    expect(upstream.last().abortedAt).toBeDefined();
+    await expect.poll(() => upstream.last().abortedAt).toBeDefined();
     expect(upstream.last().abortedAt! - abortedAt).toBeLessThan(500);
     expect(gateway.records.at(-1)).toMatchObject({ status: 499, outcome: "client_closed" });
   });

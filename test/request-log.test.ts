@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { followRecords } from "../src/request-log/follow-log.js";
 import { createLogFile, logFilePath } from "../src/request-log/log-file.js";
 import type { RequestRecord } from "../src/request-log/record.js";
@@ -16,17 +16,6 @@ import { TEST_SECRETS } from "./helpers/secrets.js";
 
 const tempDir = () => mkdtempSync(join(tmpdir(), "gateway-log-test-"));
 const mode = (path: string) => statSync(path).mode & 0o777;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 function record(n: number, extra: Partial<RequestRecord> = {}): RequestRecord {
   return {
@@ -72,7 +61,7 @@ describe("the log file", () => {
     file.sink(record(2));
     const stored = () => (existsSync(logFilePath(dir)) ? readFileSync(logFilePath(dir), "utf8").split("\n").filter(Boolean).length : 0);
     expect(stored()).toBe(0);
-    await waitFor(() => (stored() === 2 ? true : undefined), "the first two records on disk");
+    await expect.poll(stored, { message: "the first two records on disk" }).toBe(2);
     file.sink(record(3));
     await file.close();
     expect(stored()).toBe(3);
@@ -94,7 +83,7 @@ describe("the log file", () => {
     for (let n = 10; n < 40; n++) {
       file.sink(record(n));
       // one record per write, so every rotation boundary is exercised
-      await sleep(1);
+      await file.close();
     }
     await file.close();
     expect(readdirSync(dir).sort()).toEqual(["requests.1.jsonl", "requests.2.jsonl", "requests.jsonl"]);
@@ -137,13 +126,12 @@ describe("the log file", () => {
     await file.close();
     const stop = followRecords(dir, (await readRecords(dir)).end, (r) => seen.push(r.requestId), (e) => expect.fail(e.message));
     try {
-      await sleep(300);
       for (let n = 2; n < 8; n++) {
         file.sink(record(n));
         await file.close();
-        await sleep(250);
+        // each record is seen before the next write, so the rotation happens under a follower that has read up to it
+        await expect.poll(() => seen.length).toBe(n - 1);
       }
-      await waitFor(() => (seen.length >= 6 ? true : undefined), "followed records");
     } finally {
       stop();
     }
@@ -161,7 +149,7 @@ describe("the log file", () => {
     appendFileSync(logFilePath(dir), `${half.slice(20)}\n${JSON.stringify(record(3))}\n`);
     const stop = followRecords(dir, end, (r) => seen.push(r.requestId), (e) => expect.fail(e.message));
     try {
-      await waitFor(() => (seen.length >= 2 ? true : undefined), "records written before following began");
+      await expect.poll(() => seen.length, { message: "records written before following began" }).toBeGreaterThanOrEqual(2);
     } finally {
       stop();
     }
@@ -192,7 +180,8 @@ describe("gateway start → requests.jsonl → gateway logs / stats", () => {
     for await (const _ of await anthropic.messages.create({ model: "claude-fake", max_tokens: 9, stream: true, messages: [{ role: "user", content: "x y" }] }));
     const wrongKey = new Anthropic({ baseURL: url, apiKey: "gw-not-the-local-key", maxRetries: 0 });
     await expect(wrongKey.messages.create({ model: "claude-fake", max_tokens: 9, messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({ status: 401 });
-    await waitFor(async () => ((await readRecords(stateDir)).records.length === 8 ? true : undefined), "8 logged requests");
+    // expect.poll is for tests; vi.waitFor retries the same way in a hook.
+    await vi.waitFor(async () => expect((await readRecords(stateDir)).records.length, "8 logged requests").toBe(8), { timeout: 5_000 });
   });
 
   afterEach(() => {

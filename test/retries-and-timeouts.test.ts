@@ -107,7 +107,7 @@ describe("graceful shutdown", () => {
       rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: words }] }) }),
       rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", max_tokens: 9, stream: true, messages: [{ role: "user", content: words }] }) }),
     ];
-    while (upstream.received.length < 2 || upstream.received.some((r) => r.sentAt.length === 0)) await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => upstream.received.length === 2 && upstream.received.every((r) => r.sentAt.length > 0)).toBe(true);
     const closedAt = Date.now();
     await gateway.close(300);
     expect(Date.now() - closedAt).toBeLessThan(2_000);

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { upstreamRequestHeaders, clientResponseHeaders } from "../src/upstream/header-policy.js";
 import { backoffDelay, parseRetryAfter, retryDelayFor } from "../src/upstream/retry-policy.js";
-import { claimPath } from "../src/server/stages/resolve.js";
+import { claimPath } from "../src/families/index.js";
 import { streamPieces } from "../src/echo/echo-text.js";
 import { redactHeaders } from "../src/server/redact-headers.js";
 import { clientName } from "../src/request-log/client-name.js";
 import { summarize } from "../src/request-log/summarize.js";
 import type { RequestRecord } from "../src/request-log/record.js";
 import { parseSince } from "../src/cli/commands/stats.js";
-import { createUsageObserver } from "../src/server/stages/observe-usage.js";
-import { includesBytes } from "../src/server/stages/event-boundary.js";
+import { createUsageObserver } from "../src/server/reply/observe-usage.js";
+import { includesBytes } from "../src/server/reply/event-boundary.js";
 import { createInflight } from "../src/server/inflight.js";
 import type { Exchange } from "../src/server/exchange.js";
 import { upstreamFailed } from "../src/errors/index.js";
@@ -19,7 +19,7 @@ describe("route resolution", () => {
   const segments = { messages: "anthropic", gemini: "gemini" };
   const route = (method: string, path: string, headers = {}) => {
     const claimed = claimPath(method, path, headers, segments);
-    return claimed && { family: claimed.family.name, upstreamPath: claimed.claim.upstreamPath, checked: claimed.claim.rules !== undefined, pathModel: claimed.claim.pathModel };
+    return claimed && { family: claimed.family.name, upstreamPath: `${claimed.family.prefix(segments)}${claimed.rest}`, checked: claimed.rules !== undefined, pathModel: claimed.pathModel };
   };
 
   it("sends GET /v1/models to the messages catalog only when a version header is present", () => {
@@ -215,20 +215,17 @@ describe("usage observation of event streams", () => {
 });
 
 describe("in-flight registry", () => {
-  // Only what stopAll touches: a reply body to destroy, or an abort controller for a request still waiting.
+  // Only what stopAll touches: the abort controller, whose reason ends a reply in flight (its upstream body is
+  // destroyed with it) as it ends a request still waiting.
   const waiting = () => ({ abort: new AbortController() }) as unknown as Exchange;
-  const streaming = () => {
-    const destroyed: unknown[] = [];
-    return { x: { reply: { body: { destroy: (error: unknown) => destroyed.push(error) } } } as unknown as Exchange, destroyed };
-  };
 
   it("ends exactly the requests still open, in any order of leaving, and leaving twice changes nothing", async () => {
     const inflight = createInflight();
     const a = waiting();
-    const b = streaming();
+    const b = waiting();
     const c = waiting();
     const leaveA = inflight.enter(a);
-    const leaveB = inflight.enter(b.x);
+    const leaveB = inflight.enter(b);
     const leaveC = inflight.enter(c);
     expect(inflight.size).toBe(3);
     leaveC();
@@ -237,7 +234,7 @@ describe("in-flight registry", () => {
     const error = upstreamFailed("shutting down");
     expect(inflight.stopAll(error)).toBe(2);
     expect(a.abort.signal.reason).toBe(error);
-    expect(b.destroyed).toEqual([error]);
+    expect(b.abort.signal.reason).toBe(error);
     expect(c.abort.signal.aborted).toBe(false);
     const idle = inflight.idle(5_000);
     leaveB();

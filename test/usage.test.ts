@@ -23,9 +23,10 @@ describe("usage in the request record", () => {
     const body = isChat
       ? { model: "gpt-fake", stream, messages: [{ role: "user", content: prompt }] }
       : { model: "claude-fake", max_tokens: 9, stream, messages: [{ role: "user", content: prompt }] };
+    const before = gateway.records.length;
     const res = await rawRequest(gateway.url, { method: "POST", path: isChat ? "/v1/chat/completions" : "/v1/messages", headers: isChat ? chatHeaders(LOCAL_KEY) : messagesHeaders(LOCAL_KEY), body: JSON.stringify(body) });
     expect(res.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => gateway.records.length).toBe(before + 1);
     const record = gateway.records.at(-1)!;
     const cache = isChat ? { cacheReadTokens: 4, cacheWriteTokens: undefined } : { cacheReadTokens: 4, cacheWriteTokens: 3 };
     expect(record).toMatchObject({ model: body.model, status: 200, inputTokens: 11, outputTokens, ...cache, outcome: "complete", family });

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { performance } from "node:perf_hooks";
+import { encodeEvent } from "../../src/sse/sse.js";
 
 /** One request as the fake upstream received it. */
 export interface Received {
@@ -45,7 +46,7 @@ export const CHAT_USAGE = { prompt_tokens: 11, prompt_tokens_details: { cached_t
 export const MESSAGES_USAGE = { input_tokens: 11, cache_read_input_tokens: 4, cache_creation_input_tokens: 3 };
 export const GEMINI_USAGE = { promptTokenCount: 11, cachedContentTokenCount: 4, thoughtsTokenCount: 2 };
 
-const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
+const sse = (data: unknown, event?: string) => encodeEvent({ event, data });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function lastUserText(body: { messages?: { role: string; content: unknown }[]; contents?: { role?: string; parts?: { text?: string }[] }[] }): string {

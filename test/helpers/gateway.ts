@@ -1,10 +1,12 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig, type ConfigFlags } from "../../src/config/index.js";
+import { loadConfig, type ConfigFlags, type GatewayConfig } from "../../src/config/index.js";
+import type { KeySourceFor } from "../../src/upstream/upstream-set.js";
 import { startGateway, type Gateway } from "../../src/server/start-gateway.js";
 import type { RequestRecord } from "../../src/request-log/record.js";
 import { staticKeySource, noKeySource } from "../../src/upstream/key-source.js";
+import { testSeal } from "./translate.js";
 import { afterEach } from "vitest";
 import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./fake-upstream.js";
 
@@ -23,17 +25,33 @@ export function tempConfigDir(file?: Record<string, unknown>): string {
 }
 
 /** Starts a real gateway on 127.0.0.1:0 in this process, in front of `upstream` (a URL, or "echo"). */
-export async function startTestGateway(upstream: string, options: { file?: Record<string, unknown>; flags?: ConfigFlags; bodyTimeoutMs?: number } = {}): Promise<TestGateway> {
+export interface TestGatewayOptions {
+  file?: Record<string, unknown>;
+  flags?: ConfigFlags;
+  bodyTimeoutMs?: number;
+  earlyStartMs?: number;
+  /** More environment for the config (the upstream is `GATEWAY_UPSTREAM` unless `upstream` is undefined). */
+  env?: NodeJS.ProcessEnv;
+  /** Each upstream's key, as the CLI resolves it (default: the fake upstream's key for every real upstream). */
+  keySourceFor?: (config: GatewayConfig) => KeySourceFor;
+  onInternalError?: (error: unknown) => void;
+}
+
+export async function startTestGateway(upstream: string | undefined, options: TestGatewayOptions = {}): Promise<TestGateway> {
   const configDir = tempConfigDir(options.file);
-  const config = loadConfig({ env: { GATEWAY_CONFIG_DIR: configDir, GATEWAY_UPSTREAM: upstream }, flags: { port: 0, ...options.flags } });
+  const env = { GATEWAY_CONFIG_DIR: configDir, ...(upstream === undefined ? {} : { GATEWAY_UPSTREAM: upstream }), ...options.env };
+  const config = loadConfig({ env, flags: { port: 0, ...options.flags } });
   const records: RequestRecord[] = [];
   const gateway = await startGateway({
     config,
-    keySource: upstream === "echo" ? noKeySource : staticKeySource(FAKE_UPSTREAM_KEY),
+    keySourceFor: options.keySourceFor?.(config) ?? ((entry) => (entry.url === "echo" ? noKeySource : staticKeySource(FAKE_UPSTREAM_KEY))),
     localKey: LOCAL_KEY,
+    seal: testSeal,
     version: "0.0.0-test",
     onRequest: (record) => records.push(record),
     bodyTimeoutMs: options.bodyTimeoutMs,
+    earlyStartMs: options.earlyStartMs,
+    onInternalError: options.onInternalError,
   });
   return { ...gateway, records, configDir };
 }
@@ -50,7 +68,7 @@ export function useGatewayPair() {
     current = undefined;
   });
   return {
-    async start(options: Parameters<typeof startTestGateway>[1] = {}) {
+    async start(options: TestGatewayOptions = {}) {
       const upstream = await startFakeUpstream();
       current = { upstream, gateway: await startTestGateway(upstream.url, options) };
       return current;

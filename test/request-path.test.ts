@@ -1,0 +1,146 @@
+import { lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { request } from "node:http";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterEach, describe, expect, it } from "vitest";
+import { cliEnv, runCli } from "./helpers/cli.js";
+import { LOCAL_KEY, startTestGateway, tempConfigDir, type TestGateway } from "./helpers/gateway.js";
+import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
+import { completion, startScriptedUpstream, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
+
+/**
+ * The request path's seven defects of the outside review (issue "Two sides of every request"); each test failed on
+ * the code before the split of endpoint and route, the one error boundary and the reply transforms.
+ */
+
+let upstream: ScriptedUpstream | undefined;
+let gateway: TestGateway | undefined;
+afterEach(async () => {
+  await gateway?.close(0);
+  await upstream?.close();
+  gateway = upstream = undefined;
+});
+
+const CHAT_LIST = { object: "list", data: [{ id: "m-1", object: "model", created: 1700000000, owned_by: "up" }] };
+
+describe("one error boundary", () => {
+  it("answers an exception no stage expected with a 500 in the caller's family shape, an x-request-id and a record", async () => {
+    upstream = await startScriptedUpstream(() => ({ json: completion({ content: "never" }) }));
+    const internal: unknown[] = [];
+    gateway = await startTestGateway(upstream.url, {
+      keySourceFor: () => () => ({ kind: "env", describe: "broken", get: () => Promise.reject(new TypeError("a bug")), refresh: () => Promise.reject(new TypeError("a bug")), missing: () => { throw new TypeError("a bug"); } }),
+      onInternalError: (error) => internal.push(error),
+    });
+    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", max_tokens: 5, messages: [] }) });
+    expect(res.status).toBe(500);
+    expect(res.headers["x-request-id"]).toMatch(/^req_/);
+    expect(JSON.parse(res.body)).toEqual({
+      type: "error",
+      error: { type: "api_error", message: "The gateway failed on this request in a way it did not expect; its log has the details. Retry it, and report it if it keeps happening." },
+    });
+    expect(internal).toEqual([new TypeError("a bug")]);
+    expect(gateway.records.at(-1)).toMatchObject({ requestId: res.headers["x-request-id"], status: 500, outcome: "local_error", errorCode: "internal_error", family: "messages" });
+  });
+
+  it("a model list with aliases whose upstream dies mid-body is a 502 in the family's shape, recorded, never h3's own 500", async () => {
+    const half = JSON.stringify(CHAT_LIST).slice(0, 20);
+    upstream = await startScriptedUpstream(() => ({ headers: { "content-type": "application/json", "content-length": "200" }, chunks: [half], die: true }));
+    gateway = await startTestGateway(upstream.url, { file: { models: { alias: "m-1" } } });
+    const res = await rawRequest(gateway.url, { path: "/v1/models", headers: chatHeaders(LOCAL_KEY) });
+    expect(res.status).toBe(502);
+    expect(res.headers["x-request-id"]).toMatch(/^req_/);
+    expect(JSON.parse(res.body).error).toMatchObject({ type: "api_error", code: "upstream_error" });
+    expect(JSON.parse(res.body).error.message).toMatch(/^The connection to the upstream http:\/\/127\.0\.0\.1:\d+ broke in the middle of the reply\. Try again\.$/);
+    expect(gateway.records.at(-1)).toMatchObject({ status: 502, outcome: "local_error" });
+  });
+});
+
+describe("the in-flight registry holds requests, not dashboard tabs", () => {
+  it("an open live feed neither counts as a request nor keeps the gateway busy", async () => {
+    gateway = await startTestGateway("echo");
+    const { port } = new URL(gateway.url);
+    const live = await new Promise<import("node:http").IncomingMessage>((resolve) => {
+      request({ host: "127.0.0.1", port, path: "/ui/api/live", headers: { authorization: `Bearer ${LOCAL_KEY}` } }, resolve).end();
+    });
+    expect(live.statusCode).toBe(200);
+    expect(gateway.inflight()).toBe(0);
+    live.destroy();
+  });
+});
+
+describe("gateway login writes config.json as SPEC section 8 says", () => {
+  const loginEnv = (dir: string) => cliEnv({ GATEWAY_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS });
+  const keyring = process.env.GATEWAY_TEST_KEYRING === "1";
+
+  it.skipIf(!keyring)("never follows a symbolic link, and leaves a file only its owner can read", async () => {
+    const dir = tempConfigDir();
+    const elsewhere = join(tempConfigDir(), "target.json");
+    writeFileSync(elsewhere, "{}\n");
+    symlinkSync(elsewhere, join(dir, "config.json"));
+    const refused = await runCli(["login", "--upstream", "https://gateway.example.com", "--stdin", "--no-verify"], loginEnv(dir), "sk-login-symlink-0123");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${join(dir, "config.json")} is a symbolic link; gateway only uses regular files there.`);
+    expect(readFileSync(elsewhere, "utf8")).toBe("{}\n");
+
+    const open = tempConfigDir();
+    writeFileSync(join(open, "config.json"), JSON.stringify({ port: 9123 }), { mode: 0o644 });
+    const stored = await runCli(["login", "--upstream", "https://gateway.example.com", "--stdin", "--no-verify"], loginEnv(open), "sk-login-mode-0123");
+    expect(stored.code, stored.stderr).toBe(0);
+    expect(statSync(join(open, "config.json")).mode & 0o777).toBe(0o600);
+    expect(lstatSync(join(open, "config.json")).isFile()).toBe(true);
+    expect(JSON.parse(readFileSync(join(open, "config.json"), "utf8"))).toEqual({ port: 9123, upstream: "https://gateway.example.com" });
+    await runCli(["logout", "--upstream", "https://gateway.example.com"], loginEnv(open));
+  });
+});
+
+describe("flags are usage", () => {
+  it("a clash between two segment flags exits 2", async () => {
+    const result = await runCli(["start", "--gemini-segment", "anthropic"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), GATEWAY_PORT: "0" }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('The Gemini and messages segments are both "anthropic".');
+  });
+});
+
+describe("the WebSocket refusal", () => {
+  it("carries an x-request-id like every error the gateway makes", async () => {
+    gateway = await startTestGateway("echo");
+    const socket = connect(Number(new URL(gateway.url).port), "127.0.0.1");
+    socket.write("GET /v1/responses HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n");
+    let text = "";
+    socket.on("data", (c: Buffer) => (text += c.toString()));
+    await new Promise((resolve) => socket.on("close", resolve));
+    expect(text).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+    expect(text).toMatch(/\r\nx-request-id: req_[0-9a-f]+\r\n/);
+  });
+});
+
+describe("compressed replies", () => {
+  it("a model list the gateway must read is decompressed and sent plain: aliases appended, no content-encoding", async () => {
+    upstream = await startScriptedUpstream(() => ({ headers: { "content-type": "application/json", "content-encoding": "gzip" }, chunks: [gzipSync(JSON.stringify(CHAT_LIST))] }));
+    gateway = await startTestGateway(upstream.url, { file: { models: { alias: "m-1" } } });
+    const res = await rawRequest(gateway.url, { path: "/v1/models", headers: { ...chatHeaders(LOCAL_KEY), "accept-encoding": "gzip" } });
+    expect(res.status).toBe(200);
+    expect(res.headers["content-encoding"]).toBeUndefined();
+    expect(JSON.parse(res.body).data.map((m: { id: string }) => m.id)).toEqual(["m-1", "alias"]);
+    expect(upstream.last().headers["accept-encoding"]).toBeUndefined();
+  });
+
+  it("a compressed passthrough reply keeps its encoding, and its usage is still recorded", async () => {
+    const body = gzipSync(JSON.stringify(completion({ content: "hi" }, "stop", { prompt_tokens: 21, completion_tokens: 3, total_tokens: 24 })));
+    upstream = await startScriptedUpstream(() => ({ headers: { "content-type": "application/json", "content-encoding": "gzip" }, chunks: [body] }));
+    gateway = await startTestGateway(upstream.url);
+    const raw = await new Promise<Buffer>((resolve) => {
+      const req = request({ host: "127.0.0.1", port: new URL(gateway!.url).port, method: "POST", path: "/v1/chat/completions", headers: { ...chatHeaders(LOCAL_KEY), "accept-encoding": "gzip" } }, (res) => {
+        expect(res.headers["content-encoding"]).toBe("gzip");
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve(Buffer.concat(chunks)));
+      });
+      req.end(JSON.stringify({ model: "m", messages: [] }));
+    });
+    expect(raw).toEqual(body);
+    await expect.poll(() => gateway!.records.at(-1)).toMatchObject({ inputTokens: 21, outputTokens: 3 });
+  });
+});
+
