@@ -6,13 +6,15 @@ import type { Family, FieldRule, Segments } from "./types.js";
 
 const GENERATE_RULES: readonly FieldRule[] = [["contents", "an array", isArray]];
 
-/** Google's status names for the statuses the gateway answers with itself (SPEC section 4). */
+/** Google's status names for the statuses the gateway answers with (SPEC sections 4 and 10 rule 5). */
 const STATUS_NAMES: Readonly<Record<number, string>> = {
   400: "INVALID_ARGUMENT",
   401: "UNAUTHENTICATED",
   403: "PERMISSION_DENIED",
   404: "NOT_FOUND",
   408: "DEADLINE_EXCEEDED",
+  429: "RESOURCE_EXHAUSTED",
+  500: "INTERNAL",
   413: "INVALID_ARGUMENT",
   415: "INVALID_ARGUMENT",
   502: "UNAVAILABLE",

@@ -44,7 +44,7 @@ export async function startTestGateway(upstream: string | undefined, options: Te
   const records: RequestRecord[] = [];
   const gateway = await startGateway({
     config,
-    keySourceFor: options.keySourceFor?.(config) ?? ((entry) => (entry.url === "echo" ? noKeySource : staticKeySource(FAKE_UPSTREAM_KEY))),
+    keySourceFor: options.keySourceFor?.(config) ?? ((entry) => (entry.url === "echo" || entry.key.kind === "none" ? noKeySource : staticKeySource(FAKE_UPSTREAM_KEY))),
     localKey: LOCAL_KEY,
     seal: testSeal,
     version: "0.0.0-test",

@@ -16,7 +16,7 @@ export interface ScriptedRequest {
 /** What the upstream answers: a JSON body, or a stream of raw chunks (SSE text the test wrote, cut where it likes). */
 export type ScriptedReply =
   | { status?: number; headers?: Record<string, string>; json: unknown }
-  | { status?: number; headers?: Record<string, string>; chunks: (string | Buffer)[]; gapMs?: number; die?: boolean };
+  | { status?: number; headers?: Record<string, string>; chunks: (string | Buffer)[]; gapMs?: number; die?: boolean; after?: Promise<void> };
 
 export type Script = (request: ScriptedRequest) => ScriptedReply | Promise<ScriptedReply>;
 
@@ -57,6 +57,11 @@ async function answer(res: ServerResponse, reply: ScriptedReply): Promise<void> 
     return void res.end(text);
   }
   res.writeHead(reply.status ?? 200, { "content-type": "text/event-stream", ...reply.headers });
+  if (reply.after) {
+    // The headers leave now; the body waits for the test.
+    res.flushHeaders();
+    await reply.after;
+  }
   for (const piece of reply.chunks) {
     if (res.destroyed) return;
     res.write(piece);

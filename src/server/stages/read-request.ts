@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { parseJsonObject } from "../../parse-json.js";
 import { findTopLevelString } from "../json-scan.js";
 import { checkBody } from "./check-body.js";
 import { readBody } from "./read-body.js";
@@ -30,7 +31,9 @@ const looksLikeJsonObject = (body: Buffer | undefined): body is Buffer => body !
  */
 export async function readRequest(req: IncomingMessage, endpoint: Endpoint, maxBytes: number, deadlineMs: number): Promise<ClientRequest> {
   const bytes = hasBody(req) ? await readBody(req, maxBytes, deadlineMs) : undefined;
-  const json = checkBody(endpoint, req.headers["content-type"], bytes);
+  // Model calls without body rules (`/v1/responses`, Gemini's `:countTokens`) are still read, leniently: a route may
+  // translate them, and whether they stream is in the body. What does not parse goes on as it came.
+  const json = checkBody(endpoint, req.headers["content-type"], bytes) ?? (endpoint.format !== undefined && bytes ? parseJsonObject(bytes.toString("utf8")) : undefined);
   const model =
     endpoint.pathModel ?? (json ? (typeof json.model === "string" ? json.model : undefined) : looksLikeJsonObject(bytes) ? findTopLevelString(bytes, "model")?.value : undefined);
   const stream = endpoint.family.name === "gemini" ? endpoint.rest.endsWith(":streamGenerateContent") : json?.stream === true;
