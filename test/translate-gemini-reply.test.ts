@@ -1,5 +1,5 @@
 import { GoogleGenAI } from "@google/genai";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { geminiClient } from "../src/translate/gemini/index.js";
 import type { HubReply, HubUsage, Json } from "../src/translate/hub.js";
 import type { ReplyHints } from "../src/translate/types.js";
@@ -113,6 +113,10 @@ describe("JSON answers (Gemini CLI's router, table E row 20)", () => {
 });
 
 describe("the @google/genai SDK accepts the replies", () => {
+  // The SDK's `.text` getter warns on a console when a chunk also holds function calls; it is the expected shape.
+  beforeEach(() => void vi.spyOn(console, "warn").mockImplementation(() => undefined));
+  afterEach(() => void vi.restoreAllMocks());
+
   it("text, thoughts, function calls, finish reason and usage come out of the SDK's getters", async () => {
     const hub = hubReply(
       { content: "Checking.", reasoning_content: "Need the file.", tool_calls: [{ id: "call_x", type: "function", function: { name: "read_file", arguments: '{"file_path":"/a"}' } }] },

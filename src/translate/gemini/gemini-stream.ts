@@ -38,8 +38,8 @@ function complete(call: HeldCall): boolean {
  * call opens or text follows and its arguments parse (calls leave in their order), and at the latest until the
  * end. The last event carries `finishReason` and the final `usageMetadata`: it waits for `finish()`, since chat
  * servers send usage in a chunk after the finish reason. With `jsonText` the text is held too and sent once, out
- * of its Markdown fence. Nothing opens the stream (`start()` is empty) and nothing keeps it alive: Gemini CLI
- * waits without a timer of its own.
+ * of its Markdown fence. Nothing opens the stream and nothing keeps it alive (`start()` and `keepAlive()` are
+ * empty): the format has no opening or ping event, and any data event would be a response chunk to the SDK.
  */
 export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
   const reader = createHubEventReader(ctx.ids);
