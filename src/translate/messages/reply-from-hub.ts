@@ -1,0 +1,32 @@
+import type { HubReply, Json } from "../hub.js";
+import { readHubReply } from "../hub-events.js";
+import { parseToolArguments } from "../tool-arguments.js";
+import type { ReplyHints, TranslateContext } from "../types.js";
+import { stopReasonOf } from "./stop-reasons.js";
+import { clientToolName, toolUseId } from "./tool-names.js";
+import { messagesUsageOf } from "./usage.js";
+
+/**
+ * A whole chat reply as a messages reply: a `msg_` id, the client's model, the content in Anthropic's order
+ * (thinking with a gateway signature, text, `tool_use` blocks with parsed `input`), no empty text block (Claude
+ * Code keeps it and every later request is a 400: research table E row 7), the stop reason and the usage.
+ */
+export function messagesReplyFromHub(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json {
+  const parts = readHubReply(reply, ctx.ids);
+  const content: Json[] = [];
+  if (parts.reasoning) content.push({ type: "thinking", thinking: parts.reasoning.text, signature: ctx.seal.sign(parts.reasoning.text, parts.reasoning.field) });
+  if (parts.text) content.push({ type: "text", text: parts.text });
+  for (const call of parts.toolCalls) {
+    content.push({ type: "tool_use", id: toolUseId(call.id, ctx.ids), name: clientToolName(call.name, hints), input: parseToolArguments(call.arguments) });
+  }
+  return {
+    id: ctx.ids("msg_"),
+    type: "message",
+    role: "assistant",
+    model: ctx.clientModel,
+    content,
+    stop_reason: stopReasonOf(parts.finishReason, parts.toolCalls.length > 0),
+    stop_sequence: null,
+    usage: messagesUsageOf(parts.usage, hints.inputTokens ?? 0),
+  };
+}

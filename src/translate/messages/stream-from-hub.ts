@@ -1,0 +1,162 @@
+import { jsonrepair } from "jsonrepair";
+import type { HubUsage, Json, ReasoningField } from "../hub.js";
+import { createHubEventReader, type HubEvent } from "../hub-events.js";
+import type { ClientEvent, ErrorFields, HubStreamItem, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
+import { stopReasonOf } from "./stop-reasons.js";
+import { clientToolName, toolUseId } from "./tool-names.js";
+import { messagesUsageOf } from "./usage.js";
+
+type OpenBlock =
+  | { kind: "thinking"; index: number; text: string; field: ReasoningField }
+  | { kind: "text"; index: number }
+  | { kind: "tool"; index: number; call: number; args: string };
+
+/** Every messages event names its type twice: as the SSE event and inside the data. */
+const messagesEvent = (type: string, fields: Json = {}): ClientEvent => ({ event: type, data: { type, ...fields } });
+
+const isObjectText = (text: string): boolean => {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * What to send after a tool block's argument pieces so that they join into one JSON object, as Claude Code
+ * builds the input from the `input_json_delta` pieces alone (research B2 invariant 4): `{}` when none came; the
+ * missing end when a local model stopped mid-object (what `jsonrepair` appends, when it only appends); else
+ * nothing (what was sent cannot be taken back).
+ */
+function argumentsEnding(sent: string): string {
+  if (!sent.trim()) return "{}";
+  if (isObjectText(sent)) return "";
+  try {
+    const repaired = jsonrepair(sent);
+    return repaired.startsWith(sent) && isObjectText(repaired) ? repaired.slice(sent.length) : "";
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * The hub stream as Anthropic's event sequence (research B2): `message_start` and a `ping` first (with the
+ * input-token estimate, so Claude Code's context meter is right from the start), then one content block at a
+ * time, indexed from 0 and each closed before the next opens (thinking with a `signature_delta` before its
+ * stop; text opened on the first non-empty text; a tool block opened once the call's name is known, fed only
+ * `input_json_delta` pieces), then one `message_delta` and one `message_stop` from `finish()` alone, so that a
+ * usage chunk that follows the finish reason still reaches the final usage.
+ */
+export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
+  const reader = createHubEventReader(ctx.ids);
+  let started = false;
+  let done = false;
+  let nextIndex = 0;
+  let open: OpenBlock | undefined;
+  let finishReason: string | undefined;
+  let usage: HubUsage | undefined;
+
+  const delta = (index: number, fields: Json): ClientEvent => messagesEvent("content_block_delta", { index, delta: fields });
+
+  function start(): ClientEvent[] {
+    if (started) return [];
+    started = true;
+    const message = {
+      id: ctx.ids("msg_"),
+      type: "message",
+      role: "assistant",
+      model: ctx.clientModel,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: hints.inputTokens ?? 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    };
+    return [messagesEvent("message_start", { message }), messagesEvent("ping")];
+  }
+
+  function close(): ClientEvent[] {
+    if (!open) return [];
+    const out: ClientEvent[] = [];
+    if (open.kind === "thinking") out.push(delta(open.index, { type: "signature_delta", signature: ctx.seal.sign(open.text, open.field) }));
+    const ending = open.kind === "tool" ? argumentsEnding(open.args) : "";
+    if (ending) out.push(delta(open.index, { type: "input_json_delta", partial_json: ending }));
+    out.push(messagesEvent("content_block_stop", { index: open.index }));
+    open = undefined;
+    return out;
+  }
+
+  function openBlock<B extends OpenBlock>(block: B, contentBlock: Json): { events: ClientEvent[]; block: B } {
+    const events = close();
+    open = block;
+    events.push(messagesEvent("content_block_start", { index: block.index, content_block: contentBlock }));
+    return { events, block };
+  }
+
+  function onEvent(event: HubEvent): ClientEvent[] {
+    switch (event.type) {
+      case "reasoning": {
+        const { events, block } =
+          open?.kind === "thinking" ? { events: [], block: open } : openBlock({ kind: "thinking", index: nextIndex++, text: "", field: event.field }, { type: "thinking", thinking: "" });
+        block.text += event.text;
+        return [...events, delta(block.index, { type: "thinking_delta", thinking: event.text })];
+      }
+      case "text": {
+        const { events, block } = open?.kind === "text" ? { events: [], block: open } : openBlock({ kind: "text", index: nextIndex++ }, { type: "text", text: "" });
+        return [...events, delta(block.index, { type: "text_delta", text: event.text })];
+      }
+      case "tool_start": {
+        const contentBlock = { type: "tool_use", id: toolUseId(event.id, ctx.ids), name: clientToolName(event.name, hints), input: {} };
+        return openBlock({ kind: "tool", index: nextIndex++, call: event.call, args: "" }, contentBlock).events;
+      }
+      case "tool_args":
+        // Pieces of a call whose block was closed (an upstream interleaving two calls) can no longer be sent.
+        if (open?.kind !== "tool" || open.call !== event.call) return [];
+        open.args += event.text;
+        return [delta(open.index, { type: "input_json_delta", partial_json: event.text })];
+      case "finish":
+        finishReason ??= event.reason;
+        return [];
+      case "usage":
+        usage = event.usage;
+        return [];
+      case "error":
+        return fail(event.error);
+    }
+  }
+
+  function fail(error: ErrorFields): ClientEvent[] {
+    if (done) return [];
+    const out = start();
+    done = true;
+    out.push(messagesEvent("error", { error: { type: error.type, message: error.message } }));
+    return out;
+  }
+
+  return {
+    start,
+    push(item: HubStreamItem): ClientEvent[] {
+      if (done) return [];
+      const out = start();
+      for (const event of reader.push(item)) {
+        out.push(...onEvent(event));
+        if (done) break;
+      }
+      return out;
+    },
+    finish(): ClientEvent[] {
+      if (done) return [];
+      const out = [...start(), ...close()];
+      done = true;
+      const stop = { stop_reason: stopReasonOf(finishReason, reader.toolCalls > 0), stop_sequence: null };
+      out.push(messagesEvent("message_delta", { delta: stop, usage: messagesUsageOf(usage, hints.inputTokens ?? 0) }));
+      out.push(messagesEvent("message_stop"));
+      return out;
+    },
+    fail,
+    keepAlive(): ClientEvent[] {
+      if (done) return [];
+      return started ? [messagesEvent("ping")] : start();
+    },
+  };
+}
