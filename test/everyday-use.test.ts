@@ -1,7 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { once } from "node:events";
 import { createServer, type AddressInfo } from "node:net";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BIN, cliEnv, recordOutput, runCli } from "./helpers/cli.js";
@@ -9,17 +8,12 @@ import { startFakeUpstream, FAKE_UPSTREAM_KEY, type FakeUpstream } from "./helpe
 import { freePort } from "./helpers/free-port.js";
 import { tempConfigDir } from "./helpers/gateway.js";
 import { envPrefix, hasTmux, openTerminal } from "./helpers/terminal.js";
+import { hasTool, privateDir as newPrivateDir, toolEnv } from "./helpers/tools.js";
 
-/**
- * The running-gateway record, start --detach, stop, run and env finding the gateway, with real child processes.
- * State lives under the home directory, not /tmp: Gemini CLI refuses settings files below a world-writable
- * directory, and so would a careful user.
- */
-const base = join(homedir(), ".cache", "gateway-tests");
-mkdirSync(base, { recursive: true, mode: 0o700 });
+/** The running-gateway record, start --detach, stop, run and env finding the gateway, with real child processes. */
 const dirs: string[] = [];
 const privateDir = () => {
-  const dir = mkdtempSync(join(base, "run-"));
+  const dir = newPrivateDir();
   dirs.push(dir);
   return dir;
 };
@@ -188,15 +182,6 @@ describe("gateway run", () => {
   });
 });
 
-/** Real coding tools from npm, installed by .ci/run into a test-only directory (never devDependencies). */
-const TOOLS = process.env.GATEWAY_TEST_TOOLS ?? join(homedir(), ".cache", "gateway-test-tools");
-const toolBin = (name: string) => join(TOOLS, "node_modules", ".bin", name);
-/** Whether a tool is installed; in CI a missing one is a failure, never a silent skip. */
-const hasTool = (name: string) => {
-  if (existsSync(toolBin(name))) return true;
-  if (process.env.CI) throw new Error(`${name} is not installed in ${TOOLS}; .ci/run installs it`);
-  return false;
-};
 
 describe("real coding tools through gateway run, against a fake upstream", () => {
   let upstream: FakeUpstream;
@@ -204,23 +189,7 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
 
   /** A throwaway HOME, the tool on PATH, telemetry and update checks off. */
   function toolSetup(upstreamUrl = upstream.url, file?: Record<string, unknown>): Setup {
-    const home = privateDir();
-    mkdirSync(join(home, ".codex"));
-    return setup(
-      {
-      HOME: home,
-      PATH: `${join(TOOLS, "node_modules", ".bin")}:${process.env.PATH}`,
-      GATEWAY_UPSTREAM: upstreamUrl,
-      ...(upstreamUrl === "echo" ? {} : { GATEWAY_API_KEY: FAKE_UPSTREAM_KEY }),
-      GEMINI_CLI_TRUST_WORKSPACE: "true",
-      GEMINI_TELEMETRY_ENABLED: "false",
-      DISABLE_AUTOUPDATER: "1",
-      DISABLE_TELEMETRY: "1",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      CODEX_HOME: join(home, ".codex"),
-      },
-      file,
-    );
+    return setup({ ...toolEnv(privateDir()), GATEWAY_UPSTREAM: upstreamUrl, ...(upstreamUrl === "echo" ? {} : { GATEWAY_API_KEY: FAKE_UPSTREAM_KEY }) }, file);
   }
 
   it.skipIf(!hasTool("gemini"))("gemini -p answers through the gateway", async () => {

@@ -29,7 +29,7 @@ async function chatOnly(script: Script, options: { file?: Record<string, unknown
   return new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
 }
 
-const TOOLS = [{ name: "Bash", description: "Run a shell command", input_schema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { command: { type: "string" } }, required: ["command"] } }];
+const TOOLS = [{ name: "Bash", description: "Run a shell command", input_schema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object" as const, properties: { command: { type: "string" } }, required: ["command"] } }];
 
 describe("Claude Code's requests reach a chat upstream with their meaning, and nothing Anthropic-only", () => {
   it("system blocks, mid-conversation system reminders, tools, tool results, thinking effort, JSON output", async () => {

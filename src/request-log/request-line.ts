@@ -36,10 +36,23 @@ const CAUSES: Readonly<Record<string, string>> = {
 /** `claude-x`, `alias -> target`, or `-` when the request named no model. */
 export const modelLabel = (r: Pick<RequestRecord, "model" | "target">): string => (r.target ? `${r.model} -> ${r.target}` : (r.model ?? "-"));
 
-/** `POST /v1/messages claude-x 200 1234ms ttfb 80ms tokens 12/40 (cache read 100)` */
+/**
+ * Where a request went, when there is more to say than "the one upstream": `via local`, `(messages -> chat)` when it
+ * was translated, and the upstreams it fell back from. Empty for a request the default upstream answered as it came.
+ */
+export function routeLabel(r: Pick<RequestRecord, "upstream" | "translated" | "tried">): string {
+  const parts: string[] = [];
+  if (r.upstream && (r.upstream !== "default" || r.tried)) parts.push(`via ${r.upstream}`);
+  if (r.translated) parts.push(`(${r.translated})`);
+  if (r.tried?.length) parts.push(`after ${r.tried.map((t) => `${t.upstream}: ${t.failure}`).join(", ")}`);
+  return parts.join(" ");
+}
+
+/** `POST /v1/messages claude-x 200 1234ms ttfb 80ms tokens 12/40 (cache read 100) via local (messages -> chat)` */
 export function formatRequestLine(r: RequestRecord): string {
   const cause = failureCause(r);
-  return `${r.method} ${r.path} ${modelLabel(r)} ${r.status} ${formatMs(r.durationMs)} ttfb ${formatMs(r.ttfbMs)}${tokensPart(r)}${cause ? ` (${cause})` : ""}`;
+  const route = routeLabel(r);
+  return `${r.method} ${r.path} ${modelLabel(r)} ${r.status} ${formatMs(r.durationMs)} ttfb ${formatMs(r.ttfbMs)}${tokensPart(r)}${cause ? ` (${cause})` : ""}${route ? ` ${route}` : ""}`;
 }
 
 /** `  > name: value` for request headers, `  < name: value` for reply headers, as curl -v shows them. */

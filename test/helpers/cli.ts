@@ -32,9 +32,9 @@ export function cliEnv(extra: Record<string, string | undefined>): NodeJS.Proces
   return env;
 }
 
-/** Starts `gateway <args>` as a real child process, its Node started with `nodeArgs`. */
-export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv, nodeArgs: readonly string[] = []): ChildProcess & { output: () => { stdout: string; stderr: string } } {
-  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+/** Starts `gateway <args>` as a real child process, its Node started with `nodeArgs`, in `cwd` (default: this process's). */
+export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv, nodeArgs: readonly string[] = [], cwd?: string): ChildProcess & { output: () => { stdout: string; stderr: string } } {
+  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"], cwd });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -43,9 +43,9 @@ export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv, nodeAr
   return Object.assign(child, { output: () => ({ stdout, stderr }) });
 }
 
-/** Runs `gateway <args>` to completion, with optional standard input. */
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, input?: string, timeoutMs = 20_000): Promise<CliResult> {
-  const child = spawnCli(args, env);
+/** Runs `gateway <args>` to completion, with optional standard input, in `cwd` (default: this process's). */
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, input?: string, timeoutMs = 20_000, cwd?: string): Promise<CliResult> {
+  const child = spawnCli(args, env, [], cwd);
   if (input !== undefined) child.stdin!.end(input);
   else child.stdin!.end();
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);

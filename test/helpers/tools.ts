@@ -1,0 +1,43 @@
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** Real coding tools from npm, installed by .ci/run into a test-only directory (never devDependencies). */
+export const TOOLS = process.env.GATEWAY_TEST_TOOLS ?? join(homedir(), ".cache", "gateway-test-tools");
+
+/** Whether a tool is installed; in CI a missing one is a failure, never a silent skip. */
+export function hasTool(name: string): boolean {
+  if (existsSync(join(TOOLS, "node_modules", ".bin", name))) return true;
+  if (process.env.CI) throw new Error(`${name} is not installed in ${TOOLS}; .ci/run installs it`);
+  return false;
+}
+
+/**
+ * Test directories under the home directory, not /tmp: Gemini CLI refuses settings files below a world-writable
+ * directory, and so would a careful user.
+ */
+const base = join(homedir(), ".cache", "gateway-tests");
+
+/** A fresh private directory for one test's state, HOME or work tree. */
+export function privateDir(prefix = "run-"): string {
+  mkdirSync(base, { recursive: true, mode: 0o700 });
+  return mkdtempSync(join(base, prefix));
+}
+
+/**
+ * What a coding tool needs to run offline against the gateway: a throwaway HOME, the tools on PATH, telemetry,
+ * update checks and trust prompts off.
+ */
+export function toolEnv(home: string): Record<string, string> {
+  mkdirSync(join(home, ".codex"), { recursive: true });
+  return {
+    HOME: home,
+    PATH: `${join(TOOLS, "node_modules", ".bin")}:${process.env.PATH}`,
+    GEMINI_CLI_TRUST_WORKSPACE: "true",
+    GEMINI_TELEMETRY_ENABLED: "false",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_TELEMETRY: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    CODEX_HOME: join(home, ".codex"),
+  };
+}
