@@ -144,3 +144,18 @@ describe("compressed replies", () => {
   });
 });
 
+
+describe("capture keeps what the gateway refused", () => {
+  it("a 401 under --capture errors is captured with the request and the error body the client got", async () => {
+    gateway = await startTestGateway("echo", { flags: { capture: "errors" } });
+    const refused = await rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders("gw-wrong-key"), body: JSON.stringify({ model: "m", messages: [] }) });
+    expect(refused.status).toBe(401);
+    const id = refused.headers["x-request-id"] as string;
+    const detail = JSON.parse((await rawRequest(gateway.url, { path: `/ui/api/requests/${id}`, headers: { authorization: `Bearer ${LOCAL_KEY}` } })).body);
+    expect(detail.record).toMatchObject({ status: 401, outcome: "local_error" });
+    expect(detail.capture.request).toMatchObject({ method: "POST", path: "/v1/chat/completions" });
+    expect(detail.capture.request.headers.authorization).toBe("[redacted]");
+    expect(detail.capture.response).toMatchObject({ status: 401 });
+    expect(JSON.parse(detail.capture.chunks.map((c: { text: string }) => c.text).join(""))).toEqual(JSON.parse(refused.body));
+  });
+});

@@ -129,6 +129,15 @@ describe("Gemini clients on a chat-only upstream", () => {
     expect(chunks.at(-1)!.usageMetadata).toMatchObject({ promptTokenCount: 20 });
   });
 
+  it("streamGenerateContent without alt=sse streams Google's JSON array, element by element", async () => {
+    await chatOnly(scripted(GEMINI_TURN));
+    const res = await rawRequest(gateway!.url, { method: "POST", path: "/gemini/v1beta/models/gemini-2.5-pro:streamGenerateContent", headers: { "x-goog-api-key": LOCAL_KEY, "content-type": "application/json" }, body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "list" }] }] }) });
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+    const chunks = JSON.parse(res.body) as { candidates?: { content?: { parts?: { text?: string; functionCall?: { id: string } }[] }; finishReason?: string }[] }[];
+    expect(chunks.flatMap((c) => c.candidates?.[0]?.content?.parts ?? []).map((p) => p.text ?? p.functionCall?.id).join("|")).toBe("Che|cki|ng.|call_x|call_y");
+    expect(chunks.at(-1)!.candidates?.[0]?.finishReason).toBe("STOP");
+  });
+
   it(":countTokens is answered locally", async () => {
     await chatOnly(scripted({ text: "x" }));
     const counted = await genai().models.countTokens({ model: "gemini-2.5-pro", contents: "How many tokens is this sentence?" });

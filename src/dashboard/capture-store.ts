@@ -18,6 +18,8 @@ export interface CaptureLimits {
 
 /** A capture being filled while its request is in flight. */
 export interface CaptureRecorder {
+  /** The request body, once it was read (a request refused before that has none). */
+  requestBody(body: Buffer | undefined): void;
   response(status: number, headers: Record<string, string>, eventStream: boolean): void;
   chunk(at: number, data: Buffer): void;
   /** Keeps the capture when the mode wants this request, under the limits. */
@@ -57,6 +59,10 @@ export function createCaptureStore(mode: CaptureMode, limits: CaptureLimits = { 
       const chunks: { at: number; data: Buffer }[] = [];
       let size = Buffer.byteLength(request.body ?? "");
       return {
+        requestBody(body) {
+          request.body = body?.toString("utf8");
+          size += body?.length ?? 0;
+        },
         response(status, headers, eventStream) {
           response = { status, headers, eventStream };
         },

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
 import { HttpError, notFound } from "../errors/index.js";
 import { chatFamily, type Family } from "../families/index.js";
 import { createExchange, type Exchange } from "./exchange.js";
@@ -37,7 +38,12 @@ function answerError(x: Exchange, ctx: GatewayContext, family: Family, error: un
   // The rest of a slow body is not worth waiting for: answer, then close the connection.
   if (http.status === 408) x.res.setHeader("connection", "close");
   // A routed request's answer names the upstream (SPEC 10, Details), a local 502/503/504 the last one tried.
-  sendError(x.res, family, http, requestIdOf(x, ctx), draft.upstream === undefined ? x.cors : { ...x.cors, "x-gateway-upstream": draft.upstream });
+  const sent = sendError(x.res, family, http, requestIdOf(x, ctx), draft.upstream === undefined ? x.cors : { ...x.cors, "x-gateway-upstream": draft.upstream });
+  if (sent !== undefined && draft.capture) {
+    // What the gateway refused is what a user most wants to see in a capture: the answer it got is part of it.
+    draft.capture.response(http.status, { "content-type": "application/json" }, false);
+    draft.capture.chunk(performance.now() - x.started, Buffer.from(sent));
+  }
 }
 
 /** Stages 3 to 8 of a request for a family's path: authenticate, read, alias, route and forward, deliver. */
@@ -46,15 +52,10 @@ async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolve
   const { endpoint, query } = resolved;
   authenticate(endpoint.family, req.headers, query, repeatedHeader(req.rawHeaders), ctx.keyMatches);
   const request = await readRequest(req, endpoint, ctx.config.maxBodyBytes, ctx.bodyTimeoutMs);
+  draft.capture?.requestBody(request.bytes);
   const model = aliasModel(request.model, ctx.aliases);
   draft.model = model.asked;
   draft.target = model.target;
-  draft.capture = ctx.captures.start(() => ({
-    method: req.method ?? "GET",
-    path: `${resolved.path}${endpoint.family.upstreamQuery(query)}`,
-    headers: redactHeaders(req.headers),
-    body: request.bytes?.toString("utf8"),
-  }));
   if (endpoint.kind === "models") return answerModelList(x, ctx, endpoint, query);
   await deliver(x, endpoint, await forward(x, ctx, endpoint, query, request, model));
 }
@@ -80,6 +81,13 @@ export function createGatewayHandler(ctx: GatewayContext) {
       leave?.();
     });
     let recorded = true;
+    // Every recorded request reaches the capture decision, refusals included (a 401 is worth seeing).
+    x.draft.capture = ctx.captures.start(() => ({
+      method: req.method ?? "GET",
+      path: `${resolved.path}${family.upstreamQuery(resolved.query)}`,
+      headers: redactHeaders(req.headers),
+      body: undefined,
+    }));
     try {
       checkHost(req, ctx.anyHost, repeatedHeader(req.rawHeaders));
       checkOrigin(req, ctx.allowedOrigins);

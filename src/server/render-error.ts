@@ -25,13 +25,14 @@ export function toHttpError(error: unknown, onInternalError: (error: unknown) =>
 }
 
 /**
- * The one place an error becomes an HTTP answer in the caller's family envelope, with `x-request-id`. A response
- * whose headers already left cannot change its status: it is cut (a stream's error event is written by its relay).
+ * The one place an error becomes an HTTP answer in the caller's family envelope, with `x-request-id`. Returns the
+ * body sent. A response whose headers already left cannot change its status: it is cut (a stream's error event is
+ * written by its relay), and nothing is returned.
  */
-export function sendError(res: ServerResponse, family: Family, error: HttpError, requestId: string, extraHeaders: Record<string, string> = {}): void {
+export function sendError(res: ServerResponse, family: Family, error: HttpError, requestId: string, extraHeaders: Record<string, string> = {}): string | undefined {
   if (res.headersSent) {
     res.destroy();
-    return;
+    return undefined;
   }
   const body = JSON.stringify(family.errorBody(error));
   res.writeHead(error.status, {
@@ -41,4 +42,5 @@ export function sendError(res: ServerResponse, family: Family, error: HttpError,
     "x-request-id": requestId,
   });
   res.end(res.req.method === "HEAD" ? undefined : body);
+  return body;
 }

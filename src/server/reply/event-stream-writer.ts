@@ -10,19 +10,32 @@ export const KEEP_ALIVE_MS = 15_000;
 export const EVENT_STREAM_HEADERS = { "cache-control": "no-cache", "x-accel-buffering": "no" };
 
 /**
+ * How a stream's events are framed: server-sent events, or the JSON array Gemini streams when a client leaves out
+ * `alt=sse` (`[{...},\r\n{...}]`, each element an event's data, written as it comes).
+ */
+export type StreamFraming = "sse" | "json-array";
+
+/**
  * A translated event stream on its way to the client: the status and headers once, the client format's opening
  * events, then events as the translator makes them, a keep-alive whenever the upstream has been silent for
  * `KEEP_ALIVE_MS`, and one ending: the format's close or its error event. Safe to end twice.
  */
-export function createEventStreamWriter(x: Exchange, sink: HubToClientStream, keepAliveMs = KEEP_ALIVE_MS) {
+export function createEventStreamWriter(x: Exchange, sink: HubToClientStream, framing: StreamFraming = "sse", keepAliveMs = KEEP_ALIVE_MS) {
   const { res } = x;
   let opened = false;
   let ended = false;
+  let elements = 0;
   let timer: NodeJS.Timeout | undefined;
+
+  /** The events as bytes in this stream's framing (a JSON array takes only data, and no keep-alive comment). */
+  function frame(events: ClientEvent[]): string {
+    if (framing === "sse") return encodeEvents(events);
+    return events.map((event) => `${elements++ === 0 ? "[" : ",\r\n"}${JSON.stringify(event.data)}`).join("");
+  }
 
   function send(events: ClientEvent[]): boolean {
     if (events.length === 0 || res.destroyed) return true;
-    const text = encodeEvents(events);
+    const text = frame(events);
     const now = performance.now();
     x.draft.firstByteAt ??= now;
     x.draft.capture?.chunk(now - x.started, Buffer.from(text));
@@ -38,8 +51,9 @@ export function createEventStreamWriter(x: Exchange, sink: HubToClientStream, ke
     if (opened) return;
     opened = true;
     x.draft.status = 200;
-    res.writeHead(200, { ...headers, "content-type": "text/event-stream; charset=utf-8", ...EVENT_STREAM_HEADERS, ...x.cors });
-    x.draft.capture?.response(200, { "content-type": "text/event-stream" }, true);
+    const contentType = framing === "sse" ? "text/event-stream; charset=utf-8" : "application/json; charset=utf-8";
+    res.writeHead(200, { ...headers, "content-type": contentType, ...EVENT_STREAM_HEADERS, ...x.cors });
+    x.draft.capture?.response(200, { "content-type": contentType }, framing === "sse");
     send(sink.start());
     res.flushHeaders();
     quiet();
@@ -50,7 +64,7 @@ export function createEventStreamWriter(x: Exchange, sink: HubToClientStream, ke
     ended = true;
     clearTimeout(timer);
     send(events);
-    res.end();
+    res.end(framing === "json-array" ? (elements === 0 ? "[]" : "]") : undefined);
   }
 
   return {

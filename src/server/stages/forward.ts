@@ -3,7 +3,7 @@ import { UpstreamError } from "../../errors/index.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 import type { Exchange } from "../exchange.js";
 import type { GatewayContext } from "../gateway-context.js";
-import { createEventStreamWriter, type EventStreamWriter } from "../reply/event-stream-writer.js";
+import { createEventStreamWriter, type EventStreamWriter, type StreamFraming } from "../reply/event-stream-writer.js";
 import type { ModelChoice } from "./alias-model.js";
 import { planRoute, type RoutePlan } from "./plan-route.js";
 import type { ClientRequest } from "./read-request.js";
@@ -20,6 +20,10 @@ export type Forwarded =
   | { plan: Extract<RoutePlan, { kind: "passthrough" }>; reply: UpstreamReply }
   | { plan: Extract<RoutePlan, { kind: "translate" }>; reply: UpstreamReply; stream: EventStreamWriter | undefined }
   | { plan: Extract<RoutePlan, { kind: "count" }> };
+
+/** Gemini streams a JSON array to a client that leaves out `alt=sse`; everything else streams server-sent events. */
+const framingOf = (endpoint: Endpoint, query: string): StreamFraming =>
+  endpoint.family.name === "gemini" && new URLSearchParams(query).get("alt") !== "sse" ? "json-array" : "sse";
 
 /** Why an upstream was left for the next one, for the record: `upstream 429`, `unreachable`, `timeout`, `no key`. */
 function failureOf(outcome: UpstreamReply | UpstreamError): string {
@@ -44,7 +48,7 @@ export async function forward(x: Exchange, ctx: GatewayContext, endpoint: Endpoi
     const plan = planRoute(x.req, query, endpoint, request, model, upstream, ctx.seal);
     x.draft.translated = plan.kind === "translate" ? `${plan.from} -> ${plan.to}` : undefined;
     if (plan.kind === "count") return { plan };
-    const stream = plan.kind === "translate" && request.stream ? createEventStreamWriter(x, plan.client.streamFromHub(plan.hints, plan.tctx)) : undefined;
+    const stream = plan.kind === "translate" && request.stream ? createEventStreamWriter(x, plan.client.streamFromHub(plan.hints, plan.tctx), framingOf(endpoint, query)) : undefined;
     x.eventStream = stream;
     const early = stream && plan.kind === "translate" && plan.from === "messages" ? setTimeout(() => stream.open({ "x-gateway-upstream": upstream.name }), ctx.earlyStartMs) : undefined;
     const started = performance.now();
