@@ -79,10 +79,12 @@ describe("tool declarations (table E row 21)", () => {
       contents: [...contents, { role: "model", parts: [{ functionCall: { id: "c", name: "mcp_docs.example.com__search", args: {} } }] }],
       tools: tools({ name: "mcp_docs.example.com__search" }, { name: "mcp_docs_example_com__search" }),
     });
-    expect(request.tools?.map((tool) => tool.function.name)).toEqual(["mcp_docs_example_com__search_2", "mcp_docs_example_com__search"]);
-    expect(request.messages[1]).toMatchObject({ tool_calls: [{ function: { name: "mcp_docs_example_com__search_2" } }] });
-    expect(hints.toolNames).toEqual(new Map([["mcp_docs_example_com__search_2", { name: "mcp_docs.example.com__search" }]]));
-    const reply = { id: "x", model: "m", choices: [{ index: 0, message: { role: "assistant" as const, content: null, tool_calls: [{ id: "k", type: "function" as const, function: { name: "mcp_docs_example_com__search_2", arguments: "{}" } }] }, finish_reason: "tool_calls" }] };
+    // The stand-in is the valid characters and a hash of the name (the one scheme of src/translate/tool-names.ts).
+    const standIn = "mcp_docs_example_com__search_3ed20714";
+    expect(request.tools?.map((tool) => tool.function.name)).toEqual([standIn, "mcp_docs_example_com__search"]);
+    expect(request.messages[1]).toMatchObject({ tool_calls: [{ function: { name: standIn } }] });
+    expect(hints.toolNames).toEqual(new Map([[standIn, { name: "mcp_docs.example.com__search", namespace: undefined, custom: false }]]));
+    const reply = { id: "x", model: "m", choices: [{ index: 0, message: { role: "assistant" as const, content: null, tool_calls: [{ id: "k", type: "function" as const, function: { name: standIn, arguments: "{}" } }] }, finish_reason: "tool_calls" }] };
     expect(geminiClient.replyFromHub(reply, hints, testContext())).toMatchObject({ candidates: [{ content: { parts: [{ functionCall: { id: "k", name: "mcp_docs.example.com__search", args: {} } }] } }] });
   });
 });

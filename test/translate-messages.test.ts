@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { encodeEvents, decodeEvents } from "../src/sse/sse.js";
 import type { HubChunk, HubReply, HubRequest, HubToolCallDelta, Json } from "../src/translate/hub.js";
 import { messagesClient, messagesUpstream } from "../src/translate/messages/index.js";
-import { upstreamToolName } from "../src/translate/messages/tool-names.js";
+import { chatToolName } from "../src/translate/tool-names.js";
 import type { ClientEvent, HubStreamItem, ReplyHints } from "../src/translate/types.js";
 import { deltaItem, testContext, testSeal, usageItem } from "./helpers/translate.js";
 
@@ -210,8 +210,8 @@ describe("messages client: a request becomes a chat request", () => {
         tool_choice: { type: "tool", name: "mcp.docs/search" },
       }),
     );
-    const dotted = upstreamToolName("mcp.docs/search");
-    const cut = upstreamToolName(long);
+    const dotted = chatToolName("mcp.docs/search");
+    const cut = chatToolName(long);
     expect(dotted).toMatch(/^mcp_docs_search_[0-9a-f]{8}$/);
     expect(cut).toHaveLength(64);
     expect(cut).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);

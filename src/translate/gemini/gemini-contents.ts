@@ -1,6 +1,6 @@
 import type { HubContentPart, HubMessage, HubToolCall, Json } from "../hub.js";
 import { field, isObject, objectField, objectsField, stringField } from "./gemini-fields.js";
-import type { ToolNames } from "./gemini-tool-names.js";
+import type { ToolNames } from "../tool-names.js";
 
 /**
  * Gemini `contents` as chat messages. The hard part is pairing: a Gemini `functionCall` may have no `id`, and
@@ -77,7 +77,7 @@ function modelTurn(contents: readonly Json[], turn: number, open: OpenCall[], na
     const id = stringField(call, "id") || take(answers, (answer) => answer.name === name)?.id || `call_${turn}_${n}`;
     open.push({ id, name });
     const args = field(call, "args");
-    return { id, type: "function", function: { name: names.toChat(name), arguments: JSON.stringify(isObject(args) ? args : {}) } };
+    return { id, type: "function", function: { name: names.chatName(name), arguments: JSON.stringify(isObject(args) ? args : {}) } };
   });
   const text = parts.map(visibleText).join("");
   if (!text && toolCalls.length === 0) return [];

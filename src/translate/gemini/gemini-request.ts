@@ -3,7 +3,7 @@ import type { ToHub, TranslateContext } from "../types.js";
 import { contentsToMessages } from "./gemini-contents.js";
 import { field, objectField, objectsField, stringField } from "./gemini-fields.js";
 import { includeThoughts, reasoningEffort, responseFormat, samplingFields } from "./gemini-generation.js";
-import { createToolNames } from "./gemini-tool-names.js";
+import { createToolNames } from "../tool-names.js";
 import { functionDeclarations, hubToolChoice, hubTools } from "./gemini-tools.js";
 
 /** `systemInstruction` (a Content, or a bare string from hand-written clients) as one system message. */
@@ -29,7 +29,9 @@ function systemMessages(body: Json): HubMessage[] {
 export function geminiToHub(body: Json, ctx: TranslateContext): ToHub {
   const config = objectField(body, "generationConfig");
   const declarations = functionDeclarations(body);
-  const names = createToolNames(declarations.map((declaration) => stringField(declaration, "name")!));
+  const names = createToolNames();
+  // Declared tools take their names first, so a history call to an undeclared tool never takes a declared one's.
+  for (const declaration of declarations) names.chatName(stringField(declaration, "name")!);
   const request: HubRequest = { model: ctx.upstreamModel, messages: [...systemMessages(body), ...contentsToMessages(objectsField(body, "contents"), names)] };
   if (body.stream === true) request.stream = true;
   const { tools, choice } = hubToolChoice(body, hubTools(declarations, names), names);
@@ -42,10 +44,11 @@ export function geminiToHub(body: Json, ctx: TranslateContext): ToHub {
   if (format) request.response_format = format;
   const effort = reasoningEffort(config);
   if (effort) request.reasoning_effort = effort;
-  const toolNames = names.hints();
+  // Only the names that changed need mapping back; a reply naming a valid tool names it as the client declared it.
+  const toolNames = new Map([...names.hints()].filter(([chatName, tool]) => chatName !== tool.name));
   return {
     request,
-    hints: { includeThoughts: includeThoughts(config), jsonText: format !== undefined, ...(toolNames ? { toolNames } : {}) },
+    hints: { includeThoughts: includeThoughts(config), jsonText: format !== undefined, ...(toolNames.size > 0 ? { toolNames } : {}) },
   };
 }
 

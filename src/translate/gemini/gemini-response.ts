@@ -2,7 +2,7 @@ import type { HubUsage, Json } from "../hub.js";
 import { usageParts } from "../hub-usage.js";
 import { parseToolArguments } from "../tool-arguments.js";
 import type { IdSource, ReplyHints, TranslateContext } from "../types.js";
-import { geminiToolName } from "./gemini-tool-names.js";
+import { clientTool } from "../tool-names.js";
 
 /** The pieces a whole reply and a stream both build their `GenerateContentResponse` bodies from. */
 
@@ -79,7 +79,7 @@ export function createCallIds(ids: IdSource): (upstreamId: string) => string {
 
 /** A complete call as a `functionCall` part: arguments as an object (repaired, or `{}`), the name the client declared. */
 export const functionCallPart = (call: { id: string; name: string; arguments: string }, hints: ReplyHints): Json => ({
-  functionCall: { id: call.id, name: geminiToolName(call.name, hints), args: parseToolArguments(call.arguments) },
+  functionCall: { id: call.id, name: clientTool(hints.toolNames, call.name).name, args: parseToolArguments(call.arguments) },
 });
 
 /** How a response body ends: on the last one only. */

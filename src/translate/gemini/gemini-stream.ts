@@ -10,7 +10,7 @@ import {
   unwrapJsonText,
   usageMetadataOf,
 } from "./gemini-response.js";
-import { geminiErrorBody } from "./gemini-status.js";
+import { geminiFamily } from "../../families/gemini.js";
 
 /** A call whose arguments are still arriving. */
 interface HeldCall {
@@ -72,7 +72,7 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
   function fail(error: ErrorFields): ClientEvent[] {
     if (closed) return [];
     closed = true;
-    return [{ data: geminiErrorBody(error) }];
+    return [{ data: geminiFamily.errorBody(error) }];
   }
 
   function handle(item: HubEvent, out: ClientEvent[]): void {

@@ -1,7 +1,7 @@
 import type { HubTool, HubToolChoice, Json } from "../hub.js";
 import { field, isObject, objectField, objectsField, stringField } from "./gemini-fields.js";
 import { cleanJsonSchema, openApiToJsonSchema } from "./gemini-schema.js";
-import type { ToolNames } from "./gemini-tool-names.js";
+import type { ToolNames } from "../tool-names.js";
 
 /**
  * Gemini `tools` and `toolConfig` as chat `tools` and `tool_choice`. Only function declarations are carried:
@@ -34,7 +34,7 @@ export function hubTools(declarations: readonly Json[], names: ToolNames): HubTo
     const description = stringField(declaration, "description");
     return {
       type: "function",
-      function: { name: names.toChat(stringField(declaration, "name")!), ...(description ? { description } : {}), parameters: parametersOf(declaration) },
+      function: { name: names.chatName(stringField(declaration, "name")!), ...(description ? { description } : {}), parameters: parametersOf(declaration) },
     };
   });
 }
@@ -44,7 +44,7 @@ export function hubToolChoice(body: Json, tools: HubTool[], names: ToolNames): {
   const config = objectField(objectField(body, "toolConfig"), "functionCallingConfig");
   const mode = stringField(config, "mode")?.toUpperCase();
   const listed = field(config, "allowedFunctionNames");
-  const allowed = Array.isArray(listed) ? listed.filter((name): name is string => typeof name === "string").map(names.toChat) : [];
+  const allowed = Array.isArray(listed) ? listed.filter((name): name is string => typeof name === "string").map((name) => names.chatName(name)) : [];
   // ANY and VALIDATED limit the calls to the allowed names; chat has no such list, so the other tools are not offered.
   const limited = mode === "ANY" || mode === "VALIDATED" ? tools.filter((tool) => allowed.includes(tool.function.name)) : [];
   const offered = limited.length > 0 ? limited : tools;

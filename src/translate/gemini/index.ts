@@ -23,7 +23,5 @@ export const geminiClient: ClientSide = {
   streamFromHub: geminiStreamFromHub,
 };
 
-// Error envelope and status names, for the caller's error replies on a translated route (SPEC 10 rule 5).
-export { geminiErrorBody, geminiStatusName } from "./gemini-status.js";
 // The generate request inside a `:countTokens` body.
 export { countTokensRequest } from "./gemini-request.js";

@@ -1,7 +1,7 @@
 import type { HubContentPart, HubMessage, HubToolCall, ReasoningField } from "../hub.js";
 import type { ReasoningSeal } from "../types.js";
 import type { Turn } from "./system-prompt.js";
-import { upstreamToolName } from "./tool-names.js";
+import { chatToolName } from "../tool-names.js";
 import { type Block, blocksOf, isRecord, textOf } from "./wire.js";
 
 type AssistantMessage = Extract<HubMessage, { role: "assistant" }>;
@@ -97,7 +97,7 @@ function assistantToHub(blocks: Block[], seal: ReasoningSeal): AssistantMessage 
   const text = blocks.map(textOf).join("");
   const calls: HubToolCall[] = blocks.flatMap((block) =>
     block.type === "tool_use" && typeof block.id === "string" && typeof block.name === "string"
-      ? [{ id: block.id, type: "function" as const, function: { name: upstreamToolName(block.name), arguments: JSON.stringify(block.input ?? {}) } }]
+      ? [{ id: block.id, type: "function" as const, function: { name: chatToolName(block.name), arguments: JSON.stringify(block.input ?? {}) } }]
       : [],
   );
   const message: AssistantMessage = { role: "assistant", content: text || (calls.length ? null : "") };

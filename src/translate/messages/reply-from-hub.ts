@@ -3,7 +3,8 @@ import { readHubReply } from "../hub-events.js";
 import { parseToolArguments } from "../tool-arguments.js";
 import type { ReplyHints, TranslateContext } from "../types.js";
 import { stopReasonOf } from "./stop-reasons.js";
-import { clientToolName, toolUseId } from "./tool-names.js";
+import { clientTool } from "../tool-names.js";
+import { toolUseId } from "./tool-ids.js";
 import { messagesUsageOf } from "./usage.js";
 
 /**
@@ -17,7 +18,7 @@ export function messagesReplyFromHub(reply: HubReply, hints: ReplyHints, ctx: Tr
   if (parts.reasoning) content.push({ type: "thinking", thinking: parts.reasoning.text, signature: ctx.seal.sign(parts.reasoning.text, parts.reasoning.field) });
   if (parts.text) content.push({ type: "text", text: parts.text });
   for (const call of parts.toolCalls) {
-    content.push({ type: "tool_use", id: toolUseId(call.id, ctx.ids), name: clientToolName(call.name, hints), input: parseToolArguments(call.arguments) });
+    content.push({ type: "tool_use", id: toolUseId(call.id, ctx.ids), name: clientTool(hints.toolNames, call.name).name, input: parseToolArguments(call.arguments) });
   }
   return {
     id: ctx.ids("msg_"),

@@ -3,7 +3,8 @@ import type { HubUsage, Json, ReasoningField } from "../hub.js";
 import { createHubEventReader, type HubEvent } from "../hub-events.js";
 import type { ClientEvent, ErrorFields, HubStreamItem, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
 import { stopReasonOf } from "./stop-reasons.js";
-import { clientToolName, toolUseId } from "./tool-names.js";
+import { clientTool } from "../tool-names.js";
+import { toolUseId } from "./tool-ids.js";
 import { messagesUsageOf } from "./usage.js";
 
 type OpenBlock =
@@ -106,7 +107,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
         return [...events, delta(block.index, { type: "text_delta", text: event.text })];
       }
       case "tool_start": {
-        const contentBlock = { type: "tool_use", id: toolUseId(event.id, ctx.ids), name: clientToolName(event.name, hints), input: {} };
+        const contentBlock = { type: "tool_use", id: toolUseId(event.id, ctx.ids), name: clientTool(hints.toolNames, event.name).name, input: {} };
         return openBlock({ kind: "tool", index: nextIndex++, call: event.call, args: "" }, contentBlock).events;
       }
       case "tool_args":

@@ -1,6 +1,6 @@
 import type { HubRequest, HubTool, HubToolChoice, Json } from "../hub.js";
 import type { ReplyHints } from "../types.js";
-import { upstreamToolName } from "./tool-names.js";
+import { chatToolName } from "../tool-names.js";
 import { isRecord } from "./wire.js";
 
 type ToolFields = Pick<HubRequest, "tools" | "tool_choice" | "parallel_tool_calls">;
@@ -25,7 +25,7 @@ function choiceOf(choice: unknown, declared: ReadonlySet<string>): HubToolChoice
   if (choice.type === "any") return "required";
   if (choice.type === "none") return "none";
   // A named server tool was dropped with its definition, and so is the choice of it.
-  if (choice.type === "tool" && typeof choice.name === "string" && declared.has(choice.name)) return { type: "function", function: { name: upstreamToolName(choice.name) } };
+  if (choice.type === "tool" && typeof choice.name === "string" && declared.has(choice.name)) return { type: "function", function: { name: chatToolName(choice.name) } };
   return undefined;
 }
 
@@ -40,7 +40,7 @@ export function toolsToHub(tools: unknown, toolChoice: unknown): { fields: ToolF
   const toolNames = new Map<string, { name: string }>();
   const functions: HubTool[] = declared.map((tool) => {
     const clientName = tool.name as string;
-    const name = upstreamToolName(clientName);
+    const name = chatToolName(clientName);
     if (name !== clientName) toolNames.set(name, { name: clientName });
     const description = typeof tool.description === "string" ? { description: tool.description } : {};
     return { type: "function", function: { name, ...description, parameters: schemaOf(tool.input_schema) } };

@@ -3,7 +3,7 @@ import { usageParts } from "../hub-usage.js";
 import { parseToolArguments } from "../tool-arguments.js";
 import type { ErrorFields, ReasoningSeal } from "../types.js";
 import type { ResponseEcho } from "./to-hub.js";
-import type { ClientTool } from "./tool-names.js";
+import type { ClientTool } from "../tool-names.js";
 
 /**
  * The Responses output items and response object, built the same way for a whole reply and for a stream's

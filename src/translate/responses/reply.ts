@@ -3,7 +3,7 @@ import { readHubReply } from "../hub-events.js";
 import type { ReplyHints, TranslateContext } from "../types.js";
 import { callItemPrefix, messageItem, reasoningItem, responseObject, responseUsage, statusOf, toolCallItem } from "./output-items.js";
 import type { ResponsesHints } from "./to-hub.js";
-import { clientTool } from "./tool-names.js";
+import { clientTool } from "../tool-names.js";
 
 /**
  * A whole chat reply as a Responses response: a reasoning item (sealed, so Codex can send it back), the message

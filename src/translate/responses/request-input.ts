@@ -3,7 +3,7 @@ import type { HubMessage, HubTool, Json } from "../hub.js";
 import type { TranslateContext } from "../types.js";
 import { createConversation, type Conversation } from "./conversation.js";
 import { hubParts, toolOutput } from "./request-content.js";
-import type { ToolNames } from "./tool-names.js";
+import type { ToolNames } from "../tool-names.js";
 
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === "string" && value ? value : undefined);

@@ -1,5 +1,5 @@
 import type { HubTool, HubToolChoice, Json } from "../hub.js";
-import type { ToolNames } from "./tool-names.js";
+import type { ToolNames } from "../tool-names.js";
 
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === "string" && value ? value : undefined);

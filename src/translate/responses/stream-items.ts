@@ -1,7 +1,7 @@
 import type { Json, ReasoningField } from "../hub.js";
 import type { ClientEvent, ReasoningSeal } from "../types.js";
 import { customInput, messageItem, outputText, reasoningItem, toolCallItem } from "./output-items.js";
-import type { ClientTool } from "./tool-names.js";
+import type { ClientTool } from "../tool-names.js";
 
 /** Writes one Responses stream event: its SSE `event:` name equals `type`, and `sequence_number` counts from 0. */
 export type Emit = (type: string, fields: Json) => ClientEvent;

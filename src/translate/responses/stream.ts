@@ -4,7 +4,7 @@ import type { ClientEvent, ErrorFields, HubStreamItem, HubToClientStream, ReplyH
 import { callItemPrefix, responseError, responseObject, responseUsage, statusOf, type ResponseState } from "./output-items.js";
 import { itemEvents, type Emit, type OpenItem, type StreamCall } from "./stream-items.js";
 import type { ResponsesHints } from "./to-hub.js";
-import { clientTool } from "./tool-names.js";
+import { clientTool } from "../tool-names.js";
 
 /** Whether a call's argument text is a whole JSON object already, so no later piece can belong to it. */
 function complete(args: string): boolean {

@@ -3,7 +3,7 @@ import type { HubRequest, HubResponseFormat, Json } from "../hub.js";
 import type { ReplyHints, ToHub, TranslateContext } from "../types.js";
 import { hubMessages } from "./request-input.js";
 import { hubToolChoice, hubTools } from "./request-tools.js";
-import { createToolNames } from "./tool-names.js";
+import { createToolNames } from "../tool-names.js";
 
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const finite = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ReplyHints } from "../types.js";
+import type { ReplyHints } from "./types.js";
 
 /** How a client knows a tool: its name, the namespace it was declared in, and whether it is a freeform (`custom`) tool. */
 export interface ClientTool {
@@ -17,7 +17,15 @@ const hash8 = (text: string): string => createHash("sha256").update(text).digest
 const hashedName = (raw: string): string => `${raw.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 55)}_${hash8(raw)}`;
 
 /**
- * The chat function names of a Responses request's tools, one registry per request. A namespaced member becomes
+ * A tool name chat servers accept (OpenAI: `^[a-zA-Z0-9_-]{1,64}$`; MCP tools carry dots or run longer, Gemini names
+ * may hold `.` and `:`): a valid name is kept, any other gets its hashed form. The same name always maps the same
+ * way, in the tool list, in past calls and in a tool choice, on every turn, so the bytes of a long conversation
+ * stay stable for a local server's prefix cache.
+ */
+export const chatToolName = (raw: string): string => (CHAT_NAME.test(raw) ? raw : hashedName(raw));
+
+/**
+ * The chat function names of a request's tools, one registry per request. A namespaced member (Responses) becomes
  * `<namespace>__<member>` (chat has no namespaces, and the dot OpenAI uses internally is not a valid chat name); a
  * name that is not valid for chat, or that two tools would share, gets a hashed form. The same client tool always
  * gets the same chat name, so the tool list and the calls in the history agree, and `hints()` maps each chat name
@@ -34,7 +42,7 @@ export function createToolNames() {
       const known = byClient.get(key(name, namespace));
       if (known) return known;
       const raw = namespace ? `${namespace}__${name}` : name;
-      let chat = CHAT_NAME.test(raw) ? raw : hashedName(raw);
+      let chat = chatToolName(raw);
       if (byChat.has(chat)) chat = hashedName(`${raw}\0${byChat.size}`);
       byClient.set(key(name, namespace), chat);
       byChat.set(chat, { name, namespace, custom });
