@@ -85,5 +85,8 @@ describe("commands with several upstreams", () => {
     const { env } = await setUp();
     expect((await runCli(["chat", "-m", "qwen3", "hi"], env)).stdout).toBe("from local\n");
     expect((await runCli(["chat", "-m", "gpt-x", "--no-stream", "hi"], env)).stdout).toBe("from team\n");
+    // The local upstream speaks only chat: Anthropic's and Google's styles are translated for it, as by the server.
+    expect((await runCli(["chat", "--api", "messages", "-m", "qwen3", "hi"], env)).stdout).toBe("from local\n");
+    expect((await runCli(["chat", "--api", "gemini", "-m", "qwen3", "--no-stream", "hi"], env)).stdout).toBe("from local\n");
   });
 });
