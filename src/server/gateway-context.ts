@@ -10,7 +10,9 @@ import type { UpstreamSet } from "../upstream/upstream-set.js";
 import { createApp, type AppHandler } from "./app.js";
 import { createInflight, type Inflight, type Occupancy } from "./inflight.js";
 import { createKeyCheck } from "./local-auth.js";
-import { EARLY_START_MS } from "./stages/forward.js";
+
+/** A translated messages stream starts the client's stream when the upstream has not answered within this time (SPEC 10, Details). */
+export const EARLY_START_MS = 10_000;
 
 export interface GatewayContextOptions {
   config: GatewayConfig;

@@ -12,9 +12,6 @@ import type { Endpoint } from "./resolve.js";
 /** Statuses that send a request on to the next upstream of the fallback list, once the upstream's own retries are spent. */
 const FALLBACK_STATUS: ReadonlySet<number> = new Set([429, 500, 502, 503, 529]);
 
-/** A translated messages stream starts the client's stream when the upstream has not answered within this time (SPEC 10, Details). */
-export const EARLY_START_MS = 10_000;
-
 /** What came back: the plan that got an answer and the answer, or a count the gateway makes itself. */
 export type Forwarded =
   | { plan: Extract<RoutePlan, { kind: "passthrough" }>; reply: UpstreamReply }
@@ -36,7 +33,7 @@ function failureOf(outcome: UpstreamReply | UpstreamError): string {
  * while an upstream fails before any byte reached the client: no answer, a timeout before the headers, no key, or
  * 429/500/502/503/529 after its own retries. A 4xx other than 429 is an answer like any other. The last failure is
  * what the client gets. A translated messages stream whose upstream is slow to answer starts the client's stream
- * after `EARLY_START_MS`; from then on nothing falls back, and a failure becomes the stream's error event.
+ * after `ctx.earlyStartMs`; from then on nothing falls back, and a failure becomes the stream's error event.
  */
 export async function forward(x: Exchange, ctx: GatewayContext, endpoint: Endpoint, query: string, request: ClientRequest, model: ModelChoice): Promise<Forwarded> {
   const routed = ctx.upstreams.route(model.upstream);
