@@ -1,4 +1,4 @@
-import type { Format } from "../translate/types.js";
+import type { Format } from "../families/types.js";
 
 /** Upstream timeouts, in milliseconds. */
 export interface Timeouts {

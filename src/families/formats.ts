@@ -1,4 +1,4 @@
-import type { Format } from "../translate/types.js";
+import type { Format } from "./types.js";
 import { chatFamily } from "./chat.js";
 import { geminiFamily, geminiModelPath } from "./gemini.js";
 import { messagesFamily } from "./messages.js";

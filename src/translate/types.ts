@@ -7,8 +7,9 @@ import type { HubChunk, HubReply, HubRequest, Json, ReasoningField } from "./hub
  * clock but the injected ids, so tests drive every function directly.
  */
 
-/** The four wire formats (SPEC section 10, Formats). */
-export type Format = "chat" | "responses" | "messages" | "gemini";
+import type { ErrorFields, Format } from "../families/types.js";
+
+export type { ErrorFields, Format };
 
 /** One server-sent event to write to the client. `data` is serialised as JSON, unless `raw` says it is the text to send (`[DONE]`). */
 export interface ClientEvent {
@@ -21,15 +22,6 @@ export interface ClientEvent {
 export interface UpstreamEvent {
   event: string | undefined;
   data: string;
-}
-
-/** What went wrong, before it is put in a format's envelope. `type` is SPEC section 4's and 10.5's vocabulary. */
-export interface ErrorFields {
-  status: number;
-  type: string;
-  message: string;
-  param: string | null;
-  code: string | null;
 }
 
 /** What the hub stream carries: chat chunks, or an upstream error that ends the stream. */

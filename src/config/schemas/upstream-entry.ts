@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import type { Format } from "../../translate/types.js";
+import type { Format } from "../../families/types.js";
 import { ECHO_UPSTREAM } from "../types.js";
 import { UPSTREAM_NAME, upstreamUrl } from "./base-url.js";
 import { keyHeader, staticHeaders } from "./headers.js";
