@@ -17,6 +17,7 @@ export const DEFAULTS: ConfigFields = Object.freeze({
   shutdownGraceMs: 10_000,
   models: Object.freeze({}),
   capture: "off",
+  prices: Object.freeze({}),
 });
 
 /**

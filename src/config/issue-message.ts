@@ -22,7 +22,7 @@ export function invalidConfig(source: Source, field: string, expected: string, v
 }
 
 /** Maps whose keys are free-form (model ids, header names): written `models["gpt-4o"]`, as users write them. */
-const MAP_FIELDS = new Set(["models", "headers"]);
+const MAP_FIELDS = new Set(["models", "headers", "prices"]);
 
 /**
  * The first of `issues` as `invalidConfig`. Every schema's message is the "expected" phrase; the field comes from

@@ -46,6 +46,21 @@ export interface ConfigFields {
   models: Readonly<Record<string, string>>;
   /** Which requests keep their bodies in memory for the dashboard. @default "off" */
   capture: CaptureMode;
+  /**
+   * The user's own prices, for models the bundled price table lacks or prices differently: a model id (exact, or
+   * with `*`) → US dollars per million tokens. They win over the table. @default {}
+   */
+  prices: Readonly<Record<string, ModelPrice>>;
+}
+
+/** What a million tokens of each kind cost, in US dollars. */
+export interface ModelPrice {
+  readonly input: number;
+  readonly output: number;
+  /** Input tokens read from the prompt cache. @default input */
+  readonly cacheRead?: number | undefined;
+  /** Input tokens written to the prompt cache. @default input */
+  readonly cacheWrite?: number | undefined;
 }
 
 /** Where an upstream's key comes from (SPEC section 10, `key`). */

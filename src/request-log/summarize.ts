@@ -1,3 +1,4 @@
+import { NO_PRICES, type Cost, type Pricer } from "../pricing/pricer.js";
 import { clientName } from "./client-name.js";
 import { cutShort, type RequestRecord } from "./record.js";
 
@@ -7,7 +8,7 @@ export interface Percentiles {
   p95: number | null;
 }
 
-/** The figures of one model, one client, or everything. */
+/** The figures of one model, one client, one upstream, or everything. */
 export interface GroupStats {
   name: string;
   requests: number;
@@ -19,6 +20,13 @@ export interface GroupStats {
   cacheWriteTokens: number;
   durationMs: Percentiles;
   ttfbMs: Percentiles;
+  /**
+   * Estimated cost in US dollars of the requests whose price is known (rounded to a millionth). It leaves out the
+   * `unpricedRequests`, so with any of those it is a lower bound.
+   */
+  costUsd: number;
+  /** Requests that reported tokens for a model without a known price: their cost is unknown, not 0. */
+  unpricedRequests: number;
 }
 
 export interface UsageSummary {
@@ -29,6 +37,8 @@ export interface UsageSummary {
   /** Busiest first. */
   models: GroupStats[];
   clients: GroupStats[];
+  /** Per upstream (SPEC section 10): the one that answered, or the last one tried; `-` for requests never routed. */
+  upstreams: GroupStats[];
 }
 
 function percentile(sorted: readonly number[], p: number): number | null {
@@ -44,8 +54,16 @@ function percentiles(values: number[]): Percentiles {
 
 const isError = (r: RequestRecord) => r.status >= 400 || cutShort(r);
 
-function group(name: string, records: readonly RequestRecord[]): GroupStats {
+/** A record with its cost, priced once however many groups it counts in. */
+interface Priced {
+  record: RequestRecord;
+  cost: Cost;
+}
+
+function group(name: string, priced: readonly Priced[]): GroupStats {
+  const records = priced.map((p) => p.record);
   const sum = (pick: (r: RequestRecord) => number | undefined) => records.reduce((total, r) => total + (pick(r) ?? 0), 0);
+  const costUsd = priced.reduce((total, p) => total + (p.cost ?? 0), 0);
   return {
     name,
     requests: records.length,
@@ -56,27 +74,34 @@ function group(name: string, records: readonly RequestRecord[]): GroupStats {
     cacheWriteTokens: sum((r) => r.cacheWriteTokens),
     durationMs: percentiles(records.map((r) => r.durationMs)),
     ttfbMs: percentiles(records.flatMap((r) => (typeof r.ttfbMs === "number" ? [r.ttfbMs] : []))),
+    costUsd: Math.round(costUsd * 1e6) / 1e6,
+    unpricedRequests: priced.filter((p) => p.cost === null).length,
   };
 }
 
-function groupBy(records: readonly RequestRecord[], keyOf: (r: RequestRecord) => string): GroupStats[] {
-  const groups = new Map<string, RequestRecord[]>();
-  for (const record of records) {
-    const key = keyOf(record);
+function groupBy(priced: readonly Priced[], keyOf: (r: RequestRecord) => string): GroupStats[] {
+  const groups = new Map<string, Priced[]>();
+  for (const entry of priced) {
+    const key = keyOf(entry.record);
     const list = groups.get(key);
-    if (list) list.push(record);
-    else groups.set(key, [record]);
+    if (list) list.push(entry);
+    else groups.set(key, [entry]);
   }
   return [...groups].map(([name, list]) => group(name, list)).sort((a, b) => b.requests - a.requests || a.name.localeCompare(b.name));
 }
 
-/** Requests, errors, tokens and latency per model and per client (the tool, from its user agent). */
-export function summarize(records: readonly RequestRecord[]): UsageSummary {
+/**
+ * Requests, errors, tokens, latency and cost per model, per client (the tool, from its user agent) and per
+ * upstream. `pricer` (from `loadPricer` in `src/pricing/`) prices each request; without one every cost is unknown.
+ */
+export function summarize(records: readonly RequestRecord[], pricer: Pricer = NO_PRICES): UsageSummary {
+  const priced = records.map((record) => ({ record, cost: pricer(record) }));
   return {
     from: records[0]?.time ?? null,
     to: records.at(-1)?.time ?? null,
-    total: group("all", records),
-    models: groupBy(records, (r) => r.model ?? "-"),
-    clients: groupBy(records, (r) => clientName(r.userAgent)),
+    total: group("all", priced),
+    models: groupBy(priced, (r) => r.model ?? "-"),
+    clients: groupBy(priced, (r) => clientName(r.userAgent)),
+    upstreams: groupBy(priced, (r) => r.upstream ?? "-"),
   };
 }

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { upstreamChoice } from "./base-url.js";
 import { modelAliases } from "./model-aliases.js";
+import { modelPrices } from "./prices.js";
 import { fields } from "./shapes.js";
 import { upstreamEntries } from "./upstream-entry.js";
 import { capture, maxBodyBytes, nonEmptyText, origin, port, retries, segment, shutdownGraceMs, timeouts } from "./values.js";
@@ -24,6 +25,7 @@ export const configFile = v.pipe(
       shutdownGraceMs: v.optional(shutdownGraceMs),
       models: v.optional(modelAliases),
       capture: v.optional(capture),
+      prices: v.optional(modelPrices),
       upstreams: v.optional(upstreamEntries),
     },
     "a JSON object",

@@ -1,0 +1,45 @@
+import { ECHO_UPSTREAM, type GatewayConfig } from "../config/types.js";
+import type { RequestRecord } from "../request-log/record.js";
+import { costAt, ownPrices } from "./own-prices.js";
+import { loadPriceTable, type TablePrice } from "./price-table.js";
+import { pricedTokens } from "./tokens.js";
+
+/**
+ * A request's estimated cost in US dollars; `null` when its model has no known price ("unknown", never 0);
+ * `undefined` when there is nothing to price (the reply reported no tokens: a refused request, an error).
+ */
+export type Cost = number | null | undefined;
+
+/** Prices one request. */
+export type Pricer = (record: RequestRecord) => Cost;
+
+/** What a pricer reads from the config: the user's `prices`, and which upstreams are the free built-in echo. */
+export type PricingConfig = Pick<GatewayConfig, "prices" | "upstreams">;
+
+/** A pricer that knows no price: every request that reported tokens is "unknown". */
+export const NO_PRICES: Pricer = (record) => (pricedTokens(record) ? null : undefined);
+
+/**
+ * The one way a request is priced (issue 26, item 18): an alias as its target (`target ?? model`); the user's
+ * `prices` first, then the bundled table; the built-in echo upstream costs nothing. Costs are per request,
+ * rounded to a millionth of a dollar.
+ */
+export function createPricer(config: PricingConfig, table: TablePrice): Pricer {
+  const own = ownPrices(config.prices);
+  const free = new Set(config.upstreams.filter((upstream) => upstream.url === ECHO_UPSTREAM).map((upstream) => upstream.name));
+  return (record) => {
+    const tokens = pricedTokens(record);
+    if (!tokens) return undefined;
+    if (record.upstream !== undefined && free.has(record.upstream)) return 0;
+    const model = record.target ?? record.model;
+    if (model === undefined) return null;
+    const price = own(model);
+    const usd = price ? costAt(price, tokens) : table(model, tokens, new Date(record.time));
+    return usd === undefined ? null : Math.round(usd * 1e6) / 1e6;
+  };
+}
+
+/** `createPricer` with the bundled table, which loads here (about 35 ms): call it once, when costs are first needed. */
+export async function loadPricer(config: PricingConfig): Promise<Pricer> {
+  return createPricer(config, await loadPriceTable());
+}
