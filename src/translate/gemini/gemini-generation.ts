@@ -1,6 +1,7 @@
 import type { HubRequest, HubResponseFormat, Json } from "../hub.js";
 import { field, isObject, numberField, objectField, stringField } from "./gemini-fields.js";
 import { cleanJsonSchema, openApiToJsonSchema } from "./gemini-schema.js";
+import { type Effort, effortOfBudget, effortOfWord } from "../reasoning-effort.js";
 
 /**
  * Gemini `generationConfig` as chat request fields. Left out on purpose: `topK` (not a chat field; strict servers
@@ -48,10 +49,6 @@ export function responseFormat(config: Json | undefined): HubResponseFormat | un
   return isObject(schema) ? { type: "json_schema", json_schema: { name: "response", schema } } : { type: "json_object" };
 }
 
-type Effort = NonNullable<HubRequest["reasoning_effort"]>;
-
-const LEVELS: Readonly<Record<string, Effort>> = { MINIMAL: "low", LOW: "low", MEDIUM: "medium", HIGH: "high" };
-
 /**
  * `thinkingConfig` as chat's `reasoning_effort` (SPEC 10 rule 4): `thinkingLevel` word for word (MINIMAL as low,
  * the least there is), else `thinkingBudget` in tokens (`low` <= 2048 < `medium` <= 8192 < `high`; -1, "as much
@@ -60,12 +57,12 @@ const LEVELS: Readonly<Record<string, Effort>> = { MINIMAL: "low", LOW: "low", M
  */
 export function reasoningEffort(config: Json | undefined): Effort | undefined {
   const thinking = objectField(config, "thinkingConfig");
-  const level = LEVELS[stringField(thinking, "thinkingLevel")?.toUpperCase() ?? ""];
+  const level = effortOfWord(stringField(thinking, "thinkingLevel"));
   if (level) return level;
   const budget = numberField(thinking, "thinkingBudget");
   if (budget === undefined || budget === 0) return undefined;
   if (budget < 0) return "medium";
-  return budget <= 2048 ? "low" : budget <= 8192 ? "medium" : "high";
+  return effortOfBudget(budget);
 }
 
 /** Whether the client asked to see the model's thoughts. */

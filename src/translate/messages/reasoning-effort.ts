@@ -1,13 +1,5 @@
+import { type Effort, effortOfBudget, effortOfWord } from "../reasoning-effort.js";
 import { isRecord, positive } from "./wire.js";
-
-/** Chat's reasoning effort words that a translation sets. */
-export type Effort = "low" | "medium" | "high";
-
-/** SPEC 10 rule 4's buckets: `low` <= 2048 tokens < `medium` <= 8192 < `high`. */
-export const effortOfBudget = (tokens: number): Effort => (tokens <= 2048 ? "low" : tokens <= 8192 ? "medium" : "high");
-
-/** Anthropic's effort words; chat has nothing above `high`. */
-const EFFORT_WORDS: Readonly<Record<string, Effort>> = { low: "low", medium: "medium", high: "high", xhigh: "high", max: "high" };
 
 /**
  * The reasoning effort a messages request asks for: none unless thinking is `enabled` or `adaptive` (an absent or
@@ -17,7 +9,7 @@ const EFFORT_WORDS: Readonly<Record<string, Effort>> = { low: "low", medium: "me
  */
 export function effortOfRequest(thinking: unknown, outputConfig: unknown): Effort | undefined {
   if (!isRecord(thinking) || (thinking.type !== "enabled" && thinking.type !== "adaptive")) return undefined;
-  const word = isRecord(outputConfig) && typeof outputConfig.effort === "string" ? EFFORT_WORDS[outputConfig.effort] : undefined;
+  const word = isRecord(outputConfig) ? effortOfWord(outputConfig.effort) : undefined;
   if (word) return word;
   const budget = positive(thinking.budget_tokens);
   return budget === undefined ? "high" : effortOfBudget(budget);

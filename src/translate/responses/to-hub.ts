@@ -3,6 +3,7 @@ import type { HubRequest, HubResponseFormat, Json } from "../hub.js";
 import type { ReplyHints, ToHub, TranslateContext } from "../types.js";
 import { hubMessages } from "./request-input.js";
 import { hubToolChoice, hubTools } from "./request-tools.js";
+import { effortOfWord } from "../reasoning-effort.js";
 import { createToolNames } from "../tool-names.js";
 
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -22,16 +23,6 @@ export interface ResponseEcho {
 export interface ResponsesHints extends ReplyHints {
   echo?: ResponseEcho;
 }
-
-/** `reasoning.effort` in chat's three words: Codex's `minimal` is the lowest chat has, `xhigh` the highest. `none` asks for none. */
-const EFFORTS: Readonly<Record<string, "low" | "medium" | "high">> = {
-  minimal: "low",
-  low: "low",
-  medium: "medium",
-  high: "high",
-  xhigh: "high",
-  max: "high",
-};
 
 /** `text.format` as chat's `response_format`; plain text needs none. */
 function responseFormat(text: unknown): HubResponseFormat | undefined {
@@ -93,7 +84,8 @@ export function responsesToHub(body: Json, ctx: TranslateContext): ToHub {
     if (typeof body.parallel_tool_calls === "boolean") request.parallel_tool_calls = body.parallel_tool_calls;
   }
   const reasoning = isObject(body.reasoning) ? body.reasoning : undefined;
-  const effort = typeof reasoning?.effort === "string" && Object.hasOwn(EFFORTS, reasoning.effort) ? EFFORTS[reasoning.effort] : undefined;
+  // Codex's `minimal` is the lowest chat has, `xhigh` the highest; `none` asks for none.
+  const effort = effortOfWord(reasoning?.effort);
   if (effort) request.reasoning_effort = effort;
   const format = responseFormat(body.text);
   if (format) request.response_format = format;
