@@ -1,8 +1,9 @@
 import type { ConsolaInstance } from "consola";
+import { formatMs } from "./format.js";
 import type { RequestRecord, RequestSink } from "./record.js";
 
-/** `1234ms`, or `-` when the figure is missing (records read back from JSON may lack it). */
-export const formatMs = (value: number | null | undefined): string => (typeof value === "number" ? `${Math.round(value)}ms` : "-");
+// The dashboard page imported it from here first; `format.ts` is its home.
+export { formatMs };
 
 /** `12/40`: tokens in and out, `?` for a side the upstream did not report; undefined when it reported neither. */
 export function tokenPair(r: Pick<RequestRecord, "inputTokens" | "outputTokens">): string | undefined {
