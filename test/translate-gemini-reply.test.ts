@@ -3,17 +3,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { geminiClient } from "../src/translate/gemini/index.js";
 import type { HubReply, HubUsage, Json } from "../src/translate/hub.js";
 import type { ReplyHints } from "../src/translate/types.js";
-import { testContext } from "./helpers/translate.js";
+import { hubReply, testContext } from "./helpers/translate.js";
 
 /** Chat replies as `generateContent` replies (replyFromHub), checked with the SDK Gemini CLI uses. */
 
-type Message = HubReply["choices"][number]["message"];
-const hubReply = (message: Partial<Message>, finishReason: string | null = "stop", usage?: HubUsage): HubReply => ({
-  id: "chatcmpl-1",
-  model: "upstream-model",
-  choices: [{ index: 0, message: { role: "assistant", content: null, ...message }, finish_reason: finishReason }],
-  ...(usage ? { usage } : {}),
-});
 const reply = (hub: HubReply, hints: ReplyHints = {}) => geminiClient.replyFromHub(hub, hints, testContext());
 const candidate = (body: Json) => (body.candidates as Json[])[0]!;
 const noUsage = { promptTokenCount: 0, candidatesTokenCount: 0, totalTokenCount: 0 };
@@ -67,7 +60,7 @@ describe("replies", () => {
   });
 
   it("finish reasons: length as MAX_TOKENS, content_filter as SAFETY, none or unknown as STOP, STOP whenever a call came", () => {
-    const finish = (reason: string | null, message: Partial<Message> = { content: "x" }) => candidate(reply(hubReply(message, reason))).finishReason;
+    const finish = (reason: string | null, message: Parameters<typeof hubReply>[0] = { content: "x" }) => candidate(reply(hubReply(message, reason))).finishReason;
     expect([finish("stop"), finish("length"), finish("content_filter"), finish(null), finish("eos"), finish("tool_calls")]).toEqual(["STOP", "MAX_TOKENS", "SAFETY", "STOP", "STOP", "STOP"]);
     expect(finish("length", { tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] })).toBe("STOP");
   });

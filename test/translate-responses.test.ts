@@ -1,11 +1,11 @@
 import OpenAI from "openai";
 import { accumulateResponse } from "openai/lib/responses/ResponseAccumulator.mjs";
 import { describe, expect, it } from "vitest";
-import type { HubChunk, HubReply, Json } from "../src/translate/hub.js";
+import type { HubChunk, Json } from "../src/translate/hub.js";
 import { responsesClient } from "../src/translate/responses/index.js";
 import type { ClientEvent, HubStreamItem, ReplyHints, TranslateContext } from "../src/translate/types.js";
 import { encodeEvents } from "../src/sse/sse.js";
-import { deltaItem, testContext, testSeal, usageItem } from "./helpers/translate.js";
+import { deltaItem, hubReply, testContext, testSeal, usageItem } from "./helpers/translate.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Fixtures: what Codex sends (shapes from codex-rs: ResponseItem, the code-mode `exec` tool, Codex 0.169 and 0.45)
@@ -183,11 +183,6 @@ const completed = (events: ClientEvent[]) => (events.at(-1)!.data as { response:
 /** A deep copy with every `created_at` set to 0 (timestamps may differ by a second between two runs). */
 function stamped<T>(value: T): T {
   return JSON.parse(JSON.stringify(value), (key, entry: unknown) => (key === "created_at" ? 0 : entry)) as T;
-}
-
-/** The hub reply a script of chunks adds up to (what a non-stream upstream would have answered). */
-function hubReply(message: HubReply["choices"][number]["message"], finish: string, usage?: HubReply["usage"]): HubReply {
-  return { id: "chatcmpl-1", object: "chat.completion", created: 1, model: "upstream-model", choices: [{ index: 0, message, finish_reason: finish }], ...(usage ? { usage } : {}) };
 }
 
 /** An OpenAI SDK client whose transport answers with `body`. */
@@ -717,6 +712,14 @@ describe("responses replies", () => {
     expect(body.usage).toEqual({ input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 });
   });
 
+  it("gives a reasoning-only answer (DeepSeek V4-flash) a message too, or `codex exec` prints nothing", () => {
+    const body = responsesClient.replyFromHub(hubReply({ content: "", reasoning_content: "It is 4." }), {}, testContext()) as { output: Json[] };
+    expect(body.output.map((item) => [item.type, item.type === "message" ? (item.content as Json[])[0]!.text : (item.summary as Json[])[0]!.text])).toEqual([
+      ["reasoning", "It is 4."],
+      ["message", "It is 4."],
+    ]);
+  });
+
   it("seals reasoning so the next request gives it back to the upstream under the same field", () => {
     const reply = hubReply({ role: "assistant", content: "Hi", reasoning: "Because." }, "stop");
     const body = responsesClient.replyFromHub(reply, {}, testContext()) as { output: Json[] };
@@ -826,6 +829,23 @@ describe("responses streams: the event sequence", () => {
     expect(completed(withCall).status).toBe("completed");
     const withoutCall = runStream([deltaItem({}, "tool_calls")]);
     expect(completed(withoutCall)).toMatchObject({ status: "completed", output: [] });
+  });
+
+  it("closes a reasoning-only answer with a message holding the reasoning, as the whole reply has", () => {
+    const events = runStream([deltaItem({ role: "assistant", content: "" }), deltaItem({ reasoning_content: "It is " }), deltaItem({ reasoning_content: "4." }), deltaItem({}, "stop")]);
+    const output = completed(events).output as Json[];
+    expect(output.map((item) => item.type)).toEqual(["reasoning", "message"]);
+    expect(output[1]).toMatchObject({ content: [{ type: "output_text", text: "It is 4." }] });
+    expect(types(events).slice(-8)).toEqual([
+      "response.output_item.done",
+      "response.output_item.added",
+      "response.content_part.added",
+      "response.output_text.delta",
+      "response.output_text.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
   });
 
   it("never opens an item for empty or placeholder text and reasoning (table E row 7)", () => {

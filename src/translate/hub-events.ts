@@ -1,4 +1,5 @@
 import type { HubChunk, HubReply, HubToolCallDelta, HubUsage, ReasoningField } from "./hub.js";
+import { createThinkSplitter, splitThinkTags, type ContentPiece } from "./think-tags.js";
 import { argumentsText } from "./tool-arguments.js";
 import type { ErrorFields, HubStreamItem, IdSource } from "./types.js";
 
@@ -22,18 +23,40 @@ export type HubEvent =
 
 type Delta = HubChunk["choices"][number]["delta"];
 
-/** Reasoning text of a delta or message: `reasoning_content`, or `reasoning` as a string or `{text}`/`{content}`. Empty placeholders are none. */
-export function reasoningOf(delta: { reasoning_content?: unknown; reasoning?: unknown }): { text: string; field: ReasoningField } | undefined {
+/** The text of OpenRouter's `reasoning_details[]`: its `reasoning.text` entries' `text` and `reasoning.summary` entries' `summary` (encrypted entries have none). */
+function detailsText(details: unknown): string {
+  if (!Array.isArray(details)) return "";
+  return details
+    .map((entry: { text?: unknown; summary?: unknown } | null) => (typeof entry?.text === "string" ? entry.text : typeof entry?.summary === "string" ? entry.summary : ""))
+    .join("");
+}
+
+/**
+ * Reasoning text of a delta or message: `reasoning_content`, or `reasoning` as a string or `{text}`/`{content}`, or
+ * else OpenRouter's `reasoning_details[]` (which it sends beside `reasoning` for most models, and alone for some).
+ * Empty placeholders are none.
+ */
+export function reasoningOf(delta: { reasoning_content?: unknown; reasoning?: unknown; reasoning_details?: unknown }): { text: string; field: ReasoningField } | undefined {
   if (typeof delta.reasoning_content === "string" && delta.reasoning_content) return { text: delta.reasoning_content, field: "reasoning_content" };
   const reasoning = delta.reasoning as unknown;
-  if (typeof reasoning === "string") return reasoning ? { text: reasoning, field: "reasoning" } : undefined;
-  if (typeof reasoning === "object" && reasoning !== null) {
-    const { text, content } = reasoning as { text?: unknown; content?: unknown };
-    const value = typeof text === "string" ? text : typeof content === "string" ? content : "";
-    return value ? { text: value, field: "reasoning" } : undefined;
+  let text = "";
+  if (typeof reasoning === "string") text = reasoning;
+  else if (typeof reasoning === "object" && reasoning !== null) {
+    const { text: inner, content } = reasoning as { text?: unknown; content?: unknown };
+    text = typeof inner === "string" ? inner : typeof content === "string" ? content : "";
   }
-  return undefined;
+  text ||= detailsText(delta.reasoning_details);
+  return text ? { text, field: "reasoning" } : undefined;
 }
+
+/**
+ * Whether the reasoning must be sent as the answer's text: the upstream gave reasoning and nothing else (no visible
+ * text, no tool call). DeepSeek V4-flash puts its whole answer in `reasoning_content` with an empty `content`, and a
+ * client shown only a thinking block or a reasoning item sees no answer at all (Claude Code and Codex print nothing;
+ * Gemini CLI rejects the turn as "empty response text" and asks again, research C3).
+ */
+export const reasoningStandsIn = (visibleText: string, calledTools: boolean, reasoning: string): boolean =>
+  visibleText.trim() === "" && !calledTools && reasoning !== "";
 
 interface Call {
   index: number | undefined;
@@ -50,16 +73,22 @@ interface Call {
   lateId: string | undefined;
 }
 
+/** A piece of content as a hub event: reasoning out of `<think>` tags comes under the usual field name. */
+const contentEvent = (piece: ContentPiece): HubEvent =>
+  piece.kind === "reasoning" ? { type: "reasoning", text: piece.text, field: "reasoning_content" } : { type: "text", text: piece.text };
+
 const hasUsage = (usage: unknown): usage is HubUsage => typeof usage === "object" && usage !== null && typeof (usage as HubUsage).prompt_tokens === "number";
 
 /**
  * Reads hub stream items into `HubEvent`s. Tool-call pieces are matched to calls by id first (an id repeated on
  * every piece, the same call at several indexes), then by index (an id that never comes, or comes after the name);
  * a new id on a known index is a new call; a piece that repeats a call's whole arguments after they were streamed is a replay and is
- * dropped; arguments sent as an object become JSON text; argument text before the name waits for it.
+ * dropped; arguments sent as an object become JSON text; argument text before the name waits for it. Content that opens
+ * with `<think>` is reasoning up to `</think>` (`think-tags.ts`); `end()` gives what the splitter still held.
  */
 export function createHubEventReader(ids: IdSource) {
   const calls: Call[] = [];
+  const content = createThinkSplitter();
   let opened = 0;
   let finished = false;
 
@@ -112,7 +141,7 @@ export function createHubEventReader(ids: IdSource) {
   function delta(d: Delta, out: HubEvent[]): void {
     const reasoning = reasoningOf(d);
     if (reasoning) out.push({ type: "reasoning", ...reasoning });
-    if (typeof d.content === "string" && d.content) out.push({ type: "text", text: d.content });
+    if (typeof d.content === "string" && d.content) out.push(...content.push(d.content).map(contentEvent));
     for (const piece of d.tool_calls ?? []) toolPiece(piece, out);
   }
 
@@ -132,6 +161,10 @@ export function createHubEventReader(ids: IdSource) {
       if (hasUsage(chunk.usage)) out.push({ type: "usage", usage: chunk.usage });
       return out;
     },
+    /** The upstream stream ended: content the `<think>` splitter was still holding. */
+    end(): HubEvent[] {
+      return content.end().map(contentEvent);
+    },
     /** How many tool calls were opened so far. */
     get toolCalls(): number {
       return opened;
@@ -145,20 +178,27 @@ export type HubEventReader = ReturnType<typeof createHubEventReader>;
 export interface HubReplyParts {
   reasoning: { text: string; field: ReasoningField } | undefined;
   text: string;
+  /** What the client is shown as the answer: `text`, or the reasoning when it stands in (`reasoningStandsIn`). */
+  answer: string;
   toolCalls: { id: string; name: string; arguments: string }[];
   finishReason: string | null;
   usage: HubUsage | undefined;
 }
 
-/** Reads a non-stream chat reply; every choice is read as one (servers that put the answer in `choices[1]`). */
+/**
+ * Reads a non-stream chat reply; every choice is read as one (servers that put the answer in `choices[1]`). Content that
+ * opens with `<think>` gives its tagged part as reasoning when the upstream gave no reasoning field.
+ */
 export function readHubReply(reply: HubReply, ids: IdSource): HubReplyParts {
-  const parts: HubReplyParts = { reasoning: undefined, text: "", toolCalls: [], finishReason: null, usage: hasUsage(reply.usage) ? reply.usage : undefined };
+  const parts: HubReplyParts = { reasoning: undefined, text: "", answer: "", toolCalls: [], finishReason: null, usage: hasUsage(reply.usage) ? reply.usage : undefined };
   for (const choice of Array.isArray(reply.choices) ? reply.choices : []) {
     const message = choice?.message;
     if (message) {
-      const reasoning = reasoningOf(message);
+      const pieces = typeof message.content === "string" ? splitThinkTags(message.content) : [];
+      const tagged = pieces.filter((piece) => piece.kind === "reasoning").map((piece) => piece.text).join("");
+      const reasoning = reasoningOf(message) ?? (tagged ? { text: tagged, field: "reasoning_content" as const } : undefined);
       if (reasoning) parts.reasoning = parts.reasoning ? { ...parts.reasoning, text: parts.reasoning.text + reasoning.text } : reasoning;
-      if (typeof message.content === "string") parts.text += message.content;
+      parts.text += pieces.filter((piece) => piece.kind === "text").map((piece) => piece.text).join("");
       for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
         const name = call?.function?.name;
         if (!name) continue;
@@ -167,5 +207,7 @@ export function readHubReply(reply: HubReply, ids: IdSource): HubReplyParts {
     }
     if (typeof choice?.finish_reason === "string" && (parts.finishReason === null || choice.finish_reason === "tool_calls")) parts.finishReason = choice.finish_reason;
   }
+  const reasoning = parts.reasoning?.text ?? "";
+  parts.answer = reasoningStandsIn(parts.text, parts.toolCalls.length > 0, reasoning) ? reasoning : parts.text;
   return parts;
 }

@@ -92,13 +92,15 @@ export interface HubReply {
       tool_calls?: HubToolCall[];
       reasoning_content?: string | null;
       reasoning?: string | null;
+      /** OpenRouter's structured reasoning (`reasoning.text`, `reasoning.summary`, `reasoning.encrypted` entries). */
+      reasoning_details?: unknown;
     };
     finish_reason: HubFinishReason | string | null;
   }[];
   usage?: HubUsage;
 }
 
-/** One tool-call piece of a stream chunk: any of its fields may be missing (see `src/translate/tool-call-stream.ts`). */
+/** One tool-call piece of a stream chunk: any of its fields may be missing (see `createHubEventReader` in `hub-events.ts`). */
 export interface HubToolCallDelta {
   index?: number;
   id?: string;
@@ -119,6 +121,7 @@ export interface HubChunk {
       content?: string | null;
       reasoning_content?: string | null;
       reasoning?: string | null;
+      reasoning_details?: unknown;
       tool_calls?: HubToolCallDelta[];
     };
     finish_reason: HubFinishReason | string | null;

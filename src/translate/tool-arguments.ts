@@ -25,5 +25,14 @@ export function parseToolArguments(text: string | Json | undefined): Json {
   return {};
 }
 
+/** Whether `text` is one whole JSON object: a tool call's arguments that no later piece can add to. */
+export function parsesAsObject(text: string): boolean {
+  try {
+    return isObject(JSON.parse(text));
+  } catch {
+    return false;
+  }
+}
+
 /** Arguments as JSON text, whatever the upstream sent (some send an object in place of the string). */
 export const argumentsText = (value: string | Json | undefined): string => (typeof value === "string" ? value : value === undefined ? "" : JSON.stringify(value));

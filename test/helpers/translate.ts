@@ -1,5 +1,5 @@
 import { createReasoningSeal } from "../../src/translate/reasoning-seal.js";
-import type { HubChunk } from "../../src/translate/hub.js";
+import type { HubChunk, HubReply } from "../../src/translate/hub.js";
 import type { HubStreamItem, IdSource, TranslateContext } from "../../src/translate/types.js";
 
 /** Ids `<prefix>1`, `<prefix>2`, ... per prefix: replies compare exactly. */
@@ -37,4 +37,9 @@ export function deltaItem(delta: HubChunk["choices"][number]["delta"], finish: s
 /** The usage-only chunk that follows the finish chunk when `stream_options.include_usage` was asked. */
 export function usageItem(usage: NonNullable<HubChunk["usage"]>): HubStreamItem {
   return { type: "chunk", chunk: { id: "chatcmpl-1", model: "upstream-model", choices: [], usage } };
+}
+
+/** A non-stream chat reply with one choice holding `message`. */
+export function hubReply(message: Partial<HubReply["choices"][number]["message"]>, finish: string | null = "stop", usage?: HubReply["usage"]): HubReply {
+  return { id: "chatcmpl-1", object: "chat.completion", model: "upstream-model", choices: [{ index: 0, message: { role: "assistant", content: null, ...message }, finish_reason: finish }], ...(usage ? { usage } : {}) };
 }

@@ -1,27 +1,17 @@
 import type { HubReply, Json } from "../hub.js";
 import { readHubReply } from "../hub-events.js";
 import type { ReplyHints, TranslateContext } from "../types.js";
-import {
-  createCallIds,
-  finishReasonOf,
-  functionCallPart,
-  reasoningStandsIn,
-  responseBody,
-  unwrapJsonText,
-  usageMetadataOf,
-} from "./gemini-response.js";
+import { createCallIds, finishReasonOf, functionCallPart, responseBody, unwrapJsonText, usageMetadataOf } from "./gemini-response.js";
 
 /**
  * A whole chat reply as a `generateContent` reply: thought parts first (only when the client asked for thoughts),
  * then the text, then one `functionCall` part per call, each with an id of its own.
  */
 export function geminiReplyFromHub(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json {
-  const { reasoning, text, toolCalls, finishReason, usage } = readHubReply(reply, ctx.ids);
-  const thoughts = reasoning?.text ?? "";
-  const standIn = reasoningStandsIn(text, toolCalls.length > 0, thoughts);
+  const { reasoning, text, answer, toolCalls, finishReason, usage } = readHubReply(reply, ctx.ids);
   const parts: Json[] = [];
-  if (hints.includeThoughts && thoughts && !standIn) parts.push({ text: thoughts, thought: true });
-  const answer = standIn ? thoughts : text;
+  // Reasoning that stands in for the answer is not repeated as a thought.
+  if (hints.includeThoughts && reasoning && answer === text) parts.push({ text: reasoning.text, thought: true });
   const visible = hints.jsonText ? unwrapJsonText(answer) : answer;
   if (visible) parts.push({ text: visible });
   const callId = createCallIds(ctx.ids);

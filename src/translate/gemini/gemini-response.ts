@@ -97,11 +97,3 @@ export function responseBody(parts: Json[], ctx: TranslateContext, responseId: s
     responseId,
   };
 }
-
-/**
- * Whether the reasoning must be sent as the answer's text: Gemini CLI rejects a turn with no call and no visible
- * text ("Model stream ended with empty response text.", research C3) and retries it, and a reasoning model on a
- * chat server sometimes puts its whole answer in the reasoning field. The thought parts are not repeated then.
- */
-export const reasoningStandsIn = (visibleText: string, calledTools: boolean, reasoning: string): boolean =>
-  visibleText.trim() === "" && !calledTools && reasoning !== "";

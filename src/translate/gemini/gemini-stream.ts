@@ -1,16 +1,10 @@
 import type { HubUsage, Json } from "../hub.js";
-import { createHubEventReader, type HubEvent } from "../hub-events.js";
-import type { ClientEvent, ErrorFields, HubStreamItem, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
-import {
-  createCallIds,
-  finishReasonOf,
-  functionCallPart,
-  reasoningStandsIn,
-  responseBody,
-  unwrapJsonText,
-  usageMetadataOf,
-} from "./gemini-response.js";
+import { createClientStream } from "../client-stream.js";
+import type { HubEvent } from "../hub-events.js";
+import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
+import { createCallIds, finishReasonOf, functionCallPart, responseBody, unwrapJsonText, usageMetadataOf } from "./gemini-response.js";
 import { geminiFamily } from "../../families/gemini.js";
+import { parsesAsObject } from "../tool-arguments.js";
 
 /** A call whose arguments are still arriving. */
 interface HeldCall {
@@ -20,16 +14,7 @@ interface HeldCall {
 }
 
 /** Arguments that are whole: a JSON object that parses, or none at all (a call without parameters). */
-function complete(call: HeldCall): boolean {
-  const text = call.arguments.trim();
-  if (!text) return true;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
-}
+const complete = (call: HeldCall): boolean => !call.arguments.trim() || parsesAsObject(call.arguments);
 
 /**
  * The hub stream as `streamGenerateContent?alt=sse` events: data-only (no `event:` names, no `[DONE]`), each one a
@@ -42,17 +27,13 @@ function complete(call: HeldCall): boolean {
  * empty): the format has no opening or ping event, and any data event would be a response chunk to the SDK.
  */
 export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
-  const reader = createHubEventReader(ctx.ids);
   const callId = createCallIds(ctx.ids);
   const responseId = ctx.ids("");
   const held: HeldCall[] = [];
   const calls = new Map<number, HeldCall>();
   let jsonText = "";
-  let visibleText = "";
-  let reasoning = "";
   let finishReason: string | null = null;
   let usage: HubUsage | undefined;
-  let closed = false;
 
   const event = (parts: Json[]): ClientEvent => ({ data: responseBody(parts, ctx, responseId) });
 
@@ -63,76 +44,54 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
     return parts;
   }
 
-  /** Sends `parts` after whatever calls are ready, as one event. */
-  function send(out: ClientEvent[], ...parts: Json[]): void {
+  /** `parts` after whatever calls are ready, as one event (or none). */
+  function send(...parts: Json[]): ClientEvent[] {
     const all = [...readyCalls(), ...parts];
-    if (all.length > 0) out.push(event(all));
+    return all.length > 0 ? [event(all)] : [];
   }
 
-  function fail(error: ErrorFields): ClientEvent[] {
-    if (closed) return [];
-    closed = true;
-    return [{ data: geminiFamily.errorBody(error) }];
-  }
-
-  function handle(item: HubEvent, out: ClientEvent[]): void {
+  function onEvent(item: Exclude<HubEvent, { type: "error" }>): ClientEvent[] {
     switch (item.type) {
       case "reasoning":
-        reasoning += item.text;
-        if (hints.includeThoughts) send(out, { text: item.text, thought: true });
-        return;
+        return hints.includeThoughts ? send({ text: item.text, thought: true }) : [];
       case "text":
-        visibleText += item.text;
-        if (hints.jsonText) jsonText += item.text;
-        else send(out, { text: item.text });
-        return;
+        if (!hints.jsonText) return send({ text: item.text });
+        jsonText += item.text;
+        return [];
       case "tool_start": {
-        send(out);
+        const out = send();
         const call: HeldCall = { id: callId(item.id), name: item.name, arguments: "" };
         held.push(call);
         calls.set(item.call, call);
-        return;
+        return out;
       }
       case "tool_args": {
         // Pieces for a call already sent would make its arguments invalid JSON; a call is sent only once they parse.
         const call = calls.get(item.call);
         if (call && held.includes(call)) call.arguments += item.text;
-        return;
+        return [];
       }
       case "finish":
         finishReason = item.reason;
-        return;
+        return [];
       case "usage":
         usage = item.usage;
-        return;
-      case "error":
-        out.push(...fail(item.error));
+        return [];
     }
   }
 
-  return {
-    start: () => [],
-    push(item: HubStreamItem): ClientEvent[] {
-      const out: ClientEvent[] = [];
-      for (const hubEvent of reader.push(item)) {
-        if (closed) break;
-        handle(hubEvent, out);
-      }
-      return out;
-    },
-    finish(): ClientEvent[] {
-      if (closed) return [];
-      closed = true;
-      const calledTools = reader.toolCalls > 0;
-      const standIn = reasoningStandsIn(visibleText, calledTools, reasoning);
-      const answer = standIn ? reasoning : jsonText;
+  return createClientStream(ctx.ids, {
+    opening: () => [],
+    onEvent,
+    closing({ toolCalls, answerFromReasoning }) {
+      const answer = answerFromReasoning ?? jsonText;
       const text = hints.jsonText ? unwrapJsonText(answer) : answer;
       const parts: Json[] = text ? [{ text }] : [];
       for (const call of held) parts.push(functionCallPart(call, hints));
-      const end = { finishReason: finishReasonOf(finishReason, calledTools), usageMetadata: usageMetadataOf(usage, hints) };
+      const end = { finishReason: finishReasonOf(finishReason, toolCalls > 0), usageMetadata: usageMetadataOf(usage, hints) };
       return [{ data: responseBody(parts, ctx, responseId, end) }];
     },
-    fail,
+    failure: (error) => [{ data: geminiFamily.errorBody(error) }],
     keepAlive: () => [],
-  };
+  });
 }

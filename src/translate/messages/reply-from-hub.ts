@@ -10,13 +10,14 @@ import { messagesUsageOf } from "./usage.js";
 /**
  * A whole chat reply as a messages reply: a `msg_` id, the client's model, the content in Anthropic's order
  * (thinking with a gateway signature, text, `tool_use` blocks with parsed `input`), no empty text block (Claude
- * Code keeps it and every later request is a 400: research table E row 7), the stop reason and the usage.
+ * Code keeps it and every later request is a 400: research table E row 7), the stop reason and the usage. A reply
+ * that is reasoning alone has that reasoning as its text too, as its stream has.
  */
 export function messagesReplyFromHub(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json {
   const parts = readHubReply(reply, ctx.ids);
   const content: Json[] = [];
   if (parts.reasoning) content.push({ type: "thinking", thinking: parts.reasoning.text, signature: ctx.seal.sign(parts.reasoning.text, parts.reasoning.field) });
-  if (parts.text) content.push({ type: "text", text: parts.text });
+  if (parts.answer) content.push({ type: "text", text: parts.answer });
   for (const call of parts.toolCalls) {
     content.push({ type: "tool_use", id: toolUseId(call.id, ctx.ids), name: clientTool(hints.toolNames, call.name).name, input: parseToolArguments(call.arguments) });
   }

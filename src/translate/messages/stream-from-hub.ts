@@ -1,9 +1,11 @@
 import { jsonrepair } from "jsonrepair";
 import type { HubUsage, Json, ReasoningField } from "../hub.js";
-import { createHubEventReader, type HubEvent } from "../hub-events.js";
-import type { ClientEvent, ErrorFields, HubStreamItem, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
+import { createClientStream } from "../client-stream.js";
+import type { HubEvent } from "../hub-events.js";
+import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
 import { stopReasonOf } from "./stop-reasons.js";
 import { clientTool } from "../tool-names.js";
+import { parsesAsObject } from "../tool-arguments.js";
 import { toolUseId } from "./tool-ids.js";
 import { messagesUsageOf } from "./usage.js";
 
@@ -15,15 +17,6 @@ type OpenBlock =
 /** Every messages event names its type twice: as the SSE event and inside the data. */
 const messagesEvent = (type: string, fields: Json = {}): ClientEvent => ({ event: type, data: { type, ...fields } });
 
-const isObjectText = (text: string): boolean => {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
-};
-
 /**
  * What to send after a tool block's argument pieces so that they join into one JSON object, as Claude Code
  * builds the input from the `input_json_delta` pieces alone (research B2 invariant 4): `{}` when none came; the
@@ -32,10 +25,10 @@ const isObjectText = (text: string): boolean => {
  */
 function argumentsEnding(sent: string): string {
   if (!sent.trim()) return "{}";
-  if (isObjectText(sent)) return "";
+  if (parsesAsObject(sent)) return "";
   try {
     const repaired = jsonrepair(sent);
-    return repaired.startsWith(sent) && isObjectText(repaired) ? repaired.slice(sent.length) : "";
+    return repaired.startsWith(sent) && parsesAsObject(repaired) ? repaired.slice(sent.length) : "";
   } catch {
     return "";
   }
@@ -46,13 +39,11 @@ function argumentsEnding(sent: string): string {
  * input-token estimate, so Claude Code's context meter is right from the start), then one content block at a
  * time, indexed from 0 and each closed before the next opens (thinking with a `signature_delta` before its
  * stop; text opened on the first non-empty text; a tool block opened once the call's name is known, fed only
- * `input_json_delta` pieces), then one `message_delta` and one `message_stop` from `finish()` alone, so that a
- * usage chunk that follows the finish reason still reaches the final usage.
+ * `input_json_delta` pieces), then one `message_delta` and one `message_stop` at the end alone, so that a
+ * usage chunk that follows the finish reason still reaches the final usage. A reply that is reasoning alone gets
+ * that reasoning as a text block too: Claude Code shows no thinking block as an answer.
  */
 export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
-  const reader = createHubEventReader(ctx.ids);
-  let started = false;
-  let done = false;
   let nextIndex = 0;
   let open: OpenBlock | undefined;
   let finishReason: string | undefined;
@@ -60,9 +51,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
 
   const delta = (index: number, fields: Json): ClientEvent => messagesEvent("content_block_delta", { index, delta: fields });
 
-  function start(): ClientEvent[] {
-    if (started) return [];
-    started = true;
+  function opening(): ClientEvent[] {
     const message = {
       id: ctx.ids("msg_"),
       type: "message",
@@ -94,7 +83,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
     return { events, block };
   }
 
-  function onEvent(event: HubEvent): ClientEvent[] {
+  function onEvent(event: Exclude<HubEvent, { type: "error" }>): ClientEvent[] {
     switch (event.type) {
       case "reasoning": {
         const { events, block } =
@@ -121,43 +110,21 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
       case "usage":
         usage = event.usage;
         return [];
-      case "error":
-        return fail(event.error);
     }
   }
 
-  function fail(error: ErrorFields): ClientEvent[] {
-    if (done) return [];
-    const out = start();
-    done = true;
-    out.push(messagesEvent("error", { error: { type: error.type, message: error.message } }));
-    return out;
-  }
-
-  return {
-    start,
-    push(item: HubStreamItem): ClientEvent[] {
-      if (done) return [];
-      const out = start();
-      for (const event of reader.push(item)) {
-        out.push(...onEvent(event));
-        if (done) break;
-      }
-      return out;
-    },
-    finish(): ClientEvent[] {
-      if (done) return [];
-      const out = [...start(), ...close()];
-      done = true;
-      const stop = { stop_reason: stopReasonOf(finishReason, reader.toolCalls > 0), stop_sequence: null };
+  return createClientStream(ctx.ids, {
+    opening,
+    onEvent,
+    closing({ toolCalls, answerFromReasoning }) {
+      const out = answerFromReasoning === undefined ? [] : onEvent({ type: "text", text: answerFromReasoning });
+      out.push(...close());
+      const stop = { stop_reason: stopReasonOf(finishReason, toolCalls > 0), stop_sequence: null };
       out.push(messagesEvent("message_delta", { delta: stop, usage: messagesUsageOf(usage, hints.inputTokens ?? 0) }));
       out.push(messagesEvent("message_stop"));
       return out;
     },
-    fail,
-    keepAlive(): ClientEvent[] {
-      if (done) return [];
-      return started ? [messagesEvent("ping")] : start();
-    },
-  };
+    failure: (error) => [messagesEvent("error", { error: { type: error.type, message: error.message } })],
+    keepAlive: (justOpened) => (justOpened ? [] : [messagesEvent("ping")]),
+  });
 }

@@ -8,14 +8,15 @@ import { clientTool } from "../tool-names.js";
 /**
  * A whole chat reply as a Responses response: a reasoning item (sealed, so Codex can send it back), the message
  * (never an empty one), then one item per tool call, each a `function_call` or, for a freeform tool, a
- * `custom_tool_call`, named and namespaced as the client declared the tool.
+ * `custom_tool_call`, named and namespaced as the client declared the tool. A reply that is reasoning alone has that
+ * reasoning as its message too, as its stream has.
  */
 export function responsesReply(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json {
   const id = ctx.ids("resp_");
   const parts = readHubReply(reply, ctx.ids);
   const output: Json[] = [];
   if (parts.reasoning) output.push(reasoningItem(ctx.ids("rs_"), parts.reasoning.text, parts.reasoning.field, ctx.seal));
-  if (parts.text) output.push(messageItem(ctx.ids("msg_"), "completed", parts.text));
+  if (parts.answer) output.push(messageItem(ctx.ids("msg_"), "completed", parts.answer));
   for (const call of parts.toolCalls) {
     const tool = clientTool(hints.toolNames, call.name);
     output.push(toolCallItem(ctx.ids(callItemPrefix(tool)), call.id, tool, call.arguments, "completed"));

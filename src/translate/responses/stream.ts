@@ -1,20 +1,12 @@
 import type { HubUsage, Json, ReasoningField } from "../hub.js";
-import { createHubEventReader, type HubEvent } from "../hub-events.js";
-import type { ClientEvent, ErrorFields, HubStreamItem, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
+import { createClientStream } from "../client-stream.js";
+import type { HubEvent } from "../hub-events.js";
+import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
 import { callItemPrefix, responseError, responseObject, responseUsage, statusOf, type ResponseState } from "./output-items.js";
 import { itemEvents, type Emit, type OpenItem, type StreamCall } from "./stream-items.js";
 import type { ResponsesHints } from "./to-hub.js";
 import { clientTool } from "../tool-names.js";
-
-/** Whether a call's argument text is a whole JSON object already, so no later piece can belong to it. */
-function complete(args: string): boolean {
-  try {
-    const value: unknown = JSON.parse(args);
-    return typeof value === "object" && value !== null;
-  } catch {
-    return false;
-  }
-}
+import { parsesAsObject } from "../tool-arguments.js";
 
 /**
  * The hub stream as a Responses event stream (research C2's sequence): `response.created` and
@@ -22,14 +14,14 @@ function complete(args: string): boolean {
  * whole item before the next item opens (Codex builds its history from those alone), then `response.completed`
  * with every item and the usage, held until the upstream's end so a usage chunk after the finish chunk counts.
  * A stream cut short by `length` still ends with `response.completed` (status `incomplete`): Codex takes a stream
- * without it for broken and retries the turn.
+ * without it for broken and retries the turn. A reply that is reasoning alone gets that reasoning as a message
+ * too: `codex exec` prints the last message, and would print nothing.
  *
  * Tool calls: a call is an item of its own. When a second call starts while the first one's arguments are not a
  * whole JSON object yet (an upstream that interleaves parallel calls), the second waits, its arguments buffered,
  * until the first is complete; so no argument piece ever belongs to an item already closed.
  */
 export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
-  const reader = createHubEventReader(ctx.ids);
   const echo = (hints as ResponsesHints).echo;
   const base = { id: ctx.ids("resp_"), createdAt: Math.floor(Date.now() / 1000), model: ctx.clientModel };
   let sequence = 0;
@@ -40,18 +32,14 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
   let open: OpenItem | undefined;
   let finishReason: string | undefined;
   let usage: HubUsage | undefined;
-  let started = false;
-  let ended = false;
 
   const response = (state: Pick<ResponseState, "status" | "usage" | "error" | "incompleteDetails">) => ({
     response: responseObject({ ...base, output: [...output], ...state }, echo),
   });
 
-  function begin(): ClientEvent[] {
-    if (started) return [];
-    started = true;
-    const opening = response({ status: "in_progress", usage: null });
-    return [emit("response.created", opening), emit("response.in_progress", opening)];
+  function opening(): ClientEvent[] {
+    const opened = response({ status: "in_progress", usage: null });
+    return [emit("response.created", opened), emit("response.in_progress", opened)];
   }
 
   function openItem(item: OpenItem): ClientEvent[] {
@@ -79,7 +67,7 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
   /** Once the open call's arguments are whole, the next waiting call takes its place. */
   function promote(): ClientEvent[] {
     const out: ClientEvent[] = [];
-    while (open?.kind === "tool" && waiting.length > 0 && complete(open.call.args)) out.push(...closeOpen(), ...openCall(waiting.shift()!));
+    while (open?.kind === "tool" && waiting.length > 0 && parsesAsObject(open.call.args)) out.push(...closeOpen(), ...openCall(waiting.shift()!));
     return out;
   }
 
@@ -96,7 +84,7 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
     return [...out, ...itemEvents.delta(emit, item, delta)];
   }
 
-  function onEvent(event: HubEvent): ClientEvent[] {
+  function onEvent(event: Exclude<HubEvent, { type: "error" }>): ClientEvent[] {
     switch (event.type) {
       case "reasoning":
         return piece("reasoning", event.text, event.field);
@@ -105,7 +93,7 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
       case "tool_start": {
         const call: StreamCall = { call: event.call, callId: event.id, tool: clientTool(hints.toolNames, event.name), args: "" };
         calls.set(event.call, call);
-        if (open?.kind === "tool" && (waiting.length > 0 || !complete(open.call.args))) {
+        if (open?.kind === "tool" && (waiting.length > 0 || !parsesAsObject(open.call.args))) {
           waiting.push(call);
           return [];
         }
@@ -124,44 +112,25 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
       case "usage":
         usage = event.usage;
         return [];
-      case "error":
-        return fail(event.error);
     }
   }
 
-  function fail(error: ErrorFields): ClientEvent[] {
-    if (ended) return [];
-    // Items still open are left out: a half-streamed call closed as done would be run by Codex.
-    const out = [...begin(), emit("response.failed", response({ status: "failed", usage: null, error: responseError(error) }))];
-    ended = true;
-    return out;
-  }
-
-  return {
-    start: () => (ended ? [] : begin()),
-    push(item: HubStreamItem): ClientEvent[] {
-      if (ended) return [];
-      const out = begin();
-      for (const event of reader.push(item)) {
-        out.push(...onEvent(event));
-        if (ended) break;
-      }
-      return out;
-    },
-    finish(): ClientEvent[] {
-      if (ended) return [];
-      const out = [...begin(), ...settle()];
-      const { status, incomplete_details } = statusOf(finishReason, calls.size > 0);
+  return createClientStream(ctx.ids, {
+    opening,
+    onEvent,
+    closing({ toolCalls, answerFromReasoning }) {
+      const out = [...(answerFromReasoning === undefined ? [] : piece("message", answerFromReasoning)), ...settle()];
+      const { status, incomplete_details } = statusOf(finishReason, toolCalls > 0);
       out.push(emit("response.completed", response({ status, usage: responseUsage(usage), incompleteDetails: incomplete_details })));
-      ended = true;
       return out;
     },
-    fail,
+    // Items still open are left out: a half-streamed call closed as done would be run by Codex.
+    failure: (error) => [emit("response.failed", response({ status: "failed", usage: null, error: responseError(error) }))],
     /**
      * The API's own heartbeat, `{"type":"keepalive"}`: any event restarts Codex's idle timer (300 s by default),
      * which a local model reading a long prompt can outlast, while an SSE comment restarts nothing in Codex's
      * reader. OpenAI sends this event itself, so Responses clients skip it (openai-node since the fix for its issue #1964).
      */
-    keepAlive: () => (ended ? [] : [...begin(), emit("keepalive", {})]),
-  };
+    keepAlive: () => [emit("keepalive", {})],
+  });
 }
