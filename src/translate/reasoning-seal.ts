@@ -4,7 +4,8 @@ import type { ReasoningSeal } from "./types.js";
 
 const FIELD_CODES: Readonly<Record<ReasoningField, string>> = { reasoning_content: "rc", reasoning: "r" };
 const FIELDS: Readonly<Record<string, ReasoningField>> = { rc: "reasoning_content", r: "reasoning" };
-const PREFIX = "gw1";
+/** The first part of every signature and envelope; a dot follows, which base64 (Anthropic's signatures, OpenAI's encrypted reasoning) never holds. */
+export const SEAL_PREFIX = "gw1";
 
 /**
  * Signatures and envelopes for reasoning the gateway turned into a thinking block or a reasoning item (SPEC 10
@@ -19,19 +20,20 @@ export function createReasoningSeal(secret: Buffer): ReasoningSeal {
     return presented.length === expected.length && timingSafeEqual(presented, expected);
   };
   return {
-    sign: (text, field) => `${PREFIX}.${FIELD_CODES[field]}.${mac("sig", FIELD_CODES[field], text).toString("base64url")}`,
+    sign: (text, field) => `${SEAL_PREFIX}.${FIELD_CODES[field]}.${mac("sig", FIELD_CODES[field], text).toString("base64url")}`,
     verify(text, signature) {
       const [prefix, code, given, extra] = signature.split(".");
-      if (prefix !== PREFIX || extra !== undefined || !code || !given || !Object.hasOwn(FIELDS, code)) return undefined;
+      if (prefix !== SEAL_PREFIX || extra !== undefined || !code || !given || !Object.hasOwn(FIELDS, code)) return undefined;
       return same(mac("sig", code, text), given) ? FIELDS[code] : undefined;
     },
     seal(text, field) {
       const code = FIELD_CODES[field];
-      return `${PREFIX}.${code}.${Buffer.from(text).toString("base64url")}.${mac("env", code, text).toString("base64url")}`;
+      return `${SEAL_PREFIX}.${code}.${Buffer.from(text).toString("base64url")}.${mac("env", code, text).toString("base64url")}`;
     },
+    marks: (value) => value.startsWith(`${SEAL_PREFIX}.`),
     open(envelope) {
       const [prefix, code, body, given, extra] = envelope.split(".");
-      if (prefix !== PREFIX || extra !== undefined || !code || body === undefined || !given || !Object.hasOwn(FIELDS, code)) return undefined;
+      if (prefix !== SEAL_PREFIX || extra !== undefined || !code || body === undefined || !given || !Object.hasOwn(FIELDS, code)) return undefined;
       const text = Buffer.from(body, "base64url").toString("utf8");
       return same(mac("env", code, text), given) ? { text, field: FIELDS[code]! } : undefined;
     },

@@ -1,18 +1,22 @@
 import type { Json } from "./hub.js";
+import { SEAL_PREFIX } from "./reasoning-seal.js";
 import type { ReasoningSeal } from "./types.js";
 
-/** The seal's prefix: bodies without it hold nothing of the gateway's, and are not parsed. */
-const MARK = Buffer.from('"gw1.');
+/** A JSON string that begins with the seal's prefix: a body without one holds nothing of the gateway's, and is not parsed. */
+const MARK = Buffer.from(`"${SEAL_PREFIX}.`);
 
-type Block = { type?: unknown; thinking?: unknown; signature?: unknown };
-type Item = { type?: unknown; encrypted_content?: unknown; content?: unknown };
+type Block = { type?: unknown; signature?: unknown };
+type Item = { type?: unknown; encrypted_content?: unknown };
 
 /**
  * A request for an upstream that serves its format natively, without the reasoning the gateway made on a translated
  * route (SPEC 10 rule 4): a Claude Code session that moved from a chat-only upstream back to Anthropic must not send
- * Anthropic a thinking block signed by the gateway (it answers 400 `Invalid signature in thinking block`), nor a
- * Responses upstream an `encrypted_content` it cannot read. Undefined when there is nothing to remove: the bytes go
- * as they came.
+ * Anthropic a thinking block signed by the gateway (it answers 400 `Invalid signature in thinking block`, for good:
+ * research table E row 8), nor Codex a Responses upstream an `encrypted_content` it cannot read. Every block in the
+ * gateway's format goes, the ones another install signed too (a config directory made anew): the provider can check
+ * none of them. A turn left with no content goes as well (Anthropic refuses an empty one, and joins the user turns
+ * around it into one). Everything else is kept as it came, in its order. Undefined when there is nothing to remove:
+ * the bytes go as they came.
  */
 export function stripGatewayReasoning(bytes: Buffer | undefined, seal: ReasoningSeal): Json | undefined {
   if (!bytes || !bytes.includes(MARK)) return undefined;
@@ -23,19 +27,18 @@ export function stripGatewayReasoning(bytes: Buffer | undefined, seal: Reasoning
     return undefined;
   }
   let removed = false;
-  const ours = (block: Block) =>
-    block.type === "thinking" && typeof block.thinking === "string" && typeof block.signature === "string" && seal.verify(block.thinking, block.signature) !== undefined;
+  const ours = (block: Block | null) => block?.type === "thinking" && typeof block.signature === "string" && seal.marks(block.signature);
   if (Array.isArray(body.messages)) {
-    body.messages = (body.messages as { content?: unknown }[]).map((message) => {
-      if (!Array.isArray(message.content)) return message;
-      const kept = (message.content as Block[]).filter((block) => !ours(block));
-      if (kept.length === message.content.length) return message;
+    body.messages = (body.messages as ({ content?: unknown } | null)[]).flatMap((message) => {
+      if (!Array.isArray(message?.content)) return [message];
+      const kept = (message.content as (Block | null)[]).filter((block) => !ours(block));
+      if (kept.length === message.content.length) return [message];
       removed = true;
-      return { ...message, content: kept };
+      return kept.length > 0 ? [{ ...message, content: kept }] : [];
     });
   }
   if (Array.isArray(body.input)) {
-    const kept = (body.input as Item[]).filter((item) => !(item.type === "reasoning" && typeof item.encrypted_content === "string" && seal.open(item.encrypted_content)));
+    const kept = (body.input as (Item | null)[]).filter((item) => !(item?.type === "reasoning" && typeof item.encrypted_content === "string" && seal.marks(item.encrypted_content)));
     if (kept.length !== body.input.length) {
       removed = true;
       body.input = kept;

@@ -60,6 +60,11 @@ export interface ReasoningSeal {
   seal(text: string, field: ReasoningField): string;
   /** The text and field of an envelope this gateway made; undefined for anything else. */
   open(envelope: string): { text: string; field: ReasoningField } | undefined;
+  /**
+   * Whether a signature or envelope is in the gateway's format, made by this install or by another (a config
+   * directory made anew, another machine): no provider makes one, and none of them can read one.
+   */
+  marks(value: string): boolean;
 }
 
 /** Makes ids; injected so tests are deterministic. `prefix` is the format's own (`msg_`, `toolu_`, `resp_`, `fc_`, `call_`). */
