@@ -1,32 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { createSseDecoder, encodeEvents } from "../src/sse/sse.js";
-import { CLIENT_SIDES, UPSTREAM_SIDES, type ClientEvent, type ClientSide, type Format, type UpstreamSide } from "../src/translate/index.js";
+import { encodeEvents } from "../src/sse/sse.js";
+import { CLIENT_SIDES, UPSTREAM_SIDES, type Format } from "../src/translate/index.js";
 import { scriptStream } from "./helpers/chat-script.js";
 import { messagesSse } from "./helpers/scripted-upstream.js";
-import { testContext } from "./helpers/translate.js";
+import { translateStream } from "./helpers/translate.js";
 
 /**
  * Every translated stream, fed the upstream's bytes cut at every offset (and across a UTF-8 character), gives the
  * client exactly the events it gives when the bytes come whole: the decoder holds what is incomplete, and each
  * translator's state survives any split.
  */
-
-/** The whole pipeline the server runs, without the server: bytes -> SSE -> upstream format -> hub -> client format. */
-function translate(client: ClientSide, upstream: UpstreamSide, pieces: readonly Buffer[]): ClientEvent[] {
-  const ctx = testContext({ clientModel: "client-model" });
-  const sink = client.streamFromHub({ inputTokens: 42, includeUsage: true }, ctx);
-  const source = upstream.streamToHub(ctx);
-  const out: ClientEvent[] = [...sink.start()];
-  const decoder = createSseDecoder((event) => {
-    for (const item of source.push(event)) out.push(...sink.push(item));
-  });
-  for (const piece of pieces) decoder.feed(piece);
-  decoder.end();
-  for (const item of source.finish()) out.push(...sink.push(item));
-  out.push(...sink.finish());
-  // Timestamps may tick between two runs; nothing else may differ.
-  return JSON.parse(JSON.stringify(out, (key, value) => (key === "created" || key === "created_at" ? 0 : value)));
-}
 
 const chatStream = Buffer.from(
   (scriptStream({
@@ -63,7 +46,7 @@ const routes: [client: Format, upstream: Format, bytes: Buffer][] = [
 describe.each(routes)("%s client on a %s upstream", (clientFormat, upstreamFormat, bytes) => {
   const client = CLIENT_SIDES[clientFormat];
   const upstream = UPSTREAM_SIDES[upstreamFormat]!;
-  const whole = translate(client, upstream, [bytes]);
+  const whole = translateStream(client, upstream, [bytes]);
 
   it("translates the whole stream into a non-trivial event sequence in the client's grammar", () => {
     expect(whole.length).toBeGreaterThan(5);
@@ -72,12 +55,12 @@ describe.each(routes)("%s client on a %s upstream", (clientFormat, upstreamForma
 
   it("gives the same events for a cut at every byte offset", () => {
     for (let cut = 1; cut < bytes.length; cut++) {
-      const events = translate(client, upstream, [bytes.subarray(0, cut), bytes.subarray(cut)]);
+      const events = translateStream(client, upstream, [bytes.subarray(0, cut), bytes.subarray(cut)]);
       if (JSON.stringify(events) !== JSON.stringify(whole)) expect(events, `cut at byte ${cut}`).toEqual(whole);
     }
   });
 
   it("gives the same events fed one byte at a time", () => {
-    expect(translate(client, upstream, [...bytes].map((byte) => Buffer.from([byte])))).toEqual(whole);
+    expect(translateStream(client, upstream, [...bytes].map((byte) => Buffer.from([byte])))).toEqual(whole);
   });
 });

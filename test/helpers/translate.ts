@@ -1,6 +1,7 @@
+import { createSseDecoder } from "../../src/sse/sse.js";
 import { createReasoningSeal } from "../../src/translate/reasoning-seal.js";
 import type { HubChunk, HubReply } from "../../src/translate/hub.js";
-import type { HubStreamItem, IdSource, TranslateContext } from "../../src/translate/types.js";
+import type { ClientEvent, ClientSide, HubStreamItem, IdSource, ReplyHints, TranslateContext, UpstreamSide } from "../../src/translate/types.js";
 
 /** Ids `<prefix>1`, `<prefix>2`, ... per prefix: replies compare exactly. */
 export function sequentialIds(): IdSource {
@@ -42,4 +43,24 @@ export function usageItem(usage: NonNullable<HubChunk["usage"]>): HubStreamItem 
 /** A non-stream chat reply with one choice holding `message`. */
 export function hubReply(message: Partial<HubReply["choices"][number]["message"]>, finish: string | null = "stop", usage?: HubReply["usage"]): HubReply {
   return { id: "chatcmpl-1", object: "chat.completion", model: "upstream-model", choices: [{ index: 0, message: { role: "assistant", content: null, ...message }, finish_reason: finish }], ...(usage ? { usage } : {}) };
+}
+
+/**
+ * The whole pipeline the server runs for a translated stream, without the server: the upstream's bytes (in the pieces
+ * given) -> SSE events -> the upstream format's hub items -> the client format's events. Timestamps are zeroed (they
+ * may tick between two runs).
+ */
+export function translateStream(client: ClientSide, upstream: UpstreamSide, pieces: readonly Buffer[], hints: ReplyHints = { inputTokens: 42, includeUsage: true }): ClientEvent[] {
+  const ctx = testContext();
+  const sink = client.streamFromHub(hints, ctx);
+  const source = upstream.streamToHub(ctx);
+  const out: ClientEvent[] = [...sink.start()];
+  const decoder = createSseDecoder((event) => {
+    for (const item of source.push(event)) out.push(...sink.push(item));
+  });
+  for (const piece of pieces) decoder.feed(piece);
+  decoder.end();
+  for (const item of source.finish()) out.push(...sink.push(item));
+  out.push(...sink.finish());
+  return JSON.parse(JSON.stringify(out, (key, value: unknown) => (key === "created" || key === "created_at" ? 0 : value))) as ClientEvent[];
 }
