@@ -44,9 +44,11 @@ describe("messages client: a chat reply becomes a messages reply", () => {
     });
   });
 
-  it("never emits an empty text block", () => {
+  it("never emits an empty or blank text block", () => {
     const reply = messagesClient.replyFromHub(hubReply({ content: "" }), {}, testContext());
     expect(reply.content).toEqual([]);
+    const blank = messagesClient.replyFromHub(hubReply({ content: "\n\n", tool_calls: [{ id: "c1", type: "function", function: { name: "Bash", arguments: "{}" } }] }, "tool_calls"), {}, testContext());
+    expect(blank.content).toEqual([{ type: "tool_use", id: "c1", name: "Bash", input: {} }]);
     const toolOnly = messagesClient.replyFromHub(hubReply({ content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "Bash", arguments: "{}" } }] }, "tool_calls"), {}, testContext());
     expect(toolOnly.content).toEqual([{ type: "tool_use", id: "c1", name: "Bash", input: {} }]);
   });

@@ -157,6 +157,13 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
     expect(events.slice(2, 4)).toStrictEqual([thinkingStart(0), thinking(0, "Hmm.")]);
   });
 
+  it("opens no text block for white space alone (\"\\n\\n\" before a call), and sends white space that precedes text with it", () => {
+    const blankBeforeCall = streamed([deltaItem({ content: "\n\n" }), tools([{ index: 0, id: "call_1", function: { name: "Bash", arguments: '{"command":"ls"}' } }], "tool_calls")]);
+    expect(blankBeforeCall.slice(2)).toStrictEqual([toolStart(0, "call_1", "Bash"), json(0, '{"command":"ls"}'), blockStop(0), ...closing("tool_use")]);
+    const blankThenText = streamed([deltaItem({ content: " " }), deltaItem({ content: "\n" }), deltaItem({ content: "Hi" }), deltaItem({ content: " " }), deltaItem({}, "stop")]);
+    expect(blankThenText.slice(2)).toStrictEqual([textStart(0), text(0, " \nHi"), text(0, " "), blockStop(0), ...closing("end_turn")]);
+  });
+
   it("ignores empty text and reasoning placeholders instead of opening empty blocks", () => {
     const events = streamed([
       deltaItem({ role: "assistant", content: "", reasoning_content: "" }),

@@ -136,13 +136,13 @@ describe("messages upstream: a chat request becomes a messages request", () => {
     ]);
   });
 
-  it("never sends an empty text block or the reasoning of an assistant message", () => {
+  it("never sends an empty or blank text block (a local model's \"\\n\\n\" before its calls) or the reasoning of an assistant message", () => {
     const out = fromHub({
       messages: [
         { role: "user", content: "" },
-        { role: "user", content: "hi" },
+        { role: "user", content: [{ type: "text", text: "hi" }, { type: "text", text: " \n" }] },
         { role: "assistant", content: "", reasoning_content: "hidden", reasoning: "hidden too" },
-        { role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "" } }] },
+        { role: "assistant", content: "\n\n", tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "" } }] },
         { role: "tool", tool_call_id: "c1", content: "" },
       ],
     });
@@ -263,6 +263,18 @@ describe("messages upstream: an Anthropic stream becomes chat chunks", () => {
       chunk({ tool_calls: [{ index: 1, function: { arguments: "{}" } }] }),
       chunk({}, "tool_calls", { prompt_tokens: 125, completion_tokens: 42, total_tokens: 167, prompt_tokens_details: { cached_tokens: 100, cache_creation_tokens: 5 } }),
     ]);
+  });
+
+  it("takes a tool input that came whole in content_block_start (a compatible server without input_json_delta), once (table E row 3)", () => {
+    const sse = [
+      'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":3}}}',
+      'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"read_file","input":{"path":"a.txt"}}}',
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\\"path\\":\\"a.txt\\"}"}}',
+      'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}',
+      'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":9}}',
+    ].join("\n\n") + "\n\n";
+    const calls = hubItemsOf(sse).flatMap((item) => (item.type === "chunk" ? (item.chunk.choices[0]?.delta.tool_calls ?? []) : []));
+    expect(calls).toEqual([{ index: 0, id: "toolu_1", type: "function", function: { name: "read_file", arguments: '{"path":"a.txt"}' } }]);
   });
 
   it("ends with an error item on `event: error`", () => {

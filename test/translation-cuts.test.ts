@@ -64,3 +64,16 @@ describe.each(routes)("%s client on a %s upstream", (clientFormat, upstreamForma
     expect(translateStream(client, upstream, [...bytes].map((byte) => Buffer.from([byte])))).toEqual(whole);
   });
 });
+
+describe.each(routes.filter(([, upstream]) => upstream === "chat"))("%s client on a chat upstream that writes SSE as OpenRouter does", (clientFormat) => {
+  it("gives the events of a plain stream: comments, data: without a space, CRLF, no [DONE] (table E row 18)", () => {
+    const client = CLIENT_SIDES[clientFormat];
+    const events = chatStream
+      .toString("utf8")
+      .split("\n\n")
+      .filter((event) => event && event !== "data: [DONE]");
+    const openRouter = `: OPENROUTER PROCESSING\r\n\r\n${events.map((event) => `${event.replace(/^data: /, "data:")}\r\n\r\n: OPENROUTER PROCESSING\r\n\r\n`).join("")}`;
+    expect(openRouter).not.toContain("[DONE]");
+    expect(translateStream(client, UPSTREAM_SIDES.chat!, [Buffer.from(openRouter)])).toEqual(translateStream(client, UPSTREAM_SIDES.chat!, [chatStream]));
+  });
+});

@@ -14,16 +14,19 @@ function imageSource(url: string): Block {
   return data ? { type: "base64", media_type: data[1], data: data[2] } : { type: "url", url };
 }
 
+/** Text Anthropic takes as a text block: not empty, not white space alone (it answers 400 `text content blocks must contain non-whitespace text`). */
+const hasText = (text: unknown): text is string => typeof text === "string" && text.trim() !== "";
+
 /**
- * Chat content (a string, or parts) as messages blocks: text parts as text blocks (never an empty one: Anthropic
- * answers 400 `text content blocks must be non-empty`), `image_url` parts as image blocks. Audio and file parts
- * have no messages form here and are left out.
+ * Chat content (a string, or parts) as messages blocks: text parts as text blocks (never an empty or blank one: a
+ * local model's "\n\n" before its tool calls comes back in the history), `image_url` parts as image blocks. Audio
+ * and file parts have no messages form here and are left out.
  */
 function blocksOfContent(content: unknown): Block[] {
-  if (typeof content === "string") return content ? [{ type: "text", text: content }] : [];
+  if (typeof content === "string") return hasText(content) ? [{ type: "text", text: content }] : [];
   if (!Array.isArray(content)) return [];
   return content.filter(isRecord).flatMap((part): Block[] => {
-    if (part.type === "text" && typeof part.text === "string" && part.text) return [{ type: "text", text: part.text }];
+    if (part.type === "text" && hasText(part.text)) return [{ type: "text", text: part.text }];
     const image = part.image_url;
     const url = typeof image === "string" ? image : isRecord(image) && typeof image.url === "string" ? image.url : undefined;
     return part.type === "image_url" && url ? [{ type: "image", source: imageSource(url) }] : [];

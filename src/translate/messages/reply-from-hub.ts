@@ -17,7 +17,8 @@ export function messagesReplyFromHub(reply: HubReply, hints: ReplyHints, ctx: Tr
   const parts = readHubReply(reply, ctx.ids);
   const content: Json[] = [];
   if (parts.reasoning) content.push({ type: "thinking", thinking: parts.reasoning.text, signature: ctx.seal.sign(parts.reasoning.text, parts.reasoning.field) });
-  if (parts.answer) content.push({ type: "text", text: parts.answer });
+  // White space alone is no text block: Anthropic refuses a blank one when Claude Code sends it back.
+  if (parts.answer.trim()) content.push({ type: "text", text: parts.answer });
   for (const call of parts.toolCalls) {
     content.push({ type: "tool_use", id: toolUseId(call.id, ctx.ids), name: clientTool(hints.toolNames, call.name).name, input: parseToolArguments(call.arguments) });
   }

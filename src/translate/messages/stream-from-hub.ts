@@ -38,14 +38,18 @@ function argumentsEnding(sent: string): string {
  * The hub stream as Anthropic's event sequence (research B2): `message_start` and a `ping` first (with the
  * input-token estimate, so Claude Code's context meter is right from the start), then one content block at a
  * time, indexed from 0 and each closed before the next opens (thinking with a `signature_delta` before its
- * stop; text opened on the first non-empty text; a tool block opened once the call's name is known, fed only
- * `input_json_delta` pieces), then one `message_delta` and one `message_stop` at the end alone, so that a
- * usage chunk that follows the finish reason still reaches the final usage. A reply that is reasoning alone gets
- * that reasoning as a text block too: Claude Code shows no thinking block as an answer.
+ * stop; text opened on the first text that is not white space alone, since local models put "\n\n" before
+ * their tool calls and Anthropic refuses a blank text block once Claude Code sends it back; a tool block opened
+ * once the call's name is known, fed only `input_json_delta` pieces), then one `message_delta` and one
+ * `message_stop` at the end alone, so that a usage chunk that follows the finish reason still reaches the final
+ * usage. A reply that is reasoning alone gets that reasoning as a text block too: Claude Code shows no thinking
+ * block as an answer.
  */
 export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
   let nextIndex = 0;
   let open: OpenBlock | undefined;
+  /** White space that came while no text block was open: it goes out with the text that follows, or not at all. */
+  let blank = "";
   let finishReason: string | undefined;
   let usage: HubUsage | undefined;
 
@@ -78,6 +82,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
 
   function openBlock<B extends OpenBlock>(block: B, contentBlock: Json): { events: ClientEvent[]; block: B } {
     const events = close();
+    blank = "";
     open = block;
     events.push(messagesEvent("content_block_start", { index: block.index, content_block: contentBlock }));
     return { events, block };
@@ -92,8 +97,13 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
         return [...events, delta(block.index, { type: "thinking_delta", thinking: event.text })];
       }
       case "text": {
-        const { events, block } = open?.kind === "text" ? { events: [], block: open } : openBlock({ kind: "text", index: nextIndex++ }, { type: "text", text: "" });
-        return [...events, delta(block.index, { type: "text_delta", text: event.text })];
+        if (open?.kind === "text") return [delta(open.index, { type: "text_delta", text: event.text })];
+        blank += event.text;
+        if (!blank.trim()) return [];
+        const piece = blank;
+        blank = "";
+        const { events, block } = openBlock({ kind: "text", index: nextIndex++ }, { type: "text", text: "" });
+        return [...events, delta(block.index, { type: "text_delta", text: piece })];
       }
       case "tool_start": {
         const contentBlock = { type: "tool_use", id: toolUseId(event.id, ctx.ids), name: clientTool(hints.toolNames, event.name).name, input: {} };

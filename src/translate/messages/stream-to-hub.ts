@@ -27,6 +27,8 @@ export function messagesStreamToHub(ctx: TranslateContext): UpstreamToHubStream 
   let started: Partial<MessagesUsage> = {};
   let toolBlocks = 0;
   const toolIndex = new Map<unknown, number>();
+  /** Tool blocks whose input came whole in `content_block_start`: deltas after it would repeat it (`{...}{...}`). */
+  const wholeInput = new Set<unknown>();
 
   const chunk = (delta: Delta, finish: string | null = null, usage?: HubUsage): HubStreamItem => {
     id ??= `chatcmpl-${ctx.ids("msg_")}`;
@@ -39,7 +41,11 @@ export function messagesStreamToHub(ctx: TranslateContext): UpstreamToHubStream 
       toolIndex.set(index, k);
       const name = typeof block.name === "string" ? block.name : "";
       const callId = typeof block.id === "string" ? block.id : ctx.ids("call_");
-      return [chunk({ tool_calls: [{ index: k, id: callId, type: "function", function: { name, arguments: "" } }] })];
+      // Anthropic starts every block with `input: {}` and streams the input; some compatible servers put it all here
+      // and send no delta (research table E row 3).
+      const input = isRecord(block.input) && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : "";
+      if (input) wholeInput.add(index);
+      return [chunk({ tool_calls: [{ index: k, id: callId, type: "function", function: { name, arguments: input } }] })];
     }
     if (block.type === "text" && typeof block.text === "string" && block.text) return [chunk({ content: block.text })];
     if (block.type === "thinking" && typeof block.thinking === "string" && block.thinking) return [chunk({ reasoning_content: block.thinking })];
@@ -50,7 +56,7 @@ export function messagesStreamToHub(ctx: TranslateContext): UpstreamToHubStream 
     if (delta.type === "text_delta" && typeof delta.text === "string" && delta.text) return [chunk({ content: delta.text })];
     if (delta.type === "thinking_delta" && typeof delta.thinking === "string" && delta.thinking) return [chunk({ reasoning_content: delta.thinking })];
     const k = toolIndex.get(index);
-    if (delta.type !== "input_json_delta" || typeof delta.partial_json !== "string" || !delta.partial_json || k === undefined) return [];
+    if (delta.type !== "input_json_delta" || typeof delta.partial_json !== "string" || !delta.partial_json || k === undefined || wholeInput.has(index)) return [];
     return [chunk({ tool_calls: [{ index: k, function: { arguments: delta.partial_json } }] })];
   }
 
