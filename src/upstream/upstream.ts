@@ -2,9 +2,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Dispatcher } from "undici";
 import type { UpstreamConfig } from "../config/index.js";
 import { FORMAT_FAMILY, type Family, type Format, type Segments } from "../families/index.js";
+import { dispatchReply, type DispatchedReply, type ParseHeaders } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
 import type { KeySource } from "./key-source.js";
 import { backoffDelay, isConnectionFailure, retryDelayFor } from "./retry-policy.js";
+import type { ReplyBody } from "./reply-body.js";
 import { toUpstreamError } from "./upstream-errors.js";
 
 /** One request to an upstream, in one family; the body is in memory so it can be replayed. */
@@ -26,8 +28,8 @@ export interface UpstreamCall {
 export interface UpstreamReply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  /** undici's body: a Node Readable that also has `text()`/`json()`/`dump()`. */
-  body: Dispatcher.ResponseData["body"];
+  /** Fed by undici's parser: `relay` chunk by chunk, or `text()`/`json()`/`dump()`/`readable()`. */
+  body: ReplyBody;
   /** Requests made, retries included. */
   attempts: number;
 }
@@ -56,7 +58,7 @@ export function createUpstream(options: UpstreamOptions) {
   const segments: Segments = { messages: config.messagesSegment, gemini: config.geminiSegment };
   const formats: ReadonlySet<Format> = new Set(config.formats);
   const families: readonly Family[] = [...new Set(config.formats.map((format) => FORMAT_FAMILY[format]))];
-  let dispatcher: Promise<Dispatcher> | undefined;
+  let pool: Promise<{ dispatcher: Dispatcher; parseHeaders: ParseHeaders }> | undefined;
 
   function headersFor(call: UpstreamCall, key: string | undefined): HeaderMap {
     const headers: HeaderMap = { ...call.headers };
@@ -68,16 +70,18 @@ export function createUpstream(options: UpstreamOptions) {
     return headers;
   }
 
-  async function attempt(call: UpstreamCall, key: string | undefined): Promise<Dispatcher.ResponseData> {
-    dispatcher ??= options.dispatcher();
-    return (await dispatcher).request({
+  async function attempt(call: UpstreamCall, key: string | undefined): Promise<DispatchedReply> {
+    // undici (and its header parser) load with the first request: see `create-dispatcher.ts`.
+    pool ??= Promise.all([options.dispatcher(), import("undici")]).then(([dispatcher, undici]) => ({ dispatcher, parseHeaders: undici.util.parseHeaders as ParseHeaders }));
+    const { dispatcher, parseHeaders } = await pool;
+    const request = {
       origin,
       path: `${basePath}${call.family.prefix(segments)}${call.path}`,
       method: call.method as Dispatcher.HttpMethod,
       headers: headersFor(call, key),
       body: call.body,
-      signal: call.signal,
-    });
+    };
+    return dispatchReply(dispatcher, request, call.signal, parseHeaders);
   }
 
   async function send(call: UpstreamCall): Promise<UpstreamReply> {
@@ -86,7 +90,7 @@ export function createUpstream(options: UpstreamOptions) {
     if (key === undefined && keySource.kind !== "none") throw keySource.missing(config.name);
     let keyRefreshed = false;
     for (let attempts = 1; ; attempts++) {
-      let response: Dispatcher.ResponseData;
+      let response: DispatchedReply;
       try {
         response = await attempt(call, key);
       } catch (error) {
@@ -125,7 +129,7 @@ export function createUpstream(options: UpstreamOptions) {
     /** The families of the formats it serves, in config order: the model-list shapes it answers. */
     families,
     send,
-    close: async (): Promise<void> => (await dispatcher)?.close(),
+    close: async (): Promise<void> => (await pool)?.dispatcher.close(),
   };
 }
 

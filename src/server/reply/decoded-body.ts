@@ -24,12 +24,13 @@ export function contentEncoding(headers: UpstreamReply["headers"]): string | und
  */
 export function decodedBody(reply: UpstreamReply): Readable {
   const encoding = contentEncoding(reply.headers);
-  if (encoding === undefined) return reply.body;
-  const make = DECODERS[encoding];
-  if (!make) throw new Error(`the upstream compressed its reply with "${encoding}", which the gateway cannot read`);
+  const make = encoding === undefined ? undefined : DECODERS[encoding];
+  if (encoding !== undefined && !make) throw new Error(`the upstream compressed its reply with "${encoding}", which the gateway cannot read`);
+  const body = reply.body.readable();
+  if (!make) return body;
   const decoder = make();
-  reply.body.on("error", (error) => decoder.destroy(error));
-  return reply.body.pipe(decoder);
+  body.on("error", (error) => decoder.destroy(error));
+  return body.pipe(decoder);
 }
 
 /**

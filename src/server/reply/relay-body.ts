@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
-import type { Readable } from "node:stream";
 import { HttpError } from "../../errors/index.js";
 import type { ErrorFields, Family } from "../../families/index.js";
+import type { ReplyBody } from "../../upstream/reply-body.js";
 import { isTimeout } from "../../upstream/retry-policy.js";
 import { lastEventEnd } from "./event-boundary.js";
 
@@ -51,7 +51,7 @@ export type RelayOutcome = "complete" | "upstream_error" | "client_closed";
  * then ends the stream; complete events leave the moment their last byte arrives. Any other body that breaks is
  * cut short, so the client can never take it for a complete reply.
  */
-export function relayBody(body: Readable, res: ServerResponse, options: RelayOptions): Promise<RelayOutcome> {
+export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOptions): Promise<RelayOutcome> {
   const { family, isEventStream, onChunk } = options;
   /** Bytes of an event still waiting for its blank line, as the chunks that brought them (never copied). */
   let held: Buffer[] = [];
@@ -86,38 +86,42 @@ export function relayBody(body: Readable, res: ServerResponse, options: RelayOpt
 
   return new Promise((resolve) => {
     let settled = false;
+    let waiting = false;
     const settle = (outcome: RelayOutcome) => {
-      if (settled) return;
       settled = true;
-      body.off("data", onData);
-      res.off("drain", onDrain);
-      res.off("close", onClose);
       resolve(outcome);
     };
-    const onData = (chunk: Buffer) => {
-      const flowing = isEventStream ? writeEvents(chunk) : res.write(chunk);
-      if (!flowing) body.pause();
-      onChunk?.(chunk);
+    // Listened for only while the client's socket is full: most replies never fill it.
+    const onDrain = () => {
+      waiting = false;
+      body.resume();
     };
-    const onDrain = () => body.resume();
-    const onClose = () => {
-      if (res.writableFinished) return;
-      body.destroy();
-      settle("client_closed");
-    };
-    body.on("data", onData);
-    body.once("end", () => {
-      for (const piece of held) res.write(piece);
-      res.end();
-      settle("complete");
+    // A client that goes away aborts the exchange, and with it the upstream request: `error` below says so.
+    body.relay({
+      data(chunk) {
+        if (settled) return true;
+        const flowing = isEventStream ? writeEvents(chunk) : res.write(chunk);
+        if (!flowing && !waiting) {
+          waiting = true;
+          res.once("drain", onDrain);
+        }
+        onChunk?.(chunk);
+        return flowing;
+      },
+      end() {
+        if (settled) return;
+        for (const piece of held) res.write(piece);
+        res.end();
+        settle("complete");
+      },
+      error(error) {
+        if (settled) return;
+        if (waiting) res.off("drain", onDrain);
+        if (res.destroyed) return settle("client_closed");
+        if (isEventStream) res.end(family.streamErrorEvent(midStreamError(error)));
+        else res.destroy();
+        settle("upstream_error");
+      },
     });
-    body.once("error", (error) => {
-      if (settled || res.destroyed) return settle("client_closed");
-      if (isEventStream) res.end(family.streamErrorEvent(midStreamError(error)));
-      else res.destroy();
-      settle("upstream_error");
-    });
-    res.on("drain", onDrain);
-    res.on("close", onClose);
   });
 }
