@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { geminiClient } from "../src/translate/gemini/index.js";
 import type { HubReply, HubUsage, Json } from "../src/translate/hub.js";
 import type { ReplyHints } from "../src/translate/types.js";
-import { hubReply, testContext } from "./helpers/translate.js";
+import { hubReply, testContext, testSeal } from "./helpers/translate.js";
 
 /** Chat replies as `generateContent` replies (replyFromHub), checked with the SDK Gemini CLI uses. */
 
@@ -57,6 +57,20 @@ describe("replies", () => {
       modelVersion: "client-model",
       responseId: "1",
     });
+  });
+
+  it("seals the reasoning into the first call's thoughtSignature, which Gemini CLI keeps and sends back", () => {
+    const calls = [
+      { id: "call_1", type: "function" as const, function: { name: "read_file", arguments: '{"path":"a"}' } },
+      { id: "call_2", type: "function" as const, function: { name: "read_file", arguments: '{"path":"b"}' } },
+    ];
+    const parts = (candidate(reply(hubReply({ content: null, reasoning: "Read both.", tool_calls: calls }, "tool_calls"))).content as { parts: Json[] }).parts;
+    expect(parts).toEqual([
+      { functionCall: { id: "call_1", name: "read_file", args: { path: "a" } }, thoughtSignature: testSeal.seal("Read both.", "reasoning") },
+      { functionCall: { id: "call_2", name: "read_file", args: { path: "b" } } },
+    ]);
+    const next = geminiClient.toHub({ contents: [{ role: "user", parts: [{ text: "go" }] }, { role: "model", parts }] }, testContext()).request;
+    expect(next.messages[1]).toMatchObject({ role: "assistant", reasoning: "Read both." });
   });
 
   it("finish reasons: length as MAX_TOKENS, content_filter as SAFETY, none or unknown as STOP, STOP whenever a call came", () => {

@@ -4,7 +4,7 @@ import { encodeEvents } from "../src/sse/sse.js";
 import { geminiClient } from "../src/translate/gemini/index.js";
 import type { HubReply, HubUsage, Json } from "../src/translate/hub.js";
 import type { ClientEvent, HubStreamItem, ReplyHints } from "../src/translate/types.js";
-import { deltaItem, testContext, usageItem } from "./helpers/translate.js";
+import { deltaItem, testContext, testSeal, usageItem } from "./helpers/translate.js";
 
 /** The hub stream as `streamGenerateContent?alt=sse` events (streamFromHub), for every upstream shape of research B2. */
 
@@ -64,6 +64,20 @@ describe("tool calls, whatever shape the upstream streams them in (research B2)"
     ]);
     expect(pushes).toEqual([[], [], [], [chunk(fc("call_a", "read_file", { path: "/a" }))], [], [], []]);
     expect(end).toEqual([last([fc("call_b", "read_file", { path: "/b" })], usageMetadata)]);
+  });
+
+  it("each call part carries the reasoning that came before it, sealed as its thoughtSignature", () => {
+    const { all } = run([
+      deltaItem({ reasoning_content: "List " }),
+      deltaItem({ reasoning_content: "first." }),
+      tools({ index: 0, id: "call_a", name: "run_shell_command", args: '{"command":"ls"}' }),
+      deltaItem({ reasoning_content: "Then read." }),
+      tools({ index: 1, id: "call_b", name: "read_file", args: '{"path":"/a"}' }),
+      tools({ index: 2, id: "call_c", name: "read_file", args: '{"path":"/b"}' }),
+      finishItem("tool_calls"),
+    ]);
+    const callParts = all.flatMap((event) => ((event.data as { candidates: { content: { parts: Json[] } }[] }).candidates[0]!.content.parts)).filter((part) => part.functionCall);
+    expect(callParts.map((part) => part.thoughtSignature)).toEqual([testSeal.seal("List first.", "reasoning_content"), testSeal.seal("Then read.", "reasoning_content"), undefined]);
   });
 
   it("Ollama/Gemini: the whole call in one chunk, with finish_reason stop (STOP with the call)", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { countTokensRequest, geminiClient } from "../src/translate/gemini/index.js";
 import type { Json } from "../src/translate/hub.js";
-import { testContext } from "./helpers/translate.js";
+import { testContext, testSeal } from "./helpers/translate.js";
 
 /** Gemini -> chat requests (toHub). Replies and streams: translate-gemini-reply/-stream.test.ts. */
 
@@ -223,6 +223,21 @@ describe("contents", () => {
       { role: "assistant", content: "Hello" },
       { role: "user", content: "bye" },
     ]);
+  });
+
+  it("reasoning the gateway sealed into a call's thoughtSignature goes back under its field (DeepSeek's thinking mode needs it, table E row 9)", () => {
+    const first = call("run_shell_command", { command: "ls" }, "call_1");
+    const second = call("read_file", { path: "a" }, "call_2");
+    const messages = messagesOf([
+      user({ text: "list and read" }),
+      model({ ...first, thoughtSignature: testSeal.seal("List first. ", "reasoning_content") }, { ...second, thoughtSignature: testSeal.seal("Then read.", "reasoning_content") }),
+      user(answer("run_shell_command", "a", "call_1"), answer("read_file", "x", "call_2")),
+      model({ ...call("read_file", { path: "b" }, "call_3"), thoughtSignature: "skip_thought_signature_validator" }),
+      user(answer("read_file", "y", "call_3")),
+    ]);
+    expect(messages[1]).toMatchObject({ role: "assistant", reasoning_content: "List first. Then read." });
+    expect(messages[4]).not.toHaveProperty("reasoning_content");
+    expect(JSON.stringify(messages)).not.toMatch(/gw1\.|skip_thought/);
   });
 
   it("snake_case fields (Google's REST examples) read like camelCase ones", () => {

@@ -1,4 +1,5 @@
-import type { HubContentPart, HubMessage, HubToolCall, Json } from "../hub.js";
+import type { HubContentPart, HubMessage, HubToolCall, Json, ReasoningField } from "../hub.js";
+import type { ReasoningSeal } from "../types.js";
 import { field, isObject, objectField, objectsField, stringField } from "./gemini-fields.js";
 import type { ToolNames } from "../tool-names.js";
 
@@ -66,8 +67,25 @@ function take<T>(list: T[], matches: (entry: T) => boolean): T | undefined {
   return index < 0 ? undefined : list.splice(index, 1)[0];
 }
 
-/** A model turn: its visible text and all its calls in one assistant message (or nothing, when it has neither). */
-function modelTurn(contents: readonly Json[], turn: number, open: OpenCall[], names: ToolNames): HubMessage[] {
+/**
+ * The reasoning the gateway sealed into the `thoughtSignature`s of a model turn's parts, in order, under the field it
+ * came from. Google's own signatures and Gemini CLI's stand-in (`skip_thought_signature_validator`) open to nothing.
+ */
+function sealedReasoning(parts: readonly Json[], seal: ReasoningSeal): { text: string; field: ReasoningField } | undefined {
+  let found: { text: string; field: ReasoningField } | undefined;
+  for (const part of parts) {
+    const signature = stringField(part, "thoughtSignature");
+    const opened = signature ? seal.open(signature) : undefined;
+    if (opened?.text) found = { text: (found?.text ?? "") + opened.text, field: found?.field ?? opened.field };
+  }
+  return found;
+}
+
+/**
+ * A model turn: its visible text and all its calls in one assistant message (or nothing, when it has neither), with
+ * the reasoning the gateway sealed into it under the upstream's field.
+ */
+function modelTurn(contents: readonly Json[], turn: number, open: OpenCall[], names: ToolNames, seal: ReasoningSeal): HubMessage[] {
   const parts = objectsField(contents[turn], "parts");
   const calls = parts.map((part) => objectField(part, "functionCall")).filter((call) => call !== undefined);
   const known = new Set([...open.map((call) => call.id), ...calls.map((call) => stringField(call, "id")).filter((id) => id !== undefined)]);
@@ -81,7 +99,8 @@ function modelTurn(contents: readonly Json[], turn: number, open: OpenCall[], na
   });
   const text = parts.map(visibleText).join("");
   if (!text && toolCalls.length === 0) return [];
-  return [{ role: "assistant", content: text || null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }];
+  const reasoning = sealedReasoning(parts, seal);
+  return [{ role: "assistant", content: text || null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}), ...(reasoning ? { [reasoning.field]: reasoning.text } : {}) }];
 }
 
 /**
@@ -121,7 +140,7 @@ function userTurn(content: Json, open: OpenCall[]): HubMessage[] {
 }
 
 /** The conversation as chat messages, in order, with every tool call paired with its result. */
-export function contentsToMessages(contents: readonly Json[], names: ToolNames): HubMessage[] {
+export function contentsToMessages(contents: readonly Json[], names: ToolNames, seal: ReasoningSeal): HubMessage[] {
   const open: OpenCall[] = [];
-  return contents.flatMap((content, turn) => (stringField(content, "role") === "model" ? modelTurn(contents, turn, open, names) : userTurn(content, open)));
+  return contents.flatMap((content, turn) => (stringField(content, "role") === "model" ? modelTurn(contents, turn, open, names, seal) : userTurn(content, open)));
 }

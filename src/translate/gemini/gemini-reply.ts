@@ -5,7 +5,8 @@ import { createCallIds, finishReasonOf, functionCallPart, responseBody, unwrapJs
 
 /**
  * A whole chat reply as a `generateContent` reply: thought parts first (only when the client asked for thoughts),
- * then the text, then one `functionCall` part per call, each with an id of its own.
+ * then the text, then one `functionCall` part per call, each with an id of its own, the first with the reasoning sealed
+ * as its `thoughtSignature`.
  */
 export function geminiReplyFromHub(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json {
   const { reasoning, text, answer, toolCalls, finishReason, usage } = readHubReply(reply, ctx.ids);
@@ -15,7 +16,8 @@ export function geminiReplyFromHub(reply: HubReply, hints: ReplyHints, ctx: Tran
   const visible = hints.jsonText ? unwrapJsonText(answer) : answer;
   if (visible) parts.push({ text: visible });
   const callId = createCallIds(ctx.ids);
-  for (const call of toolCalls) parts.push(functionCallPart({ ...call, id: callId(call.id) }, hints));
+  const signature = reasoning ? ctx.seal.seal(reasoning.text, reasoning.field) : undefined;
+  toolCalls.forEach((call, n) => parts.push(functionCallPart({ ...call, id: callId(call.id) }, hints, n === 0 ? signature : undefined)));
   return responseBody(parts, ctx, ctx.ids(""), {
     finishReason: finishReasonOf(finishReason, toolCalls.length > 0),
     usageMetadata: usageMetadataOf(usage, hints),

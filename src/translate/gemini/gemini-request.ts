@@ -24,7 +24,7 @@ function systemMessages(body: Json): HubMessage[] {
  * client's is spread into it: an unknown field is a 400 on strict chat servers). The model is not in a Gemini body
  * but in the path, so it comes from `ctx`. Neither is streaming: the caller sets `body.stream = true` for
  * `:streamGenerateContent` before calling this. Dropped: `safetySettings`, `cachedContent`, `labels`, thought
- * signatures, server-side tools.
+ * signatures but the gateway's own (those carry reasoning back: `gemini-contents.ts`), server-side tools.
  */
 export function geminiToHub(body: Json, ctx: TranslateContext): ToHub {
   const config = objectField(body, "generationConfig");
@@ -32,7 +32,7 @@ export function geminiToHub(body: Json, ctx: TranslateContext): ToHub {
   const names = createToolNames();
   // Declared tools take their names first, so a history call to an undeclared tool never takes a declared one's.
   for (const declaration of declarations) names.chatName(stringField(declaration, "name")!);
-  const request: HubRequest = { model: ctx.upstreamModel, messages: [...systemMessages(body), ...contentsToMessages(objectsField(body, "contents"), names)] };
+  const request: HubRequest = { model: ctx.upstreamModel, messages: [...systemMessages(body), ...contentsToMessages(objectsField(body, "contents"), names, ctx.seal)] };
   if (body.stream === true) request.stream = true;
   const { tools, choice } = hubToolChoice(body, hubTools(declarations, names), names);
   if (tools.length > 0) {

@@ -77,9 +77,15 @@ export function createCallIds(ids: IdSource): (upstreamId: string) => string {
   };
 }
 
-/** A complete call as a `functionCall` part: arguments as an object (repaired, or `{}`), the name the client declared. */
-export const functionCallPart = (call: { id: string; name: string; arguments: string }, hints: ReplyHints): Json => ({
+/**
+ * A complete call as a `functionCall` part: arguments as an object (repaired, or `{}`), the name the client declared.
+ * `thoughtSignature`, when given, is the reasoning before the call, sealed: Gemini CLI keeps a call part's signature
+ * in its history and sends it back (Gemini 3 requires it), so the reasoning returns to an upstream that wants it
+ * passed back (DeepSeek's thinking mode answers 400 without it: research table E row 9).
+ */
+export const functionCallPart = (call: { id: string; name: string; arguments: string }, hints: ReplyHints, thoughtSignature?: string): Json => ({
   functionCall: { id: call.id, name: clientTool(hints.toolNames, call.name).name, args: parseToolArguments(call.arguments) },
+  ...(thoughtSignature ? { thoughtSignature } : {}),
 });
 
 /** How a response body ends: on the last one only. */

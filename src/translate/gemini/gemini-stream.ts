@@ -1,4 +1,4 @@
-import type { HubUsage, Json } from "../hub.js";
+import type { HubUsage, Json, ReasoningField } from "../hub.js";
 import { createClientStream } from "../client-stream.js";
 import type { HubEvent } from "../hub-events.js";
 import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
@@ -6,11 +6,12 @@ import { createCallIds, finishReasonOf, functionCallPart, responseBody, unwrapJs
 import { geminiFamily } from "../../families/gemini.js";
 import { parsesAsObject } from "../tool-arguments.js";
 
-/** A call whose arguments are still arriving. */
+/** A call whose arguments are still arriving, with the reasoning that came before it. */
 interface HeldCall {
   id: string;
   name: string;
   arguments: string;
+  reasoning: { text: string; field: ReasoningField } | undefined;
 }
 
 /** Arguments that are whole: a JSON object that parses, or none at all (a call without parameters). */
@@ -21,10 +22,12 @@ const complete = (call: HeldCall): boolean => !call.arguments.trim() || parsesAs
  * `GenerateContentResponse`. Text and thought pieces leave as they arrive, each in an event of its own. A
  * `functionCall` part must hold the whole call (Gemini has no argument deltas), so a call is held until a later
  * call opens or text follows and its arguments parse (calls leave in their order), and at the latest until the
- * end. The last event carries `finishReason` and the final `usageMetadata`: it waits for `finish()`, since chat
- * servers send usage in a chunk after the finish reason. With `jsonText` the text is held too and sent once, out
- * of its Markdown fence. Nothing opens the stream and nothing keeps it alive (`start()` and `keepAlive()` are
- * empty): the format has no opening or ping event, and any data event would be a response chunk to the SDK.
+ * end; each call part carries the reasoning that came before it, sealed as its `thoughtSignature`, for the
+ * next request to give back. The last event carries `finishReason` and the final `usageMetadata`: it waits for
+ * `finish()`, since chat servers send usage in a chunk after the finish reason. With `jsonText` the text is held
+ * too and sent once, out of its Markdown fence. Nothing opens the stream and nothing keeps it alive (`start()` and
+ * `keepAlive()` are empty): the format has no opening or ping event, and any data event would be a response chunk
+ * to the SDK.
  */
 export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
   const callId = createCallIds(ctx.ids);
@@ -32,15 +35,20 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
   const held: HeldCall[] = [];
   const calls = new Map<number, HeldCall>();
   let jsonText = "";
+  /** The reasoning since the last call opened, and the field it came under. */
+  let unsealed: HeldCall["reasoning"];
   let finishReason: string | null = null;
   let usage: HubUsage | undefined;
 
   const event = (parts: Json[]): ClientEvent => ({ data: responseBody(parts, ctx, responseId) });
 
+  /** A call's part, carrying the reasoning that came before it, sealed. */
+  const callPart = (call: HeldCall): Json => functionCallPart(call, hints, call.reasoning ? ctx.seal.seal(call.reasoning.text, call.reasoning.field) : undefined);
+
   /** The held calls that are complete, from the front: a later piece of the stream says the model moved on. */
   function readyCalls(): Json[] {
     const parts: Json[] = [];
-    while (held[0] && complete(held[0])) parts.push(functionCallPart(held.shift()!, hints));
+    while (held[0] && complete(held[0])) parts.push(callPart(held.shift()!));
     return parts;
   }
 
@@ -53,6 +61,7 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
   function onEvent(item: Exclude<HubEvent, { type: "error" }>): ClientEvent[] {
     switch (item.type) {
       case "reasoning":
+        unsealed = { text: (unsealed?.text ?? "") + item.text, field: unsealed?.field ?? item.field };
         return hints.includeThoughts ? send({ text: item.text, thought: true }) : [];
       case "text":
         if (!hints.jsonText) return send({ text: item.text });
@@ -60,7 +69,8 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
         return [];
       case "tool_start": {
         const out = send();
-        const call: HeldCall = { id: callId(item.id), name: item.name, arguments: "" };
+        const call: HeldCall = { id: callId(item.id), name: item.name, arguments: "", reasoning: unsealed };
+        unsealed = undefined;
         held.push(call);
         calls.set(item.call, call);
         return out;
@@ -87,7 +97,7 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
       const answer = answerFromReasoning ?? jsonText;
       const text = hints.jsonText ? unwrapJsonText(answer) : answer;
       const parts: Json[] = text ? [{ text }] : [];
-      for (const call of held) parts.push(functionCallPart(call, hints));
+      for (const call of held) parts.push(callPart(call));
       const end = { finishReason: finishReasonOf(finishReason, toolCalls > 0), usageMetadata: usageMetadataOf(usage, hints) };
       return [{ data: responseBody(parts, ctx, responseId, end) }];
     },
