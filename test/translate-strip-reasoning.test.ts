@@ -48,11 +48,28 @@ describe("stripGatewayReasoning", () => {
     expect(stripGatewayReasoning(bytes(body), testSeal)).toEqual({ ...body, input: [body.input[0], body.input[2], openai] });
   });
 
+  it("gives Google Gemini CLI's stand-in for the gateway's thoughtSignature on a call, drops it elsewhere, and keeps Google's own", () => {
+    const body = {
+      contents: [
+        { role: "user", parts: [{ text: "go" }] },
+        { role: "model", parts: [{ text: "Reading.", thoughtSignature: testSeal.seal("x", "reasoning") }, { functionCall: { name: "read", args: {} }, thoughtSignature: testSeal.seal("Plan.", "reasoning") }] },
+        { role: "model", parts: [{ functionCall: { name: "read", args: {} }, thoughtSignature: "CiQBjz1rX2google-own" }] },
+      ],
+    };
+    expect(stripGatewayReasoning(bytes(body), testSeal)).toEqual({
+      contents: [
+        body.contents[0],
+        { role: "model", parts: [{ text: "Reading." }, { functionCall: { name: "read", args: {} }, thoughtSignature: "skip_thought_signature_validator" }] },
+        body.contents[2],
+      ],
+    });
+  });
+
   it("leaves the bytes alone (undefined) when there is nothing of the gateway's: no mark, a mark in plain text, or a body that is not JSON", () => {
     expect(stripGatewayReasoning(bytes({ messages: [{ role: "assistant", content: [anthropics] }] }), testSeal)).toBeUndefined();
     expect(stripGatewayReasoning(bytes({ messages: [{ role: "user", content: [{ type: "text", text: "gw1.rc.abc is a string" }] }] }), testSeal)).toBeUndefined();
     expect(stripGatewayReasoning(Buffer.from('{"messages": ["gw1.x", null, {"content": [null]}]'), testSeal)).toBeUndefined();
-    expect(stripGatewayReasoning(bytes({ messages: [null, { role: "user", content: [null, "gw1.x"] }], input: [null] }), testSeal)).toBeUndefined();
+    expect(stripGatewayReasoning(bytes({ messages: [null, { role: "user", content: [null, "gw1.x"] }], input: [null], contents: [null, { parts: [null, { text: "gw1.x" }] }] }), testSeal)).toBeUndefined();
     expect(stripGatewayReasoning(undefined, testSeal)).toBeUndefined();
   });
 });

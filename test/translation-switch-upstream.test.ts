@@ -1,4 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
+import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { scripted } from "./helpers/chat-script.js";
@@ -12,7 +13,8 @@ import { testSeal } from "./helpers/translate.js";
  * research table E row 8: `Invalid signature in thinking block` after switching providers). The gateway signs the
  * reasoning of the chat upstream; the next request, routed by its model to the native upstream, carries that reasoning
  * back, and the native upstream must get the request without it and otherwise as the client sent it, byte for byte;
- * back on the chat upstream, the reasoning is the assistant message's reasoning field again.
+ * back on the chat upstream, the reasoning is the assistant message's reasoning field again. Claude Code to Anthropic,
+ * Codex to OpenAI, Gemini CLI to Google.
  */
 
 const servers: { close(graceMs?: number): Promise<unknown> }[] = [];
@@ -25,7 +27,7 @@ const FIRST_TURN = { reasoning: "Plan: list the files.", text: "Running ls.", to
 const BASH = { name: "Bash", description: "Run a shell command", input_schema: { type: "object" as const, properties: { command: { type: "string" } }, required: ["command"] } };
 
 /** A gateway with a chat-only upstream for `qwen*` and a native one (Anthropic's or OpenAI's format) for the rest of the ids. */
-async function twoUpstreams(native: "messages" | "responses", nativeReply: unknown) {
+async function twoUpstreams(native: "messages" | "responses" | "gemini", nativeReply: unknown) {
   const chat = await startScriptedUpstream(scripted(FIRST_TURN));
   const provider = await startScriptedUpstream(() => ({ json: nativeReply }));
   servers.push(chat, provider);
@@ -34,7 +36,7 @@ async function twoUpstreams(native: "messages" | "responses", nativeReply: unkno
       upstream: "local",
       upstreams: {
         local: { url: chat.url, formats: ["chat"], key: "none", models: ["qwen*"] },
-        provider: { url: provider.url, formats: [native], key: "none", models: ["claude-*", "gpt-*"], retries: 0 },
+        provider: { url: provider.url, formats: [native], key: "none", models: ["claude-*", "gpt-*", "gemini-*"], retries: 0 },
       },
     },
   });
@@ -111,5 +113,31 @@ describe("Codex moving from a chat-only upstream to OpenAI's own", () => {
     expect(res.status).toBe(200);
     expect(res.headers["x-gateway-upstream"]).toBe("provider");
     expect(sentText(provider)).toBe(JSON.stringify({ ...next, input: input.filter((item) => item !== first.output[0]) }));
+  });
+});
+
+describe("Gemini CLI moving from a chat-only upstream to Google's own", () => {
+  const googleReply = { candidates: [{ content: { role: "model", parts: [{ text: "One file." }] }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 3, totalTokenCount: 12 } };
+
+  it("Google gets its stand-in in place of the gateway's thoughtSignature on the call, and the rest byte for byte", async () => {
+    const { provider, gateway } = await twoUpstreams("gemini", googleReply);
+    const genai = new GoogleGenAI({ apiKey: LOCAL_KEY, httpOptions: { baseUrl: `${gateway.url}/gemini` } });
+    const declarations = [{ name: "Bash", description: "Run a shell command", parametersJsonSchema: BASH.input_schema }];
+    const first = await genai.models.generateContent({ model: "qwen3-coder", contents: "list files", config: { tools: [{ functionDeclarations: declarations }] } });
+    const parts = first.candidates![0]!.content!.parts!;
+    const callPart = parts.find((part) => part.functionCall)!;
+    expect(callPart.thoughtSignature).toMatch(/^gw1\./);
+
+    const contents = [
+      { role: "user", parts: [{ text: "list files" }] },
+      { role: "model", parts },
+      { role: "user", parts: [{ functionResponse: { id: callPart.functionCall!.id, name: "Bash", response: { output: "a.txt" } } }] },
+    ];
+    const next = { contents, tools: [{ functionDeclarations: declarations }], generationConfig: { temperature: 1 } };
+    const res = await rawRequest(gateway.url, { method: "POST", path: "/gemini/v1beta/models/gemini-2.5-pro:generateContent", headers: { "x-goog-api-key": LOCAL_KEY, "content-type": "application/json" }, body: JSON.stringify(next) });
+    expect(res.status).toBe(200);
+    expect(res.headers["x-gateway-upstream"]).toBe("provider");
+    const expected = { ...next, contents: contents.map((content, n) => (n === 1 ? { ...content, parts: parts.map((part) => (part === callPart ? { ...part, thoughtSignature: "skip_thought_signature_validator" } : part)) } : content)) };
+    expect(sentText(provider)).toBe(JSON.stringify(expected));
   });
 });

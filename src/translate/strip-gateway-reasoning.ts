@@ -7,12 +7,20 @@ const MARK = Buffer.from(`"${SEAL_PREFIX}.`);
 
 type Block = { type?: unknown; signature?: unknown };
 type Item = { type?: unknown; encrypted_content?: unknown };
+type Part = { functionCall?: unknown; thoughtSignature?: unknown };
+
+/**
+ * What Gemini CLI itself puts on a call that has no signature of Google's, and Google documents for conversations
+ * that come from another model: Gemini 3 refuses a call in the current turn without a signature.
+ */
+const SIGNATURE_STAND_IN = "skip_thought_signature_validator";
 
 /**
  * A request for an upstream that serves its format natively, without the reasoning the gateway made on a translated
  * route (SPEC 10 rule 4): a Claude Code session that moved from a chat-only upstream back to Anthropic must not send
  * Anthropic a thinking block signed by the gateway (it answers 400 `Invalid signature in thinking block`, for good:
- * research table E row 8), nor Codex a Responses upstream an `encrypted_content` it cannot read. Every block in the
+ * research table E row 8), nor Codex a Responses upstream an `encrypted_content` it cannot read, nor Gemini CLI
+ * Google a `thoughtSignature` it did not make (a call's gets Gemini CLI's own stand-in instead). Every block in the
  * gateway's format goes, the ones another install signed too (a config directory made anew): the provider can check
  * none of them. A turn left with no content goes as well (Anthropic refuses an empty one, and joins the user turns
  * around it into one). Everything else is kept as it came, in its order. Undefined when there is nothing to remove:
@@ -42,6 +50,16 @@ export function stripGatewayReasoning(bytes: Buffer | undefined, seal: Reasoning
     if (kept.length !== body.input.length) {
       removed = true;
       body.input = kept;
+    }
+  }
+  if (Array.isArray(body.contents)) {
+    for (const content of body.contents as ({ parts?: unknown } | null)[]) {
+      for (const part of Array.isArray(content?.parts) ? (content.parts as (Part | null)[]) : []) {
+        if (typeof part?.thoughtSignature !== "string" || !seal.marks(part.thoughtSignature)) continue;
+        removed = true;
+        if (part.functionCall) part.thoughtSignature = SIGNATURE_STAND_IN;
+        else delete part.thoughtSignature;
+      }
     }
   }
   return removed ? body : undefined;
