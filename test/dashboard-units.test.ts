@@ -1,12 +1,18 @@
+import { execFile } from "node:child_process";
 import { Readable } from "node:stream";
+import { promisify } from "node:util";
 import { once } from "node:events";
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaptureStore } from "../src/dashboard/capture-store.js";
 import { createLiveFeed } from "../src/dashboard/live-feed.js";
 import type { RequestRecord } from "../src/request-log/record.js";
-import { LOCAL_KEY, useGatewayPair } from "./helpers/gateway.js";
+import { assembleReply } from "../ui/src/assemble-reply.js";
+import { curlCommand } from "../ui/src/curl-command.js";
+import { arrayElements, parseJson, replyEvents } from "../ui/src/reply-events.js";
+import { LOCAL_KEY, startTestGateway, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
+import { chatSse, chunk, startScriptedUpstream, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
 import { rawRequest } from "./helpers/http.js";
 
 const record = (id: string, status = 200): RequestRecord => ({
@@ -159,5 +165,150 @@ describe("200 concurrent streams with a dashboard open and one stalled", () => {
     await expect.poll(() => (seen.match(/"type":"record"/g) ?? []).length).toBe(200);
     stalled.destroy();
     reading.destroy();
+  });
+});
+
+describe("a captured stream assembled into the reply the client ended up with", () => {
+  let upstream: ScriptedUpstream;
+  let gateway: TestGateway;
+  // A chat-only upstream: the gateway translates messages, Responses and Gemini streams from these chat chunks.
+  const stream = chatSse([
+    chunk({ role: "assistant", content: "" }),
+    chunk({ reasoning_content: "Need the file." }),
+    chunk({ content: "Let me " }),
+    chunk({ content: "look." }),
+    chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "read_file", arguments: "" } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: '{"path":' } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: '"a.ts"}' } }] }),
+    chunk({}, "tool_calls"),
+    { ...chunk({}), choices: [], usage: { prompt_tokens: 20, completion_tokens: 9, total_tokens: 29 } },
+  ]);
+
+  beforeAll(async () => {
+    upstream = await startScriptedUpstream(() => ({ chunks: [stream] }));
+    gateway = await startTestGateway(undefined, { file: { capture: "all", upstreams: { local: { url: upstream.url, key: "none", formats: ["chat"] } } } });
+  });
+  afterAll(async () => {
+    await gateway?.close(0);
+    await upstream?.close();
+  });
+
+  const cases = [
+    { format: "chat", path: "/v1/chat/completions", body: { model: "m", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "hi" }] }, stop: "tool_calls", usage: { prompt_tokens: 20, completion_tokens: 9 } },
+    { format: "messages", path: "/v1/messages", body: { model: "m", max_tokens: 100, stream: true, messages: [{ role: "user", content: "hi" }] }, stop: "tool_use", usage: { output_tokens: 9 } },
+    { format: "responses", path: "/v1/responses", body: { model: "m", stream: true, input: "hi" }, stop: "completed", usage: { output_tokens: 9 } },
+    { format: "gemini", path: "/gemini/v1beta/models/m:streamGenerateContent?alt=sse", body: { contents: [{ role: "user", parts: [{ text: "hi" }] }] }, stop: "STOP", usage: { candidatesTokenCount: 9 } },
+    { format: "gemini", path: "/gemini/v1beta/models/m:streamGenerateContent", body: { contents: [{ role: "user", parts: [{ text: "hi" }] }] }, stop: "STOP", usage: { candidatesTokenCount: 9 } },
+  ];
+
+  it.each(cases)("$format stream at $path: text, the tool call with its arguments, the stop reason and the usage", async ({ format, path, body, stop, usage }) => {
+    const seen = gateway.records.length;
+    const headers = { authorization: `Bearer ${LOCAL_KEY}`, "content-type": "application/json", "anthropic-version": "2023-06-01" };
+    const res = await rawRequest(gateway.url, { method: "POST", path, headers, body: JSON.stringify(body) });
+    expect(res.status, res.body).toBe(200);
+    await expect.poll(() => gateway.records.length).toBe(seen + 1);
+    const id = gateway.records.at(-1)!.requestId;
+    const detail = JSON.parse((await rawRequest(gateway.url, { path: `/ui/api/requests/${id}`, headers: { authorization: `Bearer ${LOCAL_KEY}` } })).body);
+    const { capture } = detail;
+    const payloads = capture.response.eventStream
+      ? replyEvents(capture.chunks).events.map((e) => parseJson(e.data))
+      : arrayElements(capture.chunks.map((c: { text: string }) => c.text).join(""))!;
+    const reply = assembleReply(payloads)!;
+    expect(reply.format).toBe(format);
+    const calls = reply.parts.filter((p) => p.kind === "tool_call");
+    expect(reply.parts.filter((p) => p.kind === "text")).toEqual([{ kind: "text", text: "Let me look." }]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ name: "read_file" });
+    expect(JSON.parse((calls[0] as { arguments: string }).arguments)).toEqual({ path: "a.ts" });
+    expect(reply.stopReason).toBe(stop);
+    expect(reply.usage).toMatchObject(usage);
+    expect(reply.error).toBeUndefined();
+  });
+});
+
+describe("stream assembly of shapes the gateway does not make itself", () => {
+  it("chat: a second call on index 0 with a new id is a new call; a whole call in one chunk", () => {
+    const reply = assembleReply([
+      chunk({ tool_calls: [{ index: 0, id: "a", function: { name: "one", arguments: "{}" } }] }),
+      chunk({ tool_calls: [{ index: 0, id: "b", function: { name: "two", arguments: '{"x":' } }] }),
+      chunk({ tool_calls: [{ index: 0, id: "b", function: { arguments: "1}" } }] }),
+      chunk({}, "tool_calls"),
+      "[DONE]",
+    ])!;
+    expect(reply.parts).toEqual([
+      { kind: "tool_call", id: "a", name: "one", arguments: "{}" },
+      { kind: "tool_call", id: "b", name: "two", arguments: '{"x":1}' },
+    ]);
+  });
+
+  it("messages: thinking, usage merged from message_start and message_delta, an error event's message", () => {
+    const reply = assembleReply([
+      { type: "message_start", message: { usage: { input_tokens: 5, cache_read_input_tokens: 2, output_tokens: 1 } } },
+      { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "hmm" } },
+      { type: "content_block_start", index: 1, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "hi" } },
+      { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 7 } },
+      { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+    ])!;
+    expect(reply).toEqual({
+      format: "messages",
+      parts: [{ kind: "reasoning", text: "hmm" }, { kind: "text", text: "hi" }],
+      stopReason: "end_turn",
+      usage: { input_tokens: 5, cache_read_input_tokens: 2, output_tokens: 7 },
+      error: "Overloaded",
+    });
+  });
+
+  it("responses: a failed response's error; nothing recognisable is no reply", () => {
+    const reply = assembleReply([{ type: "response.failed", response: { status: "failed", error: { code: "server_error", message: "upstream died" } } }])!;
+    expect([reply.format, reply.stopReason, reply.error]).toEqual(["responses", "failed", "upstream died"]);
+    expect(assembleReply(["[DONE]", { hello: 1 }])).toBeUndefined();
+  });
+});
+
+describe("copy as curl", () => {
+  const request = {
+    method: "POST",
+    path: "/v1/messages?beta=true",
+    headers: { host: "127.0.0.1:8484", "content-length": "20", "accept-encoding": "gzip", "x-api-key": "[redacted]", cookie: "[redacted]", "anthropic-version": "2023-06-01", "content-type": "application/json" },
+    body: `{"messages":[{"role":"user","content":"it's"}]}`,
+  };
+
+  it("puts the local-key variable where a key was, leaves out other credentials and what curl sets itself", () => {
+    expect(curlCommand(request, "http://127.0.0.1:8484", "messages")).toBe(
+      [
+        "curl -sS -X POST 'http://127.0.0.1:8484/v1/messages?beta=true'",
+        `-H "x-api-key: $GATEWAY_LOCAL_KEY"`,
+        "-H 'anthropic-version: 2023-06-01'",
+        "-H 'content-type: application/json'",
+        `--data-raw '{"messages":[{"role":"user","content":"it'\\''s"}]}'`,
+      ].join(" \\\n  "),
+    );
+  });
+
+  it("a Gemini request whose key= was removed from the path gets the family's key header", () => {
+    const command = curlCommand({ method: "POST", path: "/gemini/v1beta/models/m:generateContent?alt=json", headers: {}, body: undefined }, "http://127.0.0.1:1", "gemini");
+    expect(command).toBe(`curl -sS -X POST 'http://127.0.0.1:1/gemini/v1beta/models/m:generateContent?alt=json' \\\n  -H "x-goog-api-key: $GATEWAY_LOCAL_KEY"`);
+  });
+
+  it("run by a shell against the gateway, it gets the same reply as the captured request", async () => {
+    const run = promisify(execFile);
+    const gateway = await startTestGateway("echo", { file: { capture: "all" } });
+    try {
+      const body = JSON.stringify({ model: "m", messages: [{ role: "user", content: "it's a test" }] });
+      const first = await rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: { authorization: `Bearer ${LOCAL_KEY}`, "content-type": "application/json" }, body });
+      await expect.poll(() => gateway.records.length).toBe(1);
+      const id = gateway.records[0]!.requestId;
+      const { capture } = JSON.parse((await rawRequest(gateway.url, { path: `/ui/api/requests/${id}`, headers: { authorization: `Bearer ${LOCAL_KEY}` } })).body);
+      const command = curlCommand(capture.request, gateway.url, "chat");
+      expect(command).not.toContain(LOCAL_KEY);
+      // The gateway runs in this process: the shell must not block it.
+      const again = (await run("sh", ["-c", command], { env: { PATH: process.env.PATH, GATEWAY_LOCAL_KEY: LOCAL_KEY } })).stdout;
+      const strip = (text: string) => JSON.parse(text).choices;
+      expect(strip(again)).toEqual(strip(first.body));
+    } finally {
+      await gateway.close(0);
+    }
   });
 });

@@ -157,6 +157,42 @@ describe.runIf(hasChromium)("the dashboard in headless Chromium", () => {
     await page.close();
   });
 
+  it.each([1400, 900, 420])("at %i px a stream's detail shows the assembled reply first, events on demand, the record by human names, and copies the request as curl", async (width) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: url });
+    const { page } = await openPage(`/ui/#key=${LOCAL_KEY}`);
+    await page.setViewportSize({ width, height: 900 });
+    await page.locator("#app").waitFor();
+    await page.locator("#requests tbody tr", { hasText: "claude-fake" }).first().click();
+    const detail = page.locator("#detail");
+    const reply = detail.locator(".reply-text").first();
+    await expect.poll(() => reply.textContent()).toBe("fake: dashboard four");
+    // the reply comes before the events, which stay closed until asked for
+    const events = detail.locator("details", { hasText: /^Events \(\d+\)/ });
+    expect(await events.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(await detail.locator(".events li").first().isVisible()).toBe(false);
+    expect(await detail.locator(".fields", { hasText: "Stop reason" }).textContent()).toContain("end_turn");
+    const fields = await detail.locator("section", { hasText: /^Record/ }).locator("th").allTextContents();
+    expect(fields).toEqual(expect.arrayContaining(["Request id", "Client", "Duration", "Time to first byte", "Tokens in", "Tokens out"]));
+    expect(fields).not.toContain("durationMs");
+    // bodies are shown whole: no box of their own that scrolls
+    const body = detail.locator("pre.body").last();
+    expect(await body.evaluate((pre) => pre.scrollHeight <= pre.clientHeight + 1)).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, `dashboard-stream-detail-${width}.png`) });
+    await events.locator("summary").click();
+    await expect.poll(() => detail.locator(".events li").count()).toBeGreaterThan(4);
+    expect(await detail.locator(".events .name").allTextContents()).toEqual(expect.arrayContaining(["message_start", "content_block_delta", "message_stop"]));
+
+    await detail.getByRole("button", { name: "Copy as curl" }).click();
+    await expect.poll(() => detail.locator(".copy-status").textContent()).toContain("Copied");
+    const command = await page.evaluate(() => navigator.clipboard.readText());
+    expect(command).toMatch(/^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/v1\/messages'/);
+    expect(command).toContain(`-H "authorization: Bearer $GATEWAY_LOCAL_KEY"`);
+    expect(command).toContain("dashboard four");
+    expect(command).not.toContain(LOCAL_KEY);
+    expect(await detail.textContent()).not.toContain(LOCAL_KEY);
+    await page.close();
+  });
+
   it.each(["light", "dark"] as const)("renders in %s mode (screenshot saved for a person to look at)", async (scheme) => {
     const { page } = await openPage(`/ui/#key=${LOCAL_KEY}`, scheme);
     await page.locator("#app").waitFor();

@@ -1,26 +1,23 @@
 import { prettyJson } from "../../src/dashboard/pretty-json.js";
+import { clientName } from "../../src/request-log/client-name.js";
+import type { RequestRecord } from "../../src/request-log/record.js";
+import { failureCause, formatMs, modelLabel } from "../../src/request-log/request-line.js";
 import type { RequestDetail } from "./api.js";
+import { assembleReply, type AssembledReply } from "./assemble-reply.js";
+import { curlCommand, KEY_VARIABLE } from "./curl-command.js";
+import { el } from "./dom.js";
+import { formatTime } from "./format-time.js";
+import { arrayElements, parseJson, replyEvents, type ReplyEvent } from "./reply-events.js";
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (className) node.className = className;
-  return node;
-}
+type Capture = NonNullable<RequestDetail["capture"]>;
 
-function fields(entries: [string, unknown][]): HTMLTableElement {
+function fields(entries: readonly [string, string | Node][]): HTMLTableElement {
   const table = el("table", undefined, "fields");
   for (const [name, value] of entries) {
     const tr = el("tr");
-    const shown =
-      value === undefined || value === null
-        ? "-"
-        : typeof value === "number" && !Number.isInteger(value)
-          ? value.toFixed(1)
-          : typeof value === "object"
-            ? JSON.stringify(value)
-            : String(value);
-    tr.append(el("th", name), el("td", shown));
+    const td = el("td");
+    td.append(value);
+    tr.append(el("th", name), td);
     table.append(tr);
   }
   return table;
@@ -32,42 +29,130 @@ function section(title: string, ...children: Node[]): HTMLElement {
   return s;
 }
 
-/** Server-sent events as they passed, one per entry with the time it arrived. */
-function events(chunks: { at: number; text: string }[]): HTMLElement {
-  const list = el("ol", undefined, "events");
-  let pending = "";
-  let lastAt = 0;
-  for (const { at, text } of chunks) {
-    const parts = (pending + text).split(/\r?\n\r?\n/);
-    pending = parts.pop() ?? "";
-    for (const part of parts) {
-      if (!part.trim()) continue;
-      const li = el("li");
-      const data = part
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith("data:"))
-        .map((line) => line.slice(5).trim())
-        .join("\n");
-      const name = /^event:\s*(.*)$/m.exec(part)?.[1];
-      li.append(el("span", `+${at.toFixed(1)} ms`, "at"), el("span", name ?? "data", "name"), el("pre", prettyJson(data)));
-      list.append(li);
-    }
-    lastAt = at;
+/** A part of the page a reader opens when they want it (events, headers). */
+function disclosure(summary: string, ...children: Node[]): HTMLDetailsElement {
+  const details = el("details");
+  details.append(el("summary", summary), ...children);
+  return details;
+}
+
+const tokens = (n: number | undefined): string => (n === undefined ? "-" : n.toLocaleString("en-US"));
+
+/** The record under names a person reads, each figure with its unit; fields a request lacks are left out. */
+function recordFields(r: RequestRecord): [string, string][] {
+  const rows: [string, string | undefined][] = [
+    ["Finished", formatTime(r.time)],
+    ["Request id", r.requestId],
+    ["Client", `${clientName(r.userAgent)}${r.userAgent ? ` (${r.userAgent})` : ""}`],
+    ["Request", `${r.method} ${r.path}`],
+    ["API family", r.family ?? undefined],
+    ["Model", r.model === undefined ? undefined : modelLabel(r)],
+    ["Upstream", r.upstream],
+    ["Translated", r.translated],
+    ["Fell back from", r.tried?.map((t) => `${t.upstream} (${t.failure}, ${formatMs(t.durationMs)})`).join(", ")],
+    ["Status", String(r.status)],
+    ["Outcome", failureCause(r) ?? "complete"],
+    ["Duration", formatMs(r.durationMs)],
+    ["Time to first byte", r.ttfbMs === undefined ? undefined : formatMs(r.ttfbMs)],
+    ["Tokens in", r.inputTokens === undefined ? undefined : tokens(r.inputTokens)],
+    ["Tokens out", r.outputTokens === undefined ? undefined : tokens(r.outputTokens)],
+    ["Cache read", r.cacheReadTokens ? tokens(r.cacheReadTokens) : undefined],
+    ["Cache write", r.cacheWriteTokens ? tokens(r.cacheWriteTokens) : undefined],
+    ["Error code", r.errorCode],
+  ];
+  return rows.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== "");
+}
+
+/** Text, reasoning and tool calls (arguments pretty-printed) as the client ended up with them, then stop and usage. */
+function assembled(reply: AssembledReply): HTMLElement {
+  const box = el("div", undefined, "reply");
+  for (const part of reply.parts) {
+    if (part.kind === "tool_call") {
+      const call = el("div", undefined, "tool-call");
+      call.append(el("div", `${part.name || "(no name)"}${part.id ? `  ${part.id}` : ""}`, "tool-name"), el("pre", prettyJson(part.arguments) || "{}", "body"));
+      box.append(call);
+    } else box.append(el("div", part.text, part.kind === "reasoning" ? "reply-text reasoning" : "reply-text"));
   }
-  if (pending.trim()) {
+  if (reply.parts.length === 0) box.append(el("p", "(no text and no tool call)", "muted"));
+  const facts: [string, string][] = [["Format", reply.format]];
+  if (reply.stopReason) facts.push(["Stop reason", reply.stopReason]);
+  for (const [name, value] of Object.entries(reply.usage ?? {})) facts.push([`usage.${name}`, typeof value === "object" ? JSON.stringify(value) : String(value)]);
+  if (reply.error) facts.push(["Error", reply.error]);
+  box.append(fields(facts));
+  return box;
+}
+
+/** Each event with its arrival time and name, its data pretty-printed. */
+function eventList(events: readonly ReplyEvent[], unfinished: string): HTMLOListElement {
+  const list = el("ol", undefined, "events");
+  for (const event of events) {
     const li = el("li");
-    li.append(el("span", `+${lastAt.toFixed(1)} ms`, "at"), el("span", "(unfinished)", "name"), el("pre", pending));
+    li.append(el("span", `+${event.at.toFixed(1)} ms`, "at"), el("span", event.name ?? "data", "name"), el("pre", prettyJson(event.data)));
+    list.append(li);
+  }
+  if (unfinished) {
+    const li = el("li");
+    li.append(el("span", "", "at"), el("span", "(unfinished)", "name"), el("pre", unfinished));
     list.append(li);
   }
   return list;
 }
 
-/** Every field of the record, then, when captured, the headers and bodies that crossed the gateway. */
+/** The reply: assembled first when it was a stream (or Gemini's JSON array of chunks), its events on demand. */
+function replySections(capture: Capture): Node[] {
+  const response = capture.response!;
+  const headers = disclosure(`Reply headers (${Object.keys(response.headers).length})`, fields(Object.entries(response.headers)));
+  if (response.eventStream) {
+    const { events, unfinished } = replyEvents(capture.chunks);
+    const reply = assembleReply(events.map((e) => parseJson(e.data)));
+    return [
+      section(`Reply ${response.status}`, ...(reply ? [assembled(reply)] : []), disclosure(`Events (${events.length})`, eventList(events, unfinished)), headers),
+    ];
+  }
+  const text = capture.chunks.map((c) => c.text).join("");
+  const elements = arrayElements(text);
+  const reply = elements && assembleReply(elements);
+  const raw = el("pre", prettyJson(text) || "(empty)", "body");
+  return [section(`Reply ${response.status}`, ...(reply ? [assembled(reply), disclosure(`Chunks (${elements.length})`, raw)] : [raw]), headers)];
+}
+
+/** "Copy as curl": the command in a box the reader can select, and a button that puts it on the clipboard. */
+function curlBlock(capture: Capture, family: RequestRecord["family"]): HTMLElement {
+  const command = curlCommand(capture.request, location.origin, family);
+  const button = el("button", "Copy as curl", "copy");
+  button.type = "button";
+  const status = el("span", "", "muted copy-status");
+  button.addEventListener("click", () => {
+    navigator.clipboard.writeText(command).then(
+      () => (status.textContent = `Copied. It reads the local key from $${KEY_VARIABLE}.`),
+      () => (status.textContent = "The browser refused the clipboard: select the command below."),
+    );
+  });
+  const row = el("div", undefined, "copy-row");
+  row.append(button, status);
+  const wrap = el("div");
+  wrap.append(row, disclosure("curl command", el("pre", command, "body curl")));
+  return wrap;
+}
+
+/**
+ * The detail of one request: with a capture, the reply (assembled, events on demand) and the request (copy as
+ * curl, headers on demand, the body in full); then the record's fields under human names.
+ */
 export function renderDetail(detail: RequestDetail): DocumentFragment {
   const out = document.createDocumentFragment();
-  if (detail.record) out.append(section("Record", fields(Object.entries(detail.record))));
   const capture = detail.capture;
-  if (!capture) {
+  if (capture) {
+    if (capture.response) out.append(...replySections(capture));
+    out.append(
+      section(
+        `Request ${capture.request.method} ${capture.request.path}`,
+        curlBlock(capture, detail.record?.family ?? null),
+        disclosure(`Request headers (${Object.keys(capture.request.headers).length})`, fields(Object.entries(capture.request.headers))),
+        el("pre", capture.request.body ? prettyJson(capture.request.body) : "(no body)", "body"),
+      ),
+    );
+  } else {
     out.append(
       el(
         "p",
@@ -77,17 +162,7 @@ export function renderDetail(detail: RequestDetail): DocumentFragment {
         "muted",
       ),
     );
-    return out;
   }
-  out.append(section("Request headers", fields(Object.entries(capture.request.headers))));
-  out.append(section(`Request body (${capture.request.method} ${capture.request.path})`, el("pre", capture.request.body ? prettyJson(capture.request.body) : "(none)", "body")));
-  if (capture.response) {
-    out.append(section(`Reply headers (${capture.response.status})`, fields(Object.entries(capture.response.headers))));
-    out.append(
-      capture.response.eventStream
-        ? section(`Reply events`, events(capture.chunks))
-        : section("Reply body", el("pre", prettyJson(capture.chunks.map((c) => c.text).join("")), "body")),
-    );
-  }
+  if (detail.record) out.append(section("Record", fields(recordFields(detail.record))));
   return out;
 }

@@ -5,6 +5,7 @@ import type { GroupStats } from "../../src/request-log/summarize.js";
 import { KeyRefused, createApi, type Api, type Summary } from "./api.js";
 import { series, timeChart } from "./charts.js";
 import { renderDetail } from "./detail.js";
+import { formatTime } from "./format-time.js";
 
 const KEY_STORAGE = "gateway-local-key";
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -60,7 +61,7 @@ function requestRow(r: RequestRecord): HTMLTableRowElement {
   if (failed) tr.className = "failed";
   const cache = r.cacheReadTokens || r.cacheWriteTokens ? `${r.cacheReadTokens ?? 0}/${r.cacheWriteTokens ?? 0}` : "-";
   tr.append(
-    cell(new Date(r.time).toLocaleTimeString()),
+    cell(formatTime(r.time)),
     cell(clientName(r.userAgent)),
     cell(text(r.family)),
     cell(r.method),
