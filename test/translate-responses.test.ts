@@ -597,8 +597,6 @@ describe("responses requests: tools and tool choice", () => {
 // Replies
 // ---------------------------------------------------------------------------------------------------------------
 
-const echoOfCodeMode = { parallel_tool_calls: true, tool_choice: "auto", temperature: null, top_p: null, max_output_tokens: null, reasoning: { effort: "medium", summary: "auto" } };
-
 function envelopeOf(overrides: Json): Json {
   return {
     id: "resp_1",

@@ -1,8 +1,13 @@
+import type { HubUsage } from "./hub.js";
 import { createHubEventReader, reasoningStandsIn, type HubEvent } from "./hub-events.js";
 import type { ClientEvent, ErrorFields, HubStreamItem, HubToClientStream, IdSource } from "./types.js";
 
 /** What the driver knows when the upstream stream has ended, for a format's closing events. */
 export interface StreamEnd {
+  /** The upstream's finish reason (the first it gave), if it gave one. */
+  finishReason: string | undefined;
+  /** The upstream's last usage report: chat servers send it after the finish reason, so it is known only now. */
+  usage: HubUsage | undefined;
   /** How many tool calls the upstream made. */
   toolCalls: number;
   /** The reasoning, when it must also be the answer's text (`reasoningStandsIn`); undefined otherwise. */
@@ -30,8 +35,9 @@ export interface ClientStreamFormat {
  * The driver every client-side stream translator shares (`HubToClientStream`): it reads the hub stream through one
  * `createHubEventReader`, opens the stream once (on `start()`, or before whatever comes first), hands each hub event
  * to the format, turns an upstream error into the format's failure, and guarantees that nothing follows the end
- * (`finish`, `fail`, or an error event), whichever comes first and however often each is called. It also keeps the
- * reasoning and the visible text so that a reply that is reasoning alone can close with it as its answer.
+ * (`finish`, `fail`, or an error event), whichever comes first and however often each is called. It keeps what the
+ * closing needs: the finish reason, the last usage, and the reasoning and visible text, so that a reply that is
+ * reasoning alone can close with it as its answer.
  */
 export function createClientStream(ids: IdSource, format: ClientStreamFormat): HubToClientStream {
   const reader = createHubEventReader(ids);
@@ -39,6 +45,8 @@ export function createClientStream(ids: IdSource, format: ClientStreamFormat): H
   let ended = false;
   let reasoning = "";
   let visibleText = "";
+  let finishReason: string | undefined;
+  let usage: HubUsage | undefined;
 
   function start(): ClientEvent[] {
     if (started || ended) return [];
@@ -59,6 +67,8 @@ export function createClientStream(ids: IdSource, format: ClientStreamFormat): H
       if (event.type === "error") return [...out, ...fail(event.error)];
       if (event.type === "reasoning") reasoning += event.text;
       if (event.type === "text") visibleText += event.text;
+      if (event.type === "finish") finishReason ??= event.reason;
+      if (event.type === "usage") usage = event.usage;
       out.push(...format.onEvent(event));
     }
     return out;
@@ -76,7 +86,7 @@ export function createClientStream(ids: IdSource, format: ClientStreamFormat): H
       ended = true;
       const toolCalls = reader.toolCalls;
       const answerFromReasoning = reasoningStandsIn(visibleText, toolCalls > 0, reasoning) ? reasoning : undefined;
-      return [...out, ...format.closing({ toolCalls, answerFromReasoning })];
+      return [...out, ...format.closing({ finishReason, usage, toolCalls, answerFromReasoning })];
     },
     fail,
     keepAlive(): ClientEvent[] {

@@ -1,4 +1,4 @@
-import type { HubUsage, Json, ReasoningField } from "../hub.js";
+import type { Json, ReasoningField } from "../hub.js";
 import { createClientStream } from "../client-stream.js";
 import type { HubEvent } from "../hub-events.js";
 import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
@@ -37,8 +37,6 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
   let jsonText = "";
   /** The reasoning since the last call opened, and the field it came under. */
   let unsealed: HeldCall["reasoning"];
-  let finishReason: string | null = null;
-  let usage: HubUsage | undefined;
 
   const event = (parts: Json[]): ClientEvent => ({ data: responseBody(parts, ctx, responseId) });
 
@@ -82,10 +80,7 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
         return [];
       }
       case "finish":
-        finishReason = item.reason;
-        return [];
       case "usage":
-        usage = item.usage;
         return [];
     }
   }
@@ -93,12 +88,12 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
   return createClientStream(ctx.ids, {
     opening: () => [],
     onEvent,
-    closing({ toolCalls, answerFromReasoning }) {
+    closing({ finishReason, usage, toolCalls, answerFromReasoning }) {
       const answer = answerFromReasoning ?? jsonText;
       const text = hints.jsonText ? unwrapJsonText(answer) : answer;
       const parts: Json[] = text ? [{ text }] : [];
       for (const call of held) parts.push(callPart(call));
-      const end = { finishReason: finishReasonOf(finishReason, toolCalls > 0), usageMetadata: usageMetadataOf(usage, hints) };
+      const end = { finishReason: finishReasonOf(finishReason ?? null, toolCalls > 0), usageMetadata: usageMetadataOf(usage, hints) };
       return [{ data: responseBody(parts, ctx, responseId, end) }];
     },
     failure: (error) => [{ data: geminiFamily.errorBody(error) }],

@@ -1,5 +1,5 @@
 import { jsonrepair } from "jsonrepair";
-import type { HubUsage, Json, ReasoningField } from "../hub.js";
+import type { Json, ReasoningField } from "../hub.js";
 import { createClientStream } from "../client-stream.js";
 import type { HubEvent } from "../hub-events.js";
 import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
@@ -50,8 +50,6 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
   let open: OpenBlock | undefined;
   /** White space that came while no text block was open: it goes out with the text that follows, or not at all. */
   let blank = "";
-  let finishReason: string | undefined;
-  let usage: HubUsage | undefined;
 
   const delta = (index: number, fields: Json): ClientEvent => messagesEvent("content_block_delta", { index, delta: fields });
 
@@ -115,10 +113,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
         open.args += event.text;
         return [delta(open.index, { type: "input_json_delta", partial_json: event.text })];
       case "finish":
-        finishReason ??= event.reason;
-        return [];
       case "usage":
-        usage = event.usage;
         return [];
     }
   }
@@ -126,7 +121,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
   return createClientStream(ctx.ids, {
     opening,
     onEvent,
-    closing({ toolCalls, answerFromReasoning }) {
+    closing({ finishReason, usage, toolCalls, answerFromReasoning }) {
       const out = answerFromReasoning === undefined ? [] : onEvent({ type: "text", text: answerFromReasoning });
       out.push(...close());
       const stop = { stop_reason: stopReasonOf(finishReason, toolCalls > 0), stop_sequence: null };

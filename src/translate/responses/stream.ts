@@ -1,4 +1,4 @@
-import type { HubUsage, Json, ReasoningField } from "../hub.js";
+import type { Json, ReasoningField } from "../hub.js";
 import { createClientStream } from "../client-stream.js";
 import type { HubEvent } from "../hub-events.js";
 import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
@@ -30,8 +30,6 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
   const calls = new Map<number, StreamCall>();
   const waiting: StreamCall[] = [];
   let open: OpenItem | undefined;
-  let finishReason: string | undefined;
-  let usage: HubUsage | undefined;
 
   const response = (state: Pick<ResponseState, "status" | "usage" | "error" | "incompleteDetails">) => ({
     response: responseObject({ ...base, output: [...output], ...state }, echo),
@@ -107,10 +105,8 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
         return open?.kind === "tool" && open.call === call ? [...itemEvents.delta(emit, open, event.text), ...promote()] : [];
       }
       case "finish":
-        finishReason ??= event.reason;
         return settle();
       case "usage":
-        usage = event.usage;
         return [];
     }
   }
@@ -118,7 +114,7 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
   return createClientStream(ctx.ids, {
     opening,
     onEvent,
-    closing({ toolCalls, answerFromReasoning }) {
+    closing({ finishReason, usage, toolCalls, answerFromReasoning }) {
       const out = [...(answerFromReasoning === undefined ? [] : piece("message", answerFromReasoning)), ...settle()];
       const { status, incomplete_details } = statusOf(finishReason, toolCalls > 0);
       out.push(emit("response.completed", response({ status, usage: responseUsage(usage), incompleteDetails: incomplete_details })));
