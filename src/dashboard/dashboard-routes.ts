@@ -2,14 +2,18 @@ import { readFileSync } from "node:fs";
 import type { H3, H3Event } from "h3";
 import { notFound, unauthorized } from "../errors/index.js";
 import { bearerToken } from "../families/bearer.js";
+import { loadPricer, type Pricer, type PricingConfig } from "../pricing/index.js";
 import type { RequestRecord } from "../request-log/record.js";
 import { summarize } from "../request-log/summarize.js";
 import type { Capture, CaptureStore } from "./capture-store.js";
 import type { LiveFeed } from "./live-feed.js";
 
+/** A record as the page gets it: with its estimated cost in USD (`null`: unknown; absent: nothing to price). */
+export type PricedRecord = RequestRecord & { costUsd?: number | null };
+
 /** What `/ui/api/requests/<id>` answers: the record and, when one is kept, its capture. */
 export interface RequestDetail {
-  record: RequestRecord | undefined;
+  record: PricedRecord | undefined;
   capture: Capture | null;
   captureMode: string;
 }
@@ -21,6 +25,8 @@ export interface DashboardOptions {
   version: string;
   /** The default upstream's label, for the header of the page. */
   upstream: string;
+  /** What prices a request: the user's `prices` and which upstreams are the free echo. */
+  pricing: PricingConfig;
 }
 
 /** The page may load nothing from anywhere but the gateway itself, and may not be framed. */
@@ -65,35 +71,45 @@ const nothingAt = (event: H3Event) => notFound(`Nothing is served at ${event.url
 export function registerDashboard(app: H3, options: DashboardOptions): void {
   const { feed, captures } = options;
   const startedAt = new Date().toISOString();
+  // The price table loads with the first data request (about 35 ms), not at start; the live feed prices from then on.
+  let pricer: Promise<Pricer> | undefined;
+  const pricing = (): Promise<Pricer> =>
+    (pricer ??= loadPricer(options.pricing).then((price) => {
+      feed.usePricer(price);
+      return price;
+    }));
+  const priced = (price: Pricer, r: RequestRecord): PricedRecord => ({ ...r, headers: undefined, costUsd: price(r) });
   const requireKey = (event: H3Event) => {
     if (!options.keyMatches(bearerToken(event.req.headers.get("authorization") ?? undefined))) {
       throw unauthorized("The dashboard's data needs the local key in an Authorization: Bearer header. Open the page with `gateway ui`.");
     }
   };
 
-  app.get("/ui/api/summary", (event) => {
+  app.get("/ui/api/summary", async (event) => {
     requireKey(event);
+    const price = await pricing();
     const records = feed.recent();
     return json({
       version: options.version,
       upstream: options.upstream,
       startedAt,
       capture: { mode: captures.mode, ...captures.stats() },
-      records: records.slice(-1000).map((r) => ({ ...r, headers: undefined })),
-      stats: summarize(records),
+      records: records.slice(-1000).map((r) => priced(price, r)),
+      stats: summarize(records, price),
     });
   });
   app.get("/ui/api/live", (event) => {
     requireKey(event);
     return new Response(feed.follow(), { headers: { ...PAGE_HEADERS, "content-type": "application/x-ndjson", "cache-control": "no-store", "x-accel-buffering": "no" } });
   });
-  app.get("/ui/api/requests/:id", (event) => {
+  app.get("/ui/api/requests/:id", async (event) => {
     requireKey(event);
+    const price = await pricing();
     const id = event.context.params?.id ?? "";
     const record = [...feed.recent()].reverse().find((r) => r.requestId === id);
     const capture = captures.get(id);
     if (!/^[\w-]+$/.test(id) || (!record && !capture)) throw nothingAt(event);
-    const detail: RequestDetail = { record: record && { ...record, headers: undefined }, capture: capture ?? null, captureMode: captures.mode };
+    const detail: RequestDetail = { record: record && priced(price, record), capture: capture ?? null, captureMode: captures.mode };
     return json(detail);
   });
   app.all("/ui/api/**", (event) => {

@@ -1,3 +1,4 @@
+import type { Pricer } from "../pricing/index.js";
 import type { RequestRecord, RequestSink } from "../request-log/record.js";
 
 /** Records kept in memory for the page's first view, its charts and its totals. */
@@ -24,6 +25,7 @@ export function createLiveFeed() {
   const ring: RequestRecord[] = [];
   let next = 0;
   const subscribers = new Set<Subscriber>();
+  let price: Pricer | undefined;
 
   function send(subscriber: Subscriber, line: Uint8Array): void {
     const { controller } = subscriber;
@@ -43,7 +45,7 @@ export function createLiveFeed() {
     ring[next] = record;
     next = (next + 1) % KEEP;
     if (subscribers.size === 0) return;
-    const line = encoder.encode(`${JSON.stringify({ type: "record", record: { ...record, headers: undefined } })}\n`);
+    const line = encoder.encode(`${JSON.stringify({ type: "record", record: { ...record, headers: undefined, costUsd: price?.(record) } })}\n`);
     for (const subscriber of subscribers) send(subscriber, line);
   };
 
@@ -67,6 +69,10 @@ export function createLiveFeed() {
         },
         { highWaterMark: MAX_PENDING_BYTES, size: (chunk) => chunk.byteLength },
       );
+    },
+    /** Prices each record sent from now on (`costUsd`, as `/ui/api/summary` has it); priced only when a page follows. */
+    usePricer(pricer: Pricer): void {
+      price = pricer;
     },
     /** Ends every page's stream (shutdown). */
     close(): void {

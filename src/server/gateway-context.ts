@@ -101,6 +101,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
       keyMatches,
       version: options.version,
       upstream,
+      pricing: config,
       nextRequestId,
       onInternalError,
       health: () => ({ version: options.version, upstream, pid: process.pid, upstreams: upstreamsHealth(upstreams) }),
