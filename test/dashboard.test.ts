@@ -32,7 +32,9 @@ describe.runIf(hasChromium)("the dashboard in headless Chromium", () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     upstream = await startFakeUpstream();
-    env = cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), GATEWAY_STATE_DIR: stateDir, GATEWAY_UPSTREAM: upstream.url, GATEWAY_API_KEY: FAKE_UPSTREAM_KEY, GATEWAY_LOCAL_KEY: LOCAL_KEY });
+    // A second upstream (the echo, for local-* models) and a price for one model: claude-fake has none (unknown).
+    const config = { upstreams: { local: { url: "echo", models: ["local-*"] } }, prices: { "gpt-fake": { input: 3000, output: 15000 } } };
+    env = cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(config), GATEWAY_STATE_DIR: stateDir, GATEWAY_UPSTREAM: upstream.url, GATEWAY_API_KEY: FAKE_UPSTREAM_KEY, GATEWAY_LOCAL_KEY: LOCAL_KEY });
     gateway = spawnCli(["start", "--port", "0", "--capture", "--quiet"], env);
     url = (await waitForOutput(gateway, /listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
     other = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>other</title>"));
@@ -90,6 +92,21 @@ describe.runIf(hasChromium)("the dashboard in headless Chromium", () => {
     await expect.poll(() => page.locator("#key-error").textContent()).toContain("The gateway refused this key.");
     expect(await page.locator("#app").isHidden()).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, "dashboard-key-prompt.png") });
+    await page.close();
+  });
+
+  it("on a fresh gateway each chart says it is empty, and the legend's dashes are explained", async () => {
+    const { page } = await openPage(`/ui/#key=${LOCAL_KEY}`);
+    await page.locator("#app").waitFor();
+    const notes = page.locator(".chart-empty");
+    expect(await notes.count()).toBe(3);
+    for (const note of await notes.all()) {
+      expect(await note.isVisible()).toBe(true);
+      expect(await note.textContent()).toBe("No requests in this window yet: they appear here as tools send them.");
+    }
+    expect(await page.locator(".hint").textContent()).toContain('"--" below a chart means nothing is pointed at');
+    expect(await page.locator("#window").inputValue()).toBe("auto");
+    await page.screenshot({ path: join(ARTIFACTS, "dashboard-fresh.png") });
     await page.close();
   });
 
@@ -157,12 +174,142 @@ describe.runIf(hasChromium)("the dashboard in headless Chromium", () => {
     await page.close();
   });
 
+  it("the charts of a gateway a few minutes old are drawn second by second over those minutes", async () => {
+    const { page } = await openPage(`/ui/#key=${LOCAL_KEY}`);
+    await page.locator("#app").waitFor();
+    for (const id of ["chart-requests", "chart-tokens", "chart-latency"]) {
+      await expect.poll(() => page.locator(`#${id}`).getAttribute("data-step")).toBe("1");
+      expect(await page.locator(`#${id} .chart-empty`).isHidden()).toBe(true);
+    }
+    // the bars of four requests a second apart at most fill a visible part of the chart, not a one-pixel spike
+    const bars = await page.locator("#chart-requests canvas").evaluate((canvas: HTMLCanvasElement) => {
+      const { data, width, height } = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height);
+      const columns = new Set<number>();
+      for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if (data[(y * width + x) * 4 + 2]! > 200 && data[(y * width + x) * 4]! < 150) columns.add(x);
+      return columns.size;
+    });
+    expect(bars).toBeGreaterThan(3);
+    await page.selectOption("#window", "3600");
+    await expect.poll(() => page.locator("#chart-requests").getAttribute("data-step")).toBe("30");
+    await page.screenshot({ path: join(ARTIFACTS, "dashboard-charts.png") });
+    await page.close();
+  });
+
+  it("shows the upstream of each request, filters by it, and totals per upstream beside model and client", async () => {
+    const openai = new OpenAI({ baseURL: `${url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
+    await openai.chat.completions.create({ model: "local-echo", messages: [{ role: "user", content: "to the echo" }] });
+    const { page } = await openPage(`/ui/#key=${LOCAL_KEY}`);
+    await page.locator("#app").waitFor();
+    const rows = page.locator("#requests tbody tr");
+    await expect.poll(() => rows.count()).toBe(5);
+    const header = await page.locator("#requests thead th").allTextContents();
+    expect(header).toContain("Upstream");
+    expect(await rows.first().locator("td.upstream").textContent()).toBe("local");
+    expect(await rows.last().locator("td.upstream").textContent()).toBe("default");
+    await page.selectOption("#f-upstream", "local");
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await page.locator("#filtered").textContent()).toBe("1 of 5 requests match the filters.");
+    await page.selectOption("#f-upstream", "");
+    const upstreams = await page.locator("#by-upstream tr").allTextContents();
+    expect(upstreams[0]).toMatch(/^Upstream/);
+    expect(upstreams.slice(1).map((row) => row.split(/\d/)[0])).toEqual(["default", "local"]);
+    await page.close();
+  });
+
+  it("clicking a model or client row filters the table, and clicking it again shows every request", async () => {
+    const { page } = await openPage(`/ui/#key=${LOCAL_KEY}`);
+    await page.locator("#app").waitFor();
+    const rows = page.locator("#requests tbody tr");
+    await expect.poll(() => rows.count()).toBe(5);
+    await page.locator("#by-model tr", { hasText: "claude-fake" }).click();
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await page.locator("#f-model").inputValue()).toBe("claude-fake");
+    expect(await page.locator("#by-model tr.active").textContent()).toMatch(/^claude-fake/);
+    await page.locator("#by-client tr", { hasText: "OpenAI/JS" }).click();
+    await expect.poll(() => rows.count()).toBe(0);
+    await page.locator("#by-model tr.active").click();
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await page.locator("#f-model").inputValue()).toBe("");
+    // the keyboard does the same
+    await page.locator("#by-client tr.active").focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => rows.count()).toBe(5);
+    await page.close();
+  });
+
+  it("prices each request, model, client and upstream as gateway stats does; a model without a price is unknown, never $0", async () => {
+    const stats = JSON.parse((await runCli(["stats", "--json"], env)).stdout);
+    const { page } = await openPage(`/ui/#key=${LOCAL_KEY}`);
+    await page.locator("#app").waitFor();
+    await expect.poll(() => page.locator("#requests tbody tr").count()).toBe(5);
+    const costOf = (name: string, groups: { name: string; costUsd: number; unpricedRequests: number }[]) => {
+      const g = groups.find((group) => group.name === name)!;
+      return g.unpricedRequests === 0 ? g.costUsd : g.costUsd === 0 ? "unknown" : g.costUsd;
+    };
+    expect(costOf("gpt-fake", stats.models)).toBeGreaterThan(0);
+    expect(costOf("claude-fake", stats.models)).toBe("unknown");
+    const cell = (table: string, row: string) => page.locator(`#${table} tr`, { hasText: row }).locator("td").nth(5).textContent();
+    expect(await cell("by-model", "claude-fake")).toBe("unknown");
+    expect(await cell("by-model", "gpt-fake")).toMatch(/^\$0\.\d+$/);
+    expect(await cell("by-model", "local-echo")).toBe("$0.00");
+    expect(await cell("by-client", "Anthropic/JS")).toBe("unknown");
+    expect(await cell("by-upstream", "default")).toMatch(/^≥\$0\.\d+$/);
+    expect(await page.locator('.card[data-label="Estimated cost"] strong').textContent()).toMatch(/^≥\$0\.\d+$/);
+    expect(await page.locator('.card[data-label="Estimated cost"]').getAttribute("title")).toContain("2 requests for a model without a known price");
+    const costs = await page.locator("#requests tbody td.cost").allTextContents();
+    expect(costs.filter((c) => c === "unknown")).toHaveLength(2);
+    expect(costs).not.toContain("$0.00".replace("0.00", "0")); // never a bare $0
+    expect(costs.filter((c) => /^\$0\.\d+$/.test(c) && c !== "$0.00")).toHaveLength(2);
+    // the detail says the same
+    await page.locator("#requests tbody tr", { hasText: "claude-fake" }).first().click();
+    await expect.poll(() => page.locator("#detail section", { hasText: /^Record/ }).textContent()).toContain("Estimated costunknown");
+    await page.close();
+  });
+
+  it("at 1400 px every column is whole, the outcome of a reply cut short included; at 420 px time, model, status and duration stay", async () => {
+    upstream.behaviour.dieAfterChunks = 2;
+    const anthropic = new Anthropic({ baseURL: url, apiKey: LOCAL_KEY, maxRetries: 0 });
+    await expect(
+      (async () => {
+        const stream = await anthropic.messages.create({ model: "claude-fake", max_tokens: 10, stream: true, messages: [{ role: "user", content: "cut me short please" }] });
+        for await (const _event of stream) {
+          // drain
+        }
+      })(),
+    ).rejects.toThrow();
+    upstream.behaviour.dieAfterChunks = undefined;
+    const { page } = await openPage(`/ui/#key=${LOCAL_KEY}`);
+    await page.locator("#app").waitFor();
+    const rows = page.locator("#requests tbody tr");
+    await expect.poll(() => rows.count()).toBe(6);
+    expect(await rows.first().locator("td.outcome").textContent()).toBe("upstream broke mid-reply");
+    const overflow = () => page.locator("#requests").evaluate((table) => ({ table: table.scrollWidth, box: table.parentElement!.clientWidth }));
+    const at1400 = await overflow();
+    expect(at1400.table).toBeLessThanOrEqual(at1400.box);
+    const outcome = await rows.first().locator("td.outcome").evaluate((td) => ({ right: td.getBoundingClientRect().right, box: td.closest(".scroll")!.getBoundingClientRect().right }));
+    expect(outcome.right).toBeLessThanOrEqual(outcome.box);
+    await page.screenshot({ path: join(ARTIFACTS, "dashboard-1400.png"), fullPage: true });
+
+    await page.setViewportSize({ width: 900, height: 1000 });
+    await page.screenshot({ path: join(ARTIFACTS, "dashboard-900.png"), fullPage: true });
+
+    await page.setViewportSize({ width: 420, height: 900 });
+    const visible = await page.locator("#requests thead th").evaluateAll((ths) => ths.filter((th) => (th as HTMLElement).offsetParent !== null).map((th) => th.textContent));
+    expect(visible).toEqual(["Time", "Model", "Status", "Duration"]);
+    const at420 = await overflow();
+    expect(at420.table).toBeLessThanOrEqual(at420.box);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(420);
+    await page.screenshot({ path: join(ARTIFACTS, "dashboard-420.png"), fullPage: true });
+    await page.close();
+  });
+
   it.each([1400, 900, 420])("at %i px a stream's detail shows the assembled reply first, events on demand, the record by human names, and copies the request as curl", async (width) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: url });
     const { page } = await openPage(`/ui/#key=${LOCAL_KEY}`);
     await page.setViewportSize({ width, height: 900 });
     await page.locator("#app").waitFor();
-    await page.locator("#requests tbody tr", { hasText: "claude-fake" }).first().click();
+    // the newest messages stream that completed ("dashboard four"; a later one was cut short)
+    await page.locator("#requests tbody tr", { hasText: "claude-fake" }).filter({ hasText: "complete" }).first().click();
     const detail = page.locator("#detail");
     const reply = detail.locator(".reply-text").first();
     await expect.poll(() => reply.textContent()).toBe("fake: dashboard four");

@@ -1,6 +1,5 @@
-import type { RequestRecord } from "../../src/request-log/record.js";
+import type { PricedRecord, RequestDetail } from "../../src/dashboard/dashboard-routes.js";
 import type { UsageSummary } from "../../src/request-log/summarize.js";
-import type { RequestDetail } from "../../src/dashboard/dashboard-routes.js";
 
 /** What `/ui/api/summary` answers. */
 export interface Summary {
@@ -8,11 +7,18 @@ export interface Summary {
   upstream: string;
   startedAt: string;
   capture: { mode: string; requests: number; bytes: number };
-  records: RequestRecord[];
+  records: PricedRecord[];
   stats: UsageSummary;
 }
 
-export type { RequestDetail };
+/** One line of the live feed. */
+export interface LiveLine {
+  type: "hello" | "record" | "dropped";
+  record?: PricedRecord;
+  count?: number;
+}
+
+export type { PricedRecord, RequestDetail };
 
 /** A 401 from the gateway: the key is missing or wrong. */
 export class KeyRefused extends Error {}
@@ -30,7 +36,7 @@ export function createApi(key: string) {
     summary: () => get<Summary>("/ui/api/summary"),
     detail: (id: string) => get<RequestDetail>(`/ui/api/requests/${encodeURIComponent(id)}`),
     /** Calls `onLine` for each NDJSON line of the live feed until it ends or `signal` aborts. */
-    async live(onLine: (line: { type: string; record?: RequestRecord; count?: number }) => void, signal: AbortSignal): Promise<void> {
+    async live(onLine: (line: LiveLine) => void, signal: AbortSignal): Promise<void> {
       const res = await fetch("/ui/api/live", { headers, signal, cache: "no-store" });
       if (res.status === 401) throw new KeyRefused("The gateway refused this key.");
       const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -40,7 +46,7 @@ export function createApi(key: string) {
         if (done) return;
         const lines = (pending + value).split("\n");
         pending = lines.pop() ?? "";
-        for (const line of lines) if (line) onLine(JSON.parse(line) as { type: string; record?: RequestRecord });
+        for (const line of lines) if (line) onLine(JSON.parse(line) as LiveLine);
       }
     },
   };

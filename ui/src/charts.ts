@@ -1,26 +1,42 @@
 import uPlot from "uplot";
 import type { RequestRecord } from "../../src/request-log/record.js";
 
-/** Bucket width for a window: about 30 to 50 points whatever the window. */
-const bucketSeconds = (windowSeconds: number): number => (windowSeconds <= 900 ? 30 : windowSeconds <= 3600 ? 60 : 1800);
+/** Bucket widths in seconds, finest first: a window is drawn in the finest that keeps it within 120 points. */
+const STEPS = [1, 5, 10, 30, 60, 300, 900, 1800, 3600];
+const MAX_POINTS = 120;
+
+/** A chart window choice: a fixed span in seconds, or `auto` (from the first request kept, at least a minute). */
+export type WindowChoice = number | "auto";
+
+/**
+ * Where the charts start and how wide a bucket is. `auto` fits the data: a gateway a few minutes old is drawn
+ * second by second over those minutes, not as a spike at the right edge of an hour.
+ */
+export function chartWindow(records: readonly RequestRecord[], choice: WindowChoice, now = Date.now() / 1000): { start: number; step: number } {
+  const first = records.length ? Date.parse(records[0]!.time) / 1000 : now;
+  const span = choice === "auto" ? Math.max(60, now - first) : choice;
+  const step = STEPS.find((s) => span / s <= MAX_POINTS) ?? STEPS.at(-1)!;
+  return { start: Math.floor((now - span) / step) * step, step };
+}
 
 function percentile(sorted: number[], p: number): number | null {
   return sorted.length ? sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]! : null;
 }
 
-/** Series over time from the records of the window: requests, tokens in/out, latency p50/p95. */
-export function series(records: readonly RequestRecord[], windowSeconds: number, now = Date.now() / 1000) {
-  const step = bucketSeconds(windowSeconds);
-  const start = Math.floor((now - windowSeconds) / step) * step;
+/** Series over time from the records of the window: requests, tokens in/out, latency p50/p95, and how many fell in it. */
+export function series(records: readonly RequestRecord[], choice: WindowChoice, now = Date.now() / 1000) {
+  const { start, step } = chartWindow(records, choice, now);
   const count = Math.ceil((now - start) / step);
   const times = Array.from({ length: count }, (_, i) => start + i * step);
   const requests = new Array<number>(count).fill(0);
   const tokensIn = new Array<number>(count).fill(0);
   const tokensOut = new Array<number>(count).fill(0);
   const durations = Array.from({ length: count }, () => [] as number[]);
+  let inWindow = 0;
   for (const r of records) {
     const i = Math.floor((Date.parse(r.time) / 1000 - start) / step);
     if (i < 0 || i >= count) continue;
+    inWindow++;
     requests[i]!++;
     tokensIn[i]! += r.inputTokens ?? 0;
     tokensOut[i]! += r.outputTokens ?? 0;
@@ -28,6 +44,8 @@ export function series(records: readonly RequestRecord[], windowSeconds: number,
   }
   const sorted = durations.map((d) => d.sort((a, b) => a - b));
   return {
+    step,
+    inWindow,
     requests: [times, requests] as uPlot.AlignedData,
     tokens: [times, tokensIn, tokensOut] as uPlot.AlignedData,
     latency: [times, sorted.map((d) => percentile(d, 0.5)), sorted.map((d) => percentile(d, 0.95))] as uPlot.AlignedData,
@@ -36,7 +54,10 @@ export function series(records: readonly RequestRecord[], windowSeconds: number,
 
 const css = (name: string): string => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
-/** One small time chart; `update` swaps its data, `resize` follows its container. */
+/**
+ * One small time chart that follows its container's width. `update` swaps its data; with nothing in the window
+ * the chart says so over its empty axes, and `el.dataset.step` tells the bucket width in seconds.
+ */
 export function timeChart(el: HTMLElement, labels: string[], colors: string[], kind: "bars" | "line" | "points") {
   const bars = kind === "bars";
   const axis = { stroke: css("--muted"), grid: { stroke: css("--grid"), width: 1 }, ticks: { stroke: css("--grid"), width: 1 } };
@@ -62,5 +83,15 @@ export function timeChart(el: HTMLElement, labels: string[], colors: string[], k
   };
   const plot = new uPlot(options, [[], ...labels.map(() => [])] as unknown as uPlot.AlignedData, el);
   new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height: 150 })).observe(el);
-  return { update: (data: uPlot.AlignedData) => plot.setData(data) };
+  const empty = document.createElement("p");
+  empty.className = "chart-empty";
+  empty.textContent = "No requests in this window yet: they appear here as tools send them.";
+  el.append(empty);
+  return {
+    update(data: uPlot.AlignedData, step: number, inWindow: number): void {
+      el.dataset.step = String(step);
+      empty.hidden = inWindow > 0;
+      plot.setData(data);
+    },
+  };
 }

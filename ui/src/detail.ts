@@ -1,12 +1,11 @@
 import { prettyJson } from "../../src/dashboard/pretty-json.js";
 import { clientName } from "../../src/request-log/client-name.js";
-import type { RequestRecord } from "../../src/request-log/record.js";
 import { failureCause, formatMs, modelLabel } from "../../src/request-log/request-line.js";
-import type { RequestDetail } from "./api.js";
+import type { PricedRecord, RequestDetail } from "./api.js";
 import { assembleReply, type AssembledReply } from "./assemble-reply.js";
 import { curlCommand, KEY_VARIABLE } from "./curl-command.js";
 import { el } from "./dom.js";
-import { formatTime } from "./format-time.js";
+import { formatDateTime, formatUsd } from "../../src/request-log/format.js";
 import { arrayElements, parseJson, replyEvents, type ReplyEvent } from "./reply-events.js";
 
 type Capture = NonNullable<RequestDetail["capture"]>;
@@ -39,9 +38,9 @@ function disclosure(summary: string, ...children: Node[]): HTMLDetailsElement {
 const tokens = (n: number | undefined): string => (n === undefined ? "-" : n.toLocaleString("en-US"));
 
 /** The record under names a person reads, each figure with its unit; fields a request lacks are left out. */
-function recordFields(r: RequestRecord): [string, string][] {
+function recordFields(r: PricedRecord): [string, string][] {
   const rows: [string, string | undefined][] = [
-    ["Finished", formatTime(r.time)],
+    ["Finished", formatDateTime(r.time)],
     ["Request id", r.requestId],
     ["Client", `${clientName(r.userAgent)}${r.userAgent ? ` (${r.userAgent})` : ""}`],
     ["Request", `${r.method} ${r.path}`],
@@ -58,6 +57,7 @@ function recordFields(r: RequestRecord): [string, string][] {
     ["Tokens out", r.outputTokens === undefined ? undefined : tokens(r.outputTokens)],
     ["Cache read", r.cacheReadTokens ? tokens(r.cacheReadTokens) : undefined],
     ["Cache write", r.cacheWriteTokens ? tokens(r.cacheWriteTokens) : undefined],
+    ["Estimated cost", r.costUsd === undefined ? undefined : formatUsd(r.costUsd)],
     ["Error code", r.errorCode],
   ];
   return rows.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== "");
@@ -117,7 +117,7 @@ function replySections(capture: Capture): Node[] {
 }
 
 /** "Copy as curl": the command in a box the reader can select, and a button that puts it on the clipboard. */
-function curlBlock(capture: Capture, family: RequestRecord["family"]): HTMLElement {
+function curlBlock(capture: Capture, family: PricedRecord["family"]): HTMLElement {
   const command = curlCommand(capture.request, location.origin, family);
   const button = el("button", "Copy as curl", "copy");
   button.type = "button";

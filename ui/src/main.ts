@@ -1,11 +1,8 @@
-import { clientName } from "../../src/request-log/client-name.js";
-import type { RequestRecord } from "../../src/request-log/record.js";
-import { failureCause, formatMs, modelLabel } from "../../src/request-log/request-line.js";
-import type { GroupStats } from "../../src/request-log/summarize.js";
-import { KeyRefused, createApi, type Api, type Summary } from "./api.js";
+import { KeyRefused, createApi, type Api, type PricedRecord, type Summary } from "./api.js";
 import { series, timeChart } from "./charts.js";
 import { renderDetail } from "./detail.js";
-import { formatTime } from "./format-time.js";
+import { matches, headerRow, requestRow, type Filters } from "./request-table.js";
+import { groupsOf, renderCards, renderGroups } from "./totals.js";
 
 const KEY_STORAGE = "gateway-local-key";
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -27,62 +24,27 @@ function askForKey(message = ""): void {
   $<HTMLInputElement>("key-input").focus();
 }
 
-const number = (n: number): string => n.toLocaleString("en-US");
-const text = (value: unknown): string => (value === undefined || value === null || value === "" ? "-" : String(value));
-
-function cell(content: string, className?: string): HTMLTableCellElement {
-  const td = document.createElement("td");
-  td.textContent = content;
-  if (className) td.className = className;
-  return td;
-}
-
-/** The live state of the page: records newest last, the server's totals, the chosen filters. */
-let records: RequestRecord[] = [];
+/** The live state of the page: records newest last, the server's totals. */
+let records: PricedRecord[] = [];
 let summary: Summary | undefined;
 
-function matches(r: RequestRecord): boolean {
-  const model = $<HTMLSelectElement>("f-model").value;
-  const client = $<HTMLSelectElement>("f-client").value;
-  const family = $<HTMLSelectElement>("f-family").value;
-  const status = $<HTMLSelectElement>("f-status").value;
-  if (model && r.model !== model) return false;
-  if (client && clientName(r.userAgent) !== client) return false;
-  if (family && r.family !== family) return false;
-  const failed = r.status >= 400 || r.outcome !== "complete";
-  return !(status === "ok" && failed) && !(status === "error" && !failed);
-}
+/** The filters by the select that holds each one. */
+const FILTER_SELECTS = { model: "f-model", client: "f-client", upstream: "f-upstream", family: "f-family", status: "f-status" } as const;
 
-function requestRow(r: RequestRecord): HTMLTableRowElement {
-  const tr = document.createElement("tr");
-  tr.tabIndex = 0;
-  tr.dataset.id = r.requestId;
-  const failed = r.status >= 400 || r.outcome !== "complete";
-  if (failed) tr.className = "failed";
-  const cache = r.cacheReadTokens || r.cacheWriteTokens ? `${r.cacheReadTokens ?? 0}/${r.cacheWriteTokens ?? 0}` : "-";
-  tr.append(
-    cell(formatTime(r.time)),
-    cell(clientName(r.userAgent)),
-    cell(text(r.family)),
-    cell(r.method),
-    cell(r.path, "path"),
-    cell(modelLabel(r)),
-    cell(String(r.status), `num status s${String(r.status)[0]}`),
-    cell(formatMs(r.durationMs), "num"),
-    cell(formatMs(r.ttfbMs), "num"),
-    cell(text(r.inputTokens), "num"),
-    cell(text(r.outputTokens), "num"),
-    cell(cache, "num"),
-    cell(failureCause(r) ?? "complete"),
-  );
-  return tr;
+function filters(): Filters {
+  const value = (id: string) => $<HTMLSelectElement>(id).value;
+  return { model: value("f-model"), client: value("f-client"), upstream: value("f-upstream"), family: value("f-family"), status: value("f-status") };
 }
 
 function renderTable(): void {
+  const f = filters();
   const body = $<HTMLTableElement>("requests").tBodies[0]!;
-  const shown = records.filter(matches).slice(-500).reverse();
-  body.replaceChildren(...shown.map(requestRow));
+  const matching = records.filter((r) => matches(r, f));
+  body.replaceChildren(...matching.slice(-500).reverse().map(requestRow));
   $("empty").hidden = records.length > 0;
+  const filtered = $("filtered");
+  filtered.hidden = records.length === 0 || matching.length === records.length;
+  filtered.textContent = `${matching.length} of ${records.length} requests match the filters.`;
 }
 
 function fillFilter(id: string, values: Iterable<string>): void {
@@ -95,58 +57,23 @@ function fillFilter(id: string, values: Iterable<string>): void {
   }
 }
 
-function groupTable(id: string, title: string, groups: readonly GroupStats[]): void {
-  const table = $<HTMLTableElement>(id);
-  const head = document.createElement("tr");
-  for (const [label, numeric] of [[title, false], ["Requests", true], ["Errors", true], ["Tokens in", true], ["Tokens out", true], ["P50", true], ["P95", true]] as const) {
-    const th = document.createElement("th");
-    th.textContent = label;
-    if (numeric) th.className = "num";
-    head.append(th);
-  }
-  const rows = groups.map((g) => {
-    const tr = document.createElement("tr");
-    tr.append(
-      cell(g.name),
-      cell(number(g.requests), "num"),
-      cell(number(g.errors), "num"),
-      cell(number(g.inputTokens), "num"),
-      cell(number(g.outputTokens), "num"),
-      cell(formatMs(g.durationMs.p50), "num"),
-      cell(formatMs(g.durationMs.p95), "num"),
-    );
-    return tr;
-  });
-  table.replaceChildren(head, ...rows);
+/** Sets one filter (a totals row was chosen) and shows the table it gives. */
+function setFilter(name: keyof typeof FILTER_SELECTS, value: string): void {
+  const id = FILTER_SELECTS[name];
+  fillFilter(id, [value]);
+  $<HTMLSelectElement>(id).value = value;
+  renderTable();
+  if (summary) renderTotals(summary);
 }
 
 function renderTotals(s: Summary): void {
-  const t = s.stats.total;
-  const cards: [string, string][] = [
-    ["Requests", number(t.requests)],
-    ["Errors", number(t.errors)],
-    ["Tokens in", number(t.inputTokens)],
-    ["Tokens out", number(t.outputTokens)],
-    ["Cache read", number(t.cacheReadTokens)],
-    ["Latency p50 / p95", `${formatMs(t.durationMs.p50)} / ${formatMs(t.durationMs.p95)}`],
-  ];
-  $("cards").replaceChildren(
-    ...cards.map(([label, value]) => {
-      const div = document.createElement("div");
-      div.className = "card";
-      div.dataset.label = label;
-      const strong = document.createElement("strong");
-      strong.textContent = value;
-      const span = document.createElement("span");
-      span.textContent = label;
-      div.append(strong, span);
-      return div;
-    }),
-  );
-  groupTable("by-model", "Model", s.stats.models);
-  groupTable("by-client", "Client", s.stats.clients);
-  fillFilter("f-model", s.stats.models.map((g) => g.name).filter((name) => name !== "-"));
-  fillFilter("f-client", s.stats.clients.map((g) => g.name));
+  renderCards($("cards"), s.stats);
+  const f = filters();
+  const titles = { model: "Model", client: "Client", upstream: "Upstream" } as const;
+  for (const [name, groups] of Object.entries(groupsOf(s.stats)) as [keyof typeof titles, typeof s.stats.models][]) {
+    renderGroups($<HTMLTableElement>(`by-${name}`), titles[name], groups, f[name], (value) => setFilter(name, value));
+    fillFilter(FILTER_SELECTS[name], groups.map((g) => g.name));
+  }
 }
 
 function renderMeta(): void {
@@ -163,10 +90,11 @@ const charts = {
 };
 
 function renderCharts(): void {
-  const data = series(records, Number($<HTMLSelectElement>("window").value));
-  charts.requests.update(data.requests);
-  charts.tokens.update(data.tokens);
-  charts.latency.update(data.latency);
+  const choice = $<HTMLSelectElement>("window").value;
+  const data = series(records, choice === "auto" ? "auto" : Number(choice));
+  charts.requests.update(data.requests, data.step, data.inWindow);
+  charts.tokens.update(data.tokens, data.step, data.inWindow);
+  charts.latency.update(data.latency, data.step, data.inWindow);
 }
 
 /** Coalesces bursts: totals are refetched (computed by the gateway, as `gateway stats` does) at most once a second. */
@@ -193,6 +121,7 @@ async function run(api: Api): Promise<void> {
   $("login").hidden = true;
   $("app").hidden = false;
   records = summary.records;
+  $<HTMLTableElement>("requests").tHead!.replaceChildren(headerRow());
   renderMeta();
   renderTotals(summary);
   renderTable();
@@ -208,7 +137,12 @@ async function run(api: Api): Promise<void> {
     renderCharts();
   }, 100);
 
-  for (const id of ["f-model", "f-client", "f-family", "f-status"]) $(id).addEventListener("change", renderTable);
+  for (const id of Object.values(FILTER_SELECTS)) {
+    $(id).addEventListener("change", () => {
+      renderTable();
+      if (summary) renderTotals(summary);
+    });
+  }
   $("window").addEventListener("change", renderCharts);
   $<HTMLTableElement>("requests").tBodies[0]!.addEventListener("click", (event) => {
     const id = (event.target as HTMLElement).closest("tr")?.dataset.id;
@@ -219,6 +153,8 @@ async function run(api: Api): Promise<void> {
     if (id && event.key === "Enter") void openDetail(api, id);
   });
   setInterval(renderMeta, 30_000);
+  // An automatic window grows with the gateway's age even when no request comes.
+  setInterval(renderCharts, 5_000);
 
   const live = $("live");
   const controller = new AbortController();
