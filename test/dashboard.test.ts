@@ -1,13 +1,15 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import OpenAI from "openai";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliEnv, runCli, spawnCli, waitForOutput } from "./helpers/cli.js";
+import { BIN, cliEnv, runCli, spawnCli, waitForOutput } from "./helpers/cli.js";
 import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, tempConfigDir } from "./helpers/gateway.js";
 import { rawRequest } from "./helpers/http.js";
@@ -378,6 +380,15 @@ describe.runIf(hasChromium)("the dashboard in headless Chromium", () => {
     expect(shown.stdout).toContain('"content": "dashboard one"');
     expect(shown.stdout).toContain("< 200");
     expect(shown.stdout).not.toContain(LOCAL_KEY);
+  });
+
+  it("the README's copy-as-curl block runs as written against the running gateway", async () => {
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const block = /\*\*Copy as curl\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+    // `gateway` as npm link installs it; the block's port is the default one, this gateway's is picked at start
+    const script = `gateway() { "${process.execPath}" "${BIN}" "$@"; }\n${block.replaceAll("127.0.0.1:8484", new URL(url).host)}`;
+    const { stdout } = await promisify(execFile)("sh", ["-c", script], { env });
+    expect(JSON.parse(stdout)).toMatchObject({ type: "message", role: "assistant", model: "claude-sonnet-4-5" });
   });
 
   it("gateway ui --no-open prints the running gateway's page with the key in its fragment", async () => {
