@@ -1,23 +1,52 @@
 // The bench report as Markdown tables. Throughput ratios are of the means over each name's processes.
 const f = (n, d = 0) => (n === undefined || Number.isNaN(n) ? "-" : n.toFixed(d));
-const ratio = (a, b) => (b ? a / b : NaN);
+const ratio = (a, b) => (a !== undefined && b ? a / b : NaN);
 
 function loadTable(report) {
   const lines = [
-    "| scenario | direct req/s | floor req/s | gateway req/s | gateway/floor req/s | floor CPU µs/req | gateway CPU µs/req | gateway/floor CPU | gateway p50 / p99 ms |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| scenario | direct req/s | floor req/s | gateway req/s | gateway/floor req/s | floor CPU µs/req | gateway CPU µs/req | gateway/floor CPU | gateway p50 / p99 ms | previous floor (Pool.request + pipe) req/s, CPU µs/req |",
+    "|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const label of report.scenarios) {
-    const { direct, floor, gateway } = report.load[label];
+    const { direct, floor, gateway, "floor-request": previous } = report.load[label];
     lines.push(
-      `| ${label} | ${f(direct.rps)} | ${f(floor.rps)} | ${f(gateway.rps)} | ${f(ratio(gateway.rps, floor.rps), 2)} | ${f(floor.cpuUsPerReq)} | ${f(gateway.cpuUsPerReq)} | ${f(ratio(gateway.cpuUsPerReq, floor.cpuUsPerReq), 2)} | ${f(gateway.p50Ms, 2)} / ${f(gateway.p99Ms, 2)} |`,
+      `| ${label} | ${f(direct.rps)} | ${f(floor.rps)} | ${f(gateway.rps)} | ${f(ratio(gateway.rps, floor.rps), 2)} | ${f(floor.cpuUsPerReq)} | ${f(gateway.cpuUsPerReq)} | ${f(ratio(gateway.cpuUsPerReq, floor.cpuUsPerReq), 2)} | ${f(gateway.p50Ms, 2)} / ${f(gateway.p99Ms, 2)} | ${f(previous?.rps)}, ${f(previous?.cpuUsPerReq)} |`,
     );
   }
   return lines;
 }
 
+function translatedTable(report) {
+  const lines = [
+    "| translated on a chat-only upstream | floor req/s, passthrough of the same upstream reply | gateway req/s | gateway/floor req/s | gateway CPU µs/req | gateway p50 / p99 ms | claude-code-router req/s | gateway/claude-code-router |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
+  for (const { label, reference } of report.translatedScenarios) {
+    const { several, ccr } = report.translated[label];
+    const floor = report.load[reference].floor;
+    lines.push(
+      `| ${label} | ${f(floor.rps)} | ${f(several.rps)} | ${f(ratio(several.rps, floor.rps), 2)} | ${f(several.cpuUsPerReq)} | ${f(several.p50Ms, 2)} / ${f(several.p99Ms, 2)} | ${f(ccr?.rps)} | ${f(ratio(several.rps, ccr?.rps), 1)} |`,
+    );
+  }
+  return lines;
+}
+
+function severalTable(report) {
+  const aliased = report.load[report.scenarios.find((label) => report.load[label].several)];
+  const { gateway, several } = aliased;
+  const lags = Object.values(report.modelList.lags);
+  return [
+    "| several upstreams | one upstream | 5 upstreams, 50 aliases and patterns | ratio |",
+    "|---|---|---|---|",
+    `| aliased model, req/s | ${f(gateway.rps)} | ${f(several.rps)} | ${f(ratio(several.rps, gateway.rps), 3)} |`,
+    `| aliased model, CPU µs/req | ${f(gateway.cpuUsPerReq)} | ${f(several.cpuUsPerReq)} | ${f(ratio(several.cpuUsPerReq, gateway.cpuUsPerReq), 3)} |`,
+    `| model-list union, median ms (upstreams answer after ${lags.join(", ")} ms: slowest ${Math.max(...lags)}, sum ${lags.reduce((a, b) => a + b, 0)}) | | ${f(report.modelList.ms, 1)} | |`,
+  ];
+}
+
 function memoryTable({ memory: m, timing: t }) {
   const added = (name, field) => `${f(t[name][field], 2)} (+${f(t[name][field] - t.direct[field], 2)})`;
+  const overPassthrough = (name) => (t[name] ? `${f(t[name].chunkLateP99, 2)} (+${f(t[name].chunkLateP99 - t.gateway.chunkLateP99, 2)} over the gateway's passthrough)` : "-");
   return [
     "| figure | direct | floor | gateway | gateway/floor |",
     "|---|---|---|---|---|",
@@ -26,20 +55,27 @@ function memoryTable({ memory: m, timing: t }) {
     `| RSS after settling MB (above idle) | ${f(m.settled.direct, 1)} | ${f(m.settled.floor, 1)} (+${f(m.settled.floor - m.idle.floor, 1)}) | ${f(m.settled.gateway, 1)} (+${f(m.settled.gateway - m.idle.gateway, 1)}) | |`,
     `| stream TTFB p50 ms (added vs direct) | ${f(t.direct.ttfbP50, 2)} | ${added("floor", "ttfbP50")} | ${added("gateway", "ttfbP50")} | |`,
     `| chunk lateness p99 ms (added vs direct) | ${f(t.direct.chunkLateP99, 2)} | ${added("floor", "chunkLateP99")} | ${added("gateway", "chunkLateP99")} | |`,
+    `| translated stream (messages -> chat), chunk lateness p99 ms: gateway / claude-code-router | | | ${overPassthrough("translated")} / ${overPassthrough("ccr")} | |`,
   ];
 }
 
-function scaleTable({ scale, scaleShape: shape, scaleRounds }) {
+const NAMES = ["direct", "floor", "several"];
+function scaleRow(label, row) {
+  const all = (field, d) => NAMES.map((name) => f(row[name][field], d)).join(" / ");
+  const added = (field) => ["floor", "several"].map((name) => f(row[name][field] - row.direct[field], 2)).join(" / ");
+  const failed = NAMES.map((name) => row[name].failed).join(" / ");
+  return `| ${label} | ${all("rssPeakMb", 1)} | ${all("cpuMsPerStream", 2)} | ${all("ttfbP99", 1)} | ${all("chunkLateP99", 2)} | ${added("chunkLateP99")} | ${added("rampLateP99")} | ${failed} |`;
+}
+
+function scaleTable({ scale, burst, fdLimit }) {
+  const { delayMs, chunks } = scale[0].shape;
   const lines = [
-    `| open streams (${shape.chunks} chunks ${shape.delayMs} ms apart, started over ${shape.rampMs / 1000} s; ${scaleRounds} round(s), medians) | floor RSS MB | gateway RSS MB | floor CPU ms/stream | gateway CPU ms/stream | lateness p99 ms while all open: direct / floor / gateway | added: floor / gateway | p99 range: direct / floor / gateway | whole run p99 added (ramp included): floor / gateway |`,
-    "|---|---|---|---|---|---|---|---|---|",
+    `| open streams (${chunks} chunks ${delayMs / 1000} s apart, 2,000 new a second; half translated through the gateway) | peak RSS MB: direct / floor / gateway | CPU ms/stream | TTFB p99 ms | lateness p99 ms while all open | added over direct: floor / gateway | whole run p99 added (ramp included): floor / gateway | streams failed |`,
+    "|---|---|---|---|---|---|---|---|",
   ];
-  const range = (r) => `${f(r.chunkLateP99Range[0], 1)}-${f(r.chunkLateP99Range[1], 1)}`;
-  for (const row of scale) {
-    lines.push(
-      `| ${row.count} | ${f(row.floor.rssPeakMb, 1)} | ${f(row.gateway.rssPeakMb, 1)} | ${f(row.floor.cpuMsPerStream, 2)} | ${f(row.gateway.cpuMsPerStream, 2)} | ${f(row.direct.chunkLateP99, 2)} / ${f(row.floor.chunkLateP99, 2)} / ${f(row.gateway.chunkLateP99, 2)} | ${f(row.floor.addedP99, 2)} / ${f(row.gateway.addedP99, 2)} | ${range(row.direct)} / ${range(row.floor)} / ${range(row.gateway)} | ${f(row.floor.rampAddedP99, 2)} / ${f(row.gateway.rampAddedP99, 2)} |`,
-    );
-  }
+  for (const row of scale) lines.push(scaleRow(String(row.shape.count), row));
+  lines.push(scaleRow(`burst: ${burst.shape.count} new within 1 s, ${burst.shape.chunks} chunks ${burst.shape.delayMs} ms apart`, burst));
+  lines.push("", `(open file descriptors per process here: ${fdLimit}; a proxy holds two per stream)`);
   return lines;
 }
 
@@ -58,6 +94,6 @@ function coldTable({ cold: c }) {
 }
 
 export function render(report) {
-  const head = `machine: ${report.machine}; load: ${report.generator}, ${report.seconds} s per process and scenario after ${report.warmSeconds} s unmeasured; ${report.instances} process(es) each of the floor and the gateway, taking turns, figures are their means${report.quick ? " (quick mode)" : ""}${report.capture ? "; gateway with --capture" : ""}`;
-  return [head, "", ...loadTable(report), "", ...memoryTable(report), "", ...scaleTable(report), "", ...coldTable(report)].join("\n");
+  const head = `machine: ${report.machine}; load: ${report.generator}, ${report.seconds} s per process and scenario after ${report.warmSeconds} s unmeasured; ${report.instances} process(es) each of the floor and of each gateway, taking turns, figures are their means${report.quick ? " (quick mode)" : ""}${report.capture ? "; gateway with --capture" : ""}`;
+  return [head, "", ...loadTable(report), "", ...translatedTable(report), "", ...severalTable(report), "", ...memoryTable(report), "", ...scaleTable(report), "", ...coldTable(report)].join("\n");
 }
