@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { scripted } from "./helpers/chat-script.js";
+import { closeAfterEach } from "./helpers/close-after-each.js";
 import { startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { rawRequest } from "./helpers/http.js";
 import { startScriptedUpstream, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
@@ -16,18 +17,14 @@ const golden = JSON.parse(readFileSync(new URL("./fixtures/claude-code-2.1.197-m
   body: { system: { text: string }[]; tools: { name: string; input_schema: unknown }[]; messages: { content: { text: string }[] }[] };
 };
 
-let upstream: ScriptedUpstream | undefined;
-let gateway: TestGateway | undefined;
-afterEach(async () => {
-  await gateway?.close(0);
-  await upstream?.close();
-  gateway = upstream = undefined;
-});
+const opened = closeAfterEach();
+let upstream: ScriptedUpstream;
+let gateway: TestGateway;
 
 describe("Claude Code 2.1.197's request on a chat-only upstream", () => {
   it("arrives with its meaning and without anything only Anthropic understands", async () => {
-    upstream = await startScriptedUpstream(scripted({ text: "ok" }));
-    gateway = await startTestGateway(undefined, { file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", maxOutputTokens: 16384 } } } });
+    upstream = opened(await startScriptedUpstream(scripted({ text: "ok" })));
+    gateway = opened(await startTestGateway(undefined, { file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", maxOutputTokens: 16384 } } } }));
     const res = await rawRequest(gateway.url, {
       method: "POST",
       path: "/v1/messages?beta=true",

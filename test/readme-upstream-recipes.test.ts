@@ -2,13 +2,14 @@ import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { keySources } from "../src/cli/upstream-keys.js";
 import type { GatewayConfig } from "../src/config/index.js";
+import { closeAfterEach } from "./helpers/close-after-each.js";
 import { scripted } from "./helpers/chat-script.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { memoryKeyStore } from "./helpers/key-store.js";
-import { startScriptedUpstream, type ScriptedRequest, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
+import { startScriptedUpstream, type ScriptedRequest } from "./helpers/scripted-upstream.js";
 
 /**
  * The README's "Several upstreams" recipes, run as written (their JSON, with each provider's URL pointed at a fake on
@@ -40,17 +41,12 @@ interface Provider {
   accepts: (headers: ScriptedRequest["headers"]) => boolean;
 }
 
-const fakes: ScriptedUpstream[] = [];
-let gateway: TestGateway | undefined;
-afterEach(async () => {
-  await gateway?.close(0);
-  await Promise.all(fakes.splice(0).map((fake) => fake.close()));
-  gateway = undefined;
-});
+const opened = closeAfterEach();
+let gateway: TestGateway;
 
 /** A fake provider: 404 off its paths, 401 without its headers, else a small valid reply in the format of the path. */
 async function provider(p: Provider) {
-  const fake = await startScriptedUpstream((req) => {
+  const fake = opened(await startScriptedUpstream((req) => {
     if (!p.serves(req.path)) return { status: 404, json: { error: { message: `no route ${req.path}` } } };
     if (!p.accepts(req.headers)) return { status: 401, json: { error: { message: "missing or wrong credentials" } } };
     if (req.path.endsWith("/messages")) {
@@ -58,8 +54,7 @@ async function provider(p: Provider) {
     }
     if (req.path.includes(":generateContent")) return { json: { candidates: [{ content: { role: "model", parts: [{ text: "from gemini" }] }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 2 } } };
     return scripted({ text: "from chat" })(req);
-  });
-  fakes.push(fake);
+  }));
   return fake;
 }
 
@@ -68,7 +63,7 @@ const anthropicKey = (key: string) => (headers: ScriptedRequest["headers"]) => h
 
 async function start(config: Record<string, unknown>, keychain: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
   const store = memoryKeyStore(keychain);
-  gateway = await startTestGateway(undefined, { file: config, env, keySourceFor: (c: GatewayConfig) => keySources({ config: c, env, store }) });
+  gateway = opened(await startTestGateway(undefined, { file: config, env, keySourceFor: (c: GatewayConfig) => keySources({ config: c, env, store }) }));
   return {
     anthropic: new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 }),
     openai: new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 }),
@@ -125,7 +120,7 @@ describe("the README's recipes for several upstreams", () => {
     const fallen = await clients.openai.chat.completions.create({ model: "deepseek/deepseek-chat", messages: [{ role: "user", content: "hi" }] }).withResponse();
     expect(fallen.response.headers.get("x-gateway-upstream")).toBe("default");
     expect(remote.last().headers.authorization).toBe("Bearer sk-remote");
-    expect(gateway!.records.at(-1)!.tried).toEqual([expect.objectContaining({ upstream: "openrouter", failure: "upstream 503" })]);
+    expect(gateway.records.at(-1)!.tried).toEqual([expect.objectContaining({ upstream: "openrouter", failure: "upstream 503" })]);
   });
 
   it("other gateways: LiteLLM at its root, Portkey's key header and routing header, Azure's api-key", async () => {

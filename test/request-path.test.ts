@@ -3,7 +3,8 @@ import { connect } from "node:net";
 import { request } from "node:http";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { closeAfterEach } from "./helpers/close-after-each.js";
 import { cliEnv, runCli } from "./helpers/cli.js";
 import { LOCAL_KEY, startTestGateway, tempConfigDir, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
@@ -14,24 +15,20 @@ import { completion, startScriptedUpstream, type ScriptedUpstream } from "./help
  * the code before the split of endpoint and route, the one error boundary and the reply transforms.
  */
 
-let upstream: ScriptedUpstream | undefined;
-let gateway: TestGateway | undefined;
-afterEach(async () => {
-  await gateway?.close(0);
-  await upstream?.close();
-  gateway = upstream = undefined;
-});
+const opened = closeAfterEach();
+let upstream: ScriptedUpstream;
+let gateway: TestGateway;
 
 const CHAT_LIST = { object: "list", data: [{ id: "m-1", object: "model", created: 1700000000, owned_by: "up" }] };
 
 describe("one error boundary", () => {
   it("answers an exception no stage expected with a 500 in the caller's family shape, an x-request-id and a record", async () => {
-    upstream = await startScriptedUpstream(() => ({ json: completion({ content: "never" }) }));
+    upstream = opened(await startScriptedUpstream(() => ({ json: completion({ content: "never" }) })));
     const internal: unknown[] = [];
-    gateway = await startTestGateway(upstream.url, {
+    gateway = opened(await startTestGateway(upstream.url, {
       keySourceFor: () => () => ({ kind: "env", describe: "broken", get: () => Promise.reject(new TypeError("a bug")), refresh: () => Promise.reject(new TypeError("a bug")), missing: () => { throw new TypeError("a bug"); } }),
       onInternalError: (error) => internal.push(error),
-    });
+    }));
     const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", max_tokens: 5, messages: [] }) });
     expect(res.status).toBe(500);
     expect(res.headers["x-request-id"]).toMatch(/^req_/);
@@ -45,8 +42,8 @@ describe("one error boundary", () => {
 
   it("a model list with aliases whose upstream dies mid-body is a 502 in the family's shape, recorded, never h3's own 500", async () => {
     const half = JSON.stringify(CHAT_LIST).slice(0, 20);
-    upstream = await startScriptedUpstream(() => ({ headers: { "content-type": "application/json", "content-length": "200" }, chunks: [half], die: true }));
-    gateway = await startTestGateway(upstream.url, { file: { models: { alias: "m-1" } } });
+    upstream = opened(await startScriptedUpstream(() => ({ headers: { "content-type": "application/json", "content-length": "200" }, chunks: [half], die: true })));
+    gateway = opened(await startTestGateway(upstream.url, { file: { models: { alias: "m-1" } } }));
     const res = await rawRequest(gateway.url, { path: "/v1/models", headers: chatHeaders(LOCAL_KEY) });
     expect(res.status).toBe(502);
     expect(res.headers["x-request-id"]).toMatch(/^req_/);
@@ -58,7 +55,7 @@ describe("one error boundary", () => {
 
 describe("the in-flight registry holds requests, not dashboard tabs", () => {
   it("an open live feed neither counts as a request nor keeps the gateway busy", async () => {
-    gateway = await startTestGateway("echo");
+    gateway = opened(await startTestGateway("echo"));
     const { port } = new URL(gateway.url);
     const live = await new Promise<import("node:http").IncomingMessage>((resolve) => {
       request({ host: "127.0.0.1", port, path: "/ui/api/live", headers: { authorization: `Bearer ${LOCAL_KEY}` } }, resolve).end();
@@ -104,7 +101,7 @@ describe("flags are usage", () => {
 
 describe("the WebSocket refusal", () => {
   it("carries an x-request-id like every error the gateway makes", async () => {
-    gateway = await startTestGateway("echo");
+    gateway = opened(await startTestGateway("echo"));
     const socket = connect(Number(new URL(gateway.url).port), "127.0.0.1");
     socket.write("GET /v1/responses HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n");
     let text = "";
@@ -117,8 +114,8 @@ describe("the WebSocket refusal", () => {
 
 describe("compressed replies", () => {
   it("a model list the gateway must read is decompressed and sent plain: aliases appended, no content-encoding", async () => {
-    upstream = await startScriptedUpstream(() => ({ headers: { "content-type": "application/json", "content-encoding": "gzip" }, chunks: [gzipSync(JSON.stringify(CHAT_LIST))] }));
-    gateway = await startTestGateway(upstream.url, { file: { models: { alias: "m-1" } } });
+    upstream = opened(await startScriptedUpstream(() => ({ headers: { "content-type": "application/json", "content-encoding": "gzip" }, chunks: [gzipSync(JSON.stringify(CHAT_LIST))] })));
+    gateway = opened(await startTestGateway(upstream.url, { file: { models: { alias: "m-1" } } }));
     const res = await rawRequest(gateway.url, { path: "/v1/models", headers: { ...chatHeaders(LOCAL_KEY), "accept-encoding": "gzip" } });
     expect(res.status).toBe(200);
     expect(res.headers["content-encoding"]).toBeUndefined();
@@ -128,8 +125,8 @@ describe("compressed replies", () => {
 
   it("a compressed passthrough reply keeps its encoding, and its usage is still recorded", async () => {
     const body = gzipSync(JSON.stringify(completion({ content: "hi" }, "stop", { prompt_tokens: 21, completion_tokens: 3, total_tokens: 24 })));
-    upstream = await startScriptedUpstream(() => ({ headers: { "content-type": "application/json", "content-encoding": "gzip" }, chunks: [body] }));
-    gateway = await startTestGateway(upstream.url);
+    upstream = opened(await startScriptedUpstream(() => ({ headers: { "content-type": "application/json", "content-encoding": "gzip" }, chunks: [body] })));
+    gateway = opened(await startTestGateway(upstream.url));
     const raw = await new Promise<Buffer>((resolve) => {
       const req = request({ host: "127.0.0.1", port: new URL(gateway!.url).port, method: "POST", path: "/v1/chat/completions", headers: { ...chatHeaders(LOCAL_KEY), "accept-encoding": "gzip" } }, (res) => {
         expect(res.headers["content-encoding"]).toBe("gzip");
@@ -147,7 +144,7 @@ describe("compressed replies", () => {
 
 describe("capture keeps what the gateway refused", () => {
   it("a 401 under --capture errors is captured with the request and the error body the client got", async () => {
-    gateway = await startTestGateway("echo", { flags: { capture: "errors" } });
+    gateway = opened(await startTestGateway("echo", { flags: { capture: "errors" } }));
     const refused = await rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders("gw-wrong-key"), body: JSON.stringify({ model: "m", messages: [] }) });
     expect(refused.status).toBe(401);
     const id = refused.headers["x-request-id"] as string;

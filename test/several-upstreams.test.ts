@@ -1,11 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { GatewayConfig } from "../src/config/index.js";
 import { keySources } from "../src/cli/upstream-keys.js";
 import { freePort } from "./helpers/free-port.js";
+import { closeAfterEach } from "./helpers/close-after-each.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { memoryKeyStore } from "./helpers/key-store.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
-import { completion, startScriptedUpstream, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
+import { completion, startScriptedUpstream } from "./helpers/scripted-upstream.js";
 
 /**
  * SPEC section 10 (all but translation) with real servers on loopback: routing by model, a key per upstream that no
@@ -13,24 +14,18 @@ import { completion, startScriptedUpstream, type ScriptedUpstream } from "./help
  * union of the model lists.
  */
 
-const upstreams: ScriptedUpstream[] = [];
-let gateway: TestGateway | undefined;
-afterEach(async () => {
-  await gateway?.close(0);
-  gateway = undefined;
-  await Promise.all(upstreams.splice(0).map((u) => u.close()));
-});
+const opened = closeAfterEach();
+let gateway: TestGateway;
 
 /** An upstream that answers every chat call with its own name, and every model list with `<name>-model`. */
 async function named(name: string) {
-  const upstream = await startScriptedUpstream((req) => {
+  const upstream = opened(await startScriptedUpstream((req) => {
     if (req.method === "GET" && req.path.endsWith("/models")) {
       if (req.path.includes("v1beta")) return { json: { models: [{ name: `models/${name}-model`, displayName: `${name} model` }] } };
       return { json: { object: "list", data: [{ id: `${name}-model`, object: "model", created: 1700000000, owned_by: name }] } };
     }
     return { json: completion({ content: `from ${name}` }) };
-  });
-  upstreams.push(upstream);
+  }));
   return upstream;
 }
 
@@ -38,12 +33,12 @@ async function named(name: string) {
 async function startWith(file: Record<string, unknown>, options: { keychain?: Record<string, string>; env?: NodeJS.ProcessEnv } = {}) {
   const store = memoryKeyStore(options.keychain);
   const env = options.env ?? {};
-  gateway = await startTestGateway(undefined, { file, env, keySourceFor: (config: GatewayConfig) => keySources({ config, env, store }) });
+  gateway = opened(await startTestGateway(undefined, { file, env, keySourceFor: (config: GatewayConfig) => keySources({ config, env, store }) }));
   return gateway;
 }
 
 const chat = (model: string, headers: Record<string, string> = {}) =>
-  rawRequest(gateway!.url, { method: "POST", path: "/v1/chat/completions", headers: { ...chatHeaders(LOCAL_KEY), ...headers }, body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }) });
+  rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: { ...chatHeaders(LOCAL_KEY), ...headers }, body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }) });
 
 describe("routing by model", () => {
   it("sends an exact id to the first upstream listing it, a pattern match to the first matching one, the rest to the default", async () => {
@@ -61,7 +56,7 @@ describe("routing by model", () => {
       expect(res.headers["x-gateway-upstream"], model).toBe(expected);
       expect(JSON.parse(res.body).choices[0].message.content, model).toBe(`from ${expected === "default" ? "main" : expected}`);
     }
-    expect(gateway!.records.map((r) => r.upstream)).toEqual(["local", "local", "other", "other", "default"]);
+    expect(gateway.records.map((r) => r.upstream)).toEqual(["local", "local", "other", "other", "default"]);
   });
 
   it("routes after the alias: the alias's target picks the upstream", async () => {
@@ -70,7 +65,7 @@ describe("routing by model", () => {
     const res = await chat("fast");
     expect(res.headers["x-gateway-upstream"]).toBe("local");
     expect(local.last().body).toMatchObject({ model: "qwen3:8b" });
-    expect(gateway!.records.at(-1)).toMatchObject({ model: "fast", target: "qwen3:8b", upstream: "local" });
+    expect(gateway.records.at(-1)).toMatchObject({ model: "fast", target: "qwen3:8b", upstream: "local" });
   });
 });
 
@@ -140,7 +135,7 @@ describe("keys: each upstream only ever sees its own", () => {
     expect(sent.authorization).toBeUndefined();
     expect(sent["x-portkey-provider"]).toBe("openai");
     expect(sent["http-referer"]).toBe("https://example.com");
-    await rawRequest(gateway!.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", max_tokens: 5, messages: [] }) });
+    await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", max_tokens: 5, messages: [] }) });
     expect(portkey.last().path).toBe("/anthropic/v1/messages");
     expect(portkey.last().headers["x-portkey-api-key"]).toBe("pk-0123456789");
     expect(portkey.last().headers["x-api-key"]).toBeUndefined();
@@ -149,8 +144,7 @@ describe("keys: each upstream only ever sees its own", () => {
 
 describe("provider layouts: empty segments", () => {
   it("serves messages, count_tokens, the Anthropic list and Gemini at the upstream's root, as LiteLLM and Anthropic's and Google's own APIs do", async () => {
-    const root = await startScriptedUpstream((req) => ({ json: { path: req.path } }));
-    upstreams.push(root);
+    const root = opened(await startScriptedUpstream((req) => ({ json: { path: req.path } })));
     await startWith({ upstream: "litellm", upstreams: { litellm: { url: root.url, key: "none", messagesSegment: "", geminiSegment: "" } } });
     const calls: [string, string, Record<string, string>][] = [
       ["POST", "/v1/messages?beta=true", messagesHeaders(LOCAL_KEY)],
@@ -162,7 +156,7 @@ describe("provider layouts: empty segments", () => {
     const bodies = [{ model: "m", max_tokens: 5, messages: [] }, { model: "m", messages: [] }, undefined, { contents: [] }, { contents: [] }];
     const seen: string[] = [];
     for (const [i, [method, path, headers]] of calls.entries()) {
-      const res = await rawRequest(gateway!.url, { method, path, headers, body: bodies[i] === undefined ? undefined : JSON.stringify(bodies[i]) });
+      const res = await rawRequest(gateway.url, { method, path, headers, body: bodies[i] === undefined ? undefined : JSON.stringify(bodies[i]) });
       expect(res.status, path).toBe(200);
       seen.push(root.last().url);
     }
@@ -172,8 +166,7 @@ describe("provider layouts: empty segments", () => {
 
 describe("fallback before the first byte", () => {
   it("walks the routed upstream's own list on 503 and on a refused connection, and records every upstream tried", async () => {
-    const [busy, spare] = [await startScriptedUpstream(() => ({ status: 503, json: { error: { message: "overloaded" } } })), await named("spare")];
-    upstreams.push(busy);
+    const [busy, spare] = [opened(await startScriptedUpstream(() => ({ status: 503, json: { error: { message: "overloaded" } } }))), await named("spare")];
     const dead = `http://127.0.0.1:${await freePort()}`;
     await startWith({
       upstream: "busy",
@@ -184,7 +177,7 @@ describe("fallback before the first byte", () => {
     expect(res.status).toBe(200);
     expect(res.headers["x-gateway-upstream"]).toBe("spare");
     expect(JSON.parse(res.body).choices[0].message.content).toBe("from spare");
-    const record = gateway!.records.at(-1)!;
+    const record = gateway.records.at(-1)!;
     expect(record.upstream).toBe("spare");
     expect(record.tried!.map(({ upstream, failure }) => ({ upstream, failure }))).toEqual([
       { upstream: "busy", failure: "upstream 503" },
@@ -193,10 +186,9 @@ describe("fallback before the first byte", () => {
   });
 
   it("never falls back on a 4xx other than 429, and passes the last failure through when every upstream fails", async () => {
-    const refusing = await startScriptedUpstream(() => ({ status: 400, json: { error: { message: "bad model", type: "invalid_request_error" } } }));
-    const failing = await startScriptedUpstream(() => ({ status: 500, json: { error: { message: "broken" } } }));
+    const refusing = opened(await startScriptedUpstream(() => ({ status: 400, json: { error: { message: "bad model", type: "invalid_request_error" } } })));
+    const failing = opened(await startScriptedUpstream(() => ({ status: 500, json: { error: { message: "broken" } } })));
     const spare = await named("spare");
-    upstreams.push(refusing, failing);
     await startWith({
       upstream: "refusing",
       retries: 0,
@@ -222,14 +214,13 @@ describe("fallback before the first byte", () => {
 describe("model lists: the union", () => {
   it("lists every upstream's models in file order, the default first, converting shapes, each id once, then the aliases", async () => {
     const [main, local] = [await named("main"), await named("local")];
-    const gem = await startScriptedUpstream(() => ({ json: { models: [{ name: "models/gem-model", displayName: "Gem" }, { name: "models/main-model" }] } }));
-    upstreams.push(gem);
+    const gem = opened(await startScriptedUpstream(() => ({ json: { models: [{ name: "models/gem-model", displayName: "Gem" }, { name: "models/main-model" }] } })));
     await startWith({
       upstream: main.url,
       models: { fast: "local-model" },
       upstreams: { local: { url: local.url, key: "none", formats: ["chat"] }, gem: { url: gem.url, key: "none", formats: ["gemini"] } },
     }, { keychain: { [main.url]: "sk-main-0123456789" } });
-    const res = await rawRequest(gateway!.url, { path: "/v1/models", headers: chatHeaders(LOCAL_KEY) });
+    const res = await rawRequest(gateway.url, { path: "/v1/models", headers: chatHeaders(LOCAL_KEY) });
     expect(res.status).toBe(200);
     expect(res.headers["x-gateway-upstream"]).toBe("default,local,gem");
     expect(res.headers["x-gateway-partial"]).toBeUndefined();
@@ -240,22 +231,21 @@ describe("model lists: the union", () => {
       "fast:gateway-alias",
     ]);
     expect(gem.last().path).toBe("/gemini/v1beta/models");
-    const gemini = await rawRequest(gateway!.url, { path: "/v1beta/models", headers: { "x-goog-api-key": LOCAL_KEY } });
+    const gemini = await rawRequest(gateway.url, { path: "/v1beta/models", headers: { "x-goog-api-key": LOCAL_KEY } });
     expect(JSON.parse(gemini.body).models.map((m: { name: string }) => m.name)).toEqual(["models/main-model", "models/local-model", "models/gem-model", "models/fast"]);
   });
 
   it("leaves out an upstream that fails or hangs (within its first-byte timeout) and names it in x-gateway-partial", async () => {
     const main = await named("main");
-    const hanging = await startScriptedUpstream(() => new Promise(() => {}));
-    const broken = await startScriptedUpstream(() => ({ status: 500, json: { error: { message: "no" } } }));
-    upstreams.push(hanging, broken);
+    const hanging = opened(await startScriptedUpstream(() => new Promise(() => {})));
+    const broken = opened(await startScriptedUpstream(() => ({ status: 500, json: { error: { message: "no" } } })));
     await startWith({
       upstream: main.url,
       retries: 0,
       upstreams: { hanging: { url: hanging.url, key: "none", timeouts: { firstByteMs: 300 } }, broken: { url: broken.url, key: "none" } },
     }, { keychain: { [main.url]: "sk-main-0123456789" } });
     const started = performance.now();
-    const res = await rawRequest(gateway!.url, { path: "/v1/models", headers: chatHeaders(LOCAL_KEY) });
+    const res = await rawRequest(gateway.url, { path: "/v1/models", headers: chatHeaders(LOCAL_KEY) });
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(res.status).toBe(200);
     expect(res.headers["x-gateway-upstream"]).toBe("default");
@@ -264,10 +254,9 @@ describe("model lists: the union", () => {
   });
 
   it("passes the default's error through when every upstream fails", async () => {
-    const refusing = await startScriptedUpstream(() => ({ status: 401, json: { error: { message: "who are you" } } }));
-    upstreams.push(refusing);
+    const refusing = opened(await startScriptedUpstream(() => ({ status: 401, json: { error: { message: "who are you" } } })));
     await startWith({ upstream: "a", upstreams: { a: { url: refusing.url, key: "none" }, b: { url: refusing.url, key: "none" } } });
-    const res = await rawRequest(gateway!.url, { path: "/v1/models", headers: chatHeaders(LOCAL_KEY) });
+    const res = await rawRequest(gateway.url, { path: "/v1/models", headers: chatHeaders(LOCAL_KEY) });
     expect(res.status).toBe(401);
     expect(JSON.parse(res.body)).toEqual({ error: { message: "who are you" } });
     expect(res.headers["x-gateway-partial"]).toBe("a,b");
@@ -278,7 +267,7 @@ describe("/health", () => {
   it("lists every upstream by name, origin (never a path or a key) and formats", async () => {
     const local = await named("local");
     await startWith({ upstream: "echo", upstreams: { local: { url: `${local.url}/some/path`, key: "none", formats: ["chat"] } } });
-    const health = JSON.parse((await rawRequest(gateway!.url, { path: "/health" })).body);
+    const health = JSON.parse((await rawRequest(gateway.url, { path: "/health" })).body);
     expect(health.upstreams).toEqual([
       { name: "default", url: "echo", formats: ["chat", "responses", "messages", "gemini"] },
       { name: "local", url: local.url, formats: ["chat"] },

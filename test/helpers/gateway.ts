@@ -7,8 +7,8 @@ import { startGateway, type Gateway } from "../../src/server/start-gateway.js";
 import type { RequestRecord } from "../../src/request-log/record.js";
 import { staticKeySource, noKeySource } from "../../src/upstream/key-source.js";
 import { testSeal } from "./translate.js";
-import { afterEach } from "vitest";
-import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./fake-upstream.js";
+import { closeAfterEach } from "./close-after-each.js";
+import { FAKE_UPSTREAM_KEY, startFakeUpstream } from "./fake-upstream.js";
 
 export const LOCAL_KEY = "gw-local-test-key-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
@@ -61,17 +61,11 @@ export async function startTestGateway(upstream: string | undefined, options: Te
  * `beforeEach` or inside a test that needs its own options.
  */
 export function useGatewayPair() {
-  let current: { upstream: FakeUpstream; gateway: TestGateway } | undefined;
-  afterEach(async () => {
-    await current?.gateway.close(0);
-    await current?.upstream.close();
-    current = undefined;
-  });
+  const opened = closeAfterEach();
   return {
     async start(options: TestGatewayOptions = {}) {
-      const upstream = await startFakeUpstream();
-      current = { upstream, gateway: await startTestGateway(upstream.url, options) };
-      return current;
+      const upstream = opened(await startFakeUpstream());
+      return { upstream, gateway: opened(await startTestGateway(upstream.url, options)) };
     },
   };
 }
