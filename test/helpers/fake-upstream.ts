@@ -21,6 +21,8 @@ export interface Received {
 export interface Behaviour {
   /** Delay between stream chunks. */
   chunkDelayMs: number;
+  /** Awaited before each stream event after the first is written (its index): a test holds the stream in lockstep. */
+  beforeEvent?: (index: number) => Promise<void>;
   /** Wait this long before sending response headers. */
   headersDelayMs: number;
   /** Stream this many chunks, then destroy the socket. */
@@ -217,6 +219,7 @@ export async function startFakeUpstream() {
         return void res.destroy();
       }
       if (behaviour.stallAfterChunks === i) return;
+      if (i > 0 && behaviour.beforeEvent) await behaviour.beforeEvent(i);
       res.write(events[i]);
       record.sentAt.push(performance.now());
       if (behaviour.chunkDelayMs) await sleep(behaviour.chunkDelayMs);
