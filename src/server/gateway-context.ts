@@ -4,6 +4,7 @@ import { createCaptureStore, type CaptureStore } from "../dashboard/capture-stor
 import { createLiveFeed, type LiveFeed } from "../dashboard/live-feed.js";
 import type { Segments } from "../families/index.js";
 import { fanOut, type RequestSink } from "../request-log/record.js";
+import { keyFingerprint } from "../running/key-fingerprint.js";
 import { createModelAliases, type ModelAliases } from "../routing/model-aliases.js";
 import type { ReasoningSeal } from "../translate/index.js";
 import type { UpstreamSet } from "../upstream/upstream-set.js";
@@ -104,7 +105,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
       pricing: config,
       nextRequestId,
       onInternalError,
-      health: () => ({ version: options.version, upstream, pid: process.pid, upstreams: upstreamsHealth(upstreams) }),
+      health: () => ({ version: options.version, upstream, pid: process.pid, upstreams: upstreamsHealth(upstreams), keyFingerprint: keyFingerprint(options.localKey) }),
     }),
     bodyTimeoutMs: options.bodyTimeoutMs,
     earlyStartMs: options.earlyStartMs ?? EARLY_START_MS,
