@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createHubEventReader, readHubReply, reasoningOf, type HubEvent } from "../src/translate/hub-events.js";
+import { createHubEventReader, reasoningOf, type HubEvent } from "../src/translate/hub-events.js";
+import { readHubReply } from "../src/translate/hub-reply.js";
 import { createThinkSplitter, splitThinkTags } from "../src/translate/think-tags.js";
 import { deltaItem, hubReply, sequentialIds } from "./helpers/translate.js";
 

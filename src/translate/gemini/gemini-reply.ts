@@ -1,5 +1,5 @@
 import type { HubReply, Json } from "../hub.js";
-import { readHubReply } from "../hub-events.js";
+import { readHubReply } from "../hub-reply.js";
 import type { ReplyHints, TranslateContext } from "../types.js";
 import { createCallIds, finishReasonOf, functionCallPart, responseBody, unwrapJsonText, usageMetadataOf } from "./gemini-response.js";
 

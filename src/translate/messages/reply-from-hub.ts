@@ -1,5 +1,5 @@
 import type { HubReply, Json } from "../hub.js";
-import { readHubReply } from "../hub-events.js";
+import { readHubReply } from "../hub-reply.js";
 import { parseToolArguments } from "../tool-arguments.js";
 import type { ReplyHints, TranslateContext } from "../types.js";
 import { stopReasonOf } from "./stop-reasons.js";

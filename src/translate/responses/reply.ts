@@ -1,5 +1,5 @@
 import type { HubReply, Json } from "../hub.js";
-import { readHubReply } from "../hub-events.js";
+import { readHubReply } from "../hub-reply.js";
 import type { ReplyHints, TranslateContext } from "../types.js";
 import { callItemPrefix, messageItem, reasoningItem, responseObject, responseUsage, statusOf, toolCallItem } from "./output-items.js";
 import type { ResponsesHints } from "./to-hub.js";
