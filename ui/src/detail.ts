@@ -5,7 +5,7 @@ import type { PricedRecord, RequestDetail } from "./api.js";
 import { assembleReply, type AssembledReply } from "./assemble-reply.js";
 import { curlCommand, KEY_VARIABLE } from "./curl-command.js";
 import { el } from "./dom.js";
-import { formatDateTime, formatUsd } from "../../src/request-log/format.js";
+import { formatCount, formatDateTime, formatUsd } from "../../src/request-log/format.js";
 import { arrayElements, parseJson, replyEvents, type ReplyEvent } from "./reply-events.js";
 
 type Capture = NonNullable<RequestDetail["capture"]>;
@@ -35,8 +35,6 @@ function disclosure(summary: string, ...children: Node[]): HTMLDetailsElement {
   return details;
 }
 
-const tokens = (n: number | undefined): string => (n === undefined ? "-" : n.toLocaleString("en-US"));
-
 /** The record under names a person reads, each figure with its unit; fields a request lacks are left out. */
 function recordFields(r: PricedRecord): [string, string][] {
   const rows: [string, string | undefined][] = [
@@ -53,10 +51,10 @@ function recordFields(r: PricedRecord): [string, string][] {
     ["Outcome", failureCause(r) ?? "complete"],
     ["Duration", formatMs(r.durationMs)],
     ["Time to first byte", r.ttfbMs === undefined ? undefined : formatMs(r.ttfbMs)],
-    ["Tokens in", r.inputTokens === undefined ? undefined : tokens(r.inputTokens)],
-    ["Tokens out", r.outputTokens === undefined ? undefined : tokens(r.outputTokens)],
-    ["Cache read", r.cacheReadTokens ? tokens(r.cacheReadTokens) : undefined],
-    ["Cache write", r.cacheWriteTokens ? tokens(r.cacheWriteTokens) : undefined],
+    ["Tokens in", r.inputTokens === undefined ? undefined : formatCount(r.inputTokens)],
+    ["Tokens out", r.outputTokens === undefined ? undefined : formatCount(r.outputTokens)],
+    ["Cache read", r.cacheReadTokens ? formatCount(r.cacheReadTokens) : undefined],
+    ["Cache write", r.cacheWriteTokens ? formatCount(r.cacheWriteTokens) : undefined],
     ["Estimated cost", r.costUsd === undefined ? undefined : formatUsd(r.costUsd)],
     ["Error code", r.errorCode],
   ];

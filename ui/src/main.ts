@@ -57,13 +57,18 @@ function fillFilter(id: string, values: Iterable<string>): void {
   }
 }
 
+/** The table and the totals' marked rows after a filter changed. */
+function refilter(): void {
+  renderTable();
+  if (summary) renderTotals(summary);
+}
+
 /** Sets one filter (a totals row was chosen) and shows the table it gives. */
 function setFilter(name: keyof typeof FILTER_SELECTS, value: string): void {
   const id = FILTER_SELECTS[name];
   fillFilter(id, [value]);
   $<HTMLSelectElement>(id).value = value;
-  renderTable();
-  if (summary) renderTotals(summary);
+  refilter();
 }
 
 function renderTotals(s: Summary): void {
@@ -137,12 +142,7 @@ async function run(api: Api): Promise<void> {
     renderCharts();
   }, 100);
 
-  for (const id of Object.values(FILTER_SELECTS)) {
-    $(id).addEventListener("change", () => {
-      renderTable();
-      if (summary) renderTotals(summary);
-    });
-  }
+  for (const id of Object.values(FILTER_SELECTS)) $(id).addEventListener("change", refilter);
   $("window").addEventListener("change", renderCharts);
   $<HTMLTableElement>("requests").tBodies[0]!.addEventListener("click", (event) => {
     const id = (event.target as HTMLElement).closest("tr")?.dataset.id;
