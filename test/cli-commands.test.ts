@@ -258,7 +258,7 @@ describe("gateway chat and models", () => {
 
   it("lists models as a table and as raw JSON", async () => {
     const table = await runCli(["models"], env());
-    expect(table.stdout.split("\n")[0]).toMatch(/^ID\s+NAME\s+CREATED$/);
+    expect(table.stdout.split("\n")[0]).toMatch(/^ID\s+OWNER\s+CREATED$/);
     expect(table.stdout).toMatch(/^echo-1\s+gateway-echo\s+2025-01-01$/m);
     expect(table.stdout).toContain("echo-1");
     const json = await runCli(["models", "--api", "messages", "--json"], fakeEnv());
@@ -283,8 +283,8 @@ describe("the command table (each command's module loads only when it runs)", ()
   it("answers an unknown command with the closest one and exit 2, and `help <command>` with that command's help", async () => {
     const typo = await runCli(["strat"], env());
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain("unknown command 'strat'");
-    expect(typo.stderr).toContain("(Did you mean start?)");
+    // commander's words in our one error style: a ✖ line, then an ℹ hint
+    expect(typo.stderr).toBe("✖ Unknown command 'strat'. Did you mean start?\nℹ Run `gateway --help` for usage.\n");
     const help = await runCli(["help", "env"], env());
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: gateway env");

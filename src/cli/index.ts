@@ -43,7 +43,8 @@ export async function createProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command("gateway")
     .description("A local LLM API gateway for OpenAI-, Anthropic- and Gemini-style tools.")
     .version(VERSION, "-v, --version")
-    .showHelpAfterError("(run with --help for usage)")
+    // commander's own "error: ..." lines would be a second error style: `renderCliError` words them like the rest.
+    .configureOutput({ outputError: () => {} })
     .enablePositionalOptions()
     .exitOverride();
   const registers = await Promise.all(commandsFor(argv.slice(2)).map((name) => COMMANDS[name]!()));
@@ -66,7 +67,8 @@ export async function run(argv: readonly string[]): Promise<void> {
   try {
     await (await createProgram(argv)).parseAsync(argv as string[]);
   } catch (error) {
-    const rendered = renderCliError(error);
+    const named = commandsFor(argv.slice(2));
+    const rendered = renderCliError(error, named.length === 1 ? named[0] : undefined);
     if (rendered.message) log.error(rendered.message);
     if (rendered.hint) log.info(rendered.hint);
     process.exit(rendered.exitCode);

@@ -1,6 +1,7 @@
 import { formatWithOptions } from "node:util";
 import type { ConsolaReporter, LogObject } from "consola";
 import { colors } from "consola/utils";
+import { colorsOn } from "./colors.js";
 
 /** The mark and colour of each kind of line; plain `log` lines get neither. */
 const MARKS: Readonly<Record<string, [mark: string, color: (text: string) => string]>> = {
@@ -24,7 +25,7 @@ export function lineReporter(stream: NodeJS.WriteStream): ConsolaReporter {
     log(entry: LogObject) {
       const text = formatWithOptions({ colors: false }, ...entry.args);
       const marked = MARKS[entry.type];
-      const line = marked ? `${stream.isTTY && !process.env.NO_COLOR ? marked[1](marked[0]) : marked[0]} ${text}` : text;
+      const line = marked ? `${colorsOn(stream) ? marked[1](marked[0]) : marked[0]} ${text}` : text;
       stream.write(`${line}\n`);
     },
   };
