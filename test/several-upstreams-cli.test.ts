@@ -71,7 +71,7 @@ describe("commands with several upstreams", () => {
     const { env } = await setUp();
     const table = await runCli(["models"], env);
     expect(table.code).toBe(0);
-    expect(table.stdout.split("\n")[0]).toMatch(/^ID\s+UPSTREAM\s+NAME\s+CREATED$/);
+    expect(table.stdout.split("\n")[0]).toMatch(/^ID\s+UPSTREAM\s+OWNER\s+CREATED$/);
     expect(table.stdout).toMatch(/^team-model\s+team\s+team\s+2025-01-01$/m);
     expect(table.stdout).toMatch(/^local-model\s+local\s+local\s+2025-01-01$/m);
     const json = JSON.parse((await runCli(["models", "--json"], env)).stdout);

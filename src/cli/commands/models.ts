@@ -13,10 +13,17 @@ import { keySources } from "../upstream-keys.js";
 /** One row of `gateway models`: the catalog's fields and the upstream that lists the id (an alias says what it maps to). */
 export type CatalogRow = ModelRow & { upstream: string };
 
-/** A plain aligned table: id, the upstream that lists it (when there are several), name or owner, creation date. */
-export function modelTable(rows: readonly CatalogRow[], withUpstream: boolean): string {
+/**
+ * A plain aligned table: id, the upstream that lists it (when there are several), owner (OpenAI's lists) or display
+ * name (Anthropic's and Google's), creation date (left out when no entry has one: Google's lists give none).
+ */
+export function modelTable(rows: readonly CatalogRow[], withUpstream: boolean, family: FamilyName): string {
   const upstream = withUpstream ? [{ title: "UPSTREAM" }] : [];
-  return formatTable([{ title: "ID" }, ...upstream, { title: "NAME" }, { title: "CREATED" }], rows.map((m) => [m.id, ...(withUpstream ? [m.upstream] : []), m.name, m.created]));
+  const created = rows.some((m) => m.created) ? [{ title: "CREATED" }] : [];
+  return formatTable(
+    [{ title: "ID" }, ...upstream, { title: family === "chat" ? "OWNER" : "NAME" }, ...created],
+    rows.map((m) => [m.id, ...(withUpstream ? [m.upstream] : []), m.name, ...(created.length ? [m.created] : [])]),
+  );
 }
 
 export function registerModels(program: Command): void {
@@ -43,7 +50,7 @@ export function registerModels(program: Command): void {
           ...catalog.entries.map((entry) => ({ ...family.models.row(entry.entry), upstream: entry.upstream })),
           ...Object.entries(ctx.config.models).map(([id, target]) => ({ id, name: `alias -> ${target}`, created: "", upstream: "" })),
         ];
-        print(rows.length ? modelTable(rows, ctx.config.upstreams.length > 1) : "The upstreams list no models.");
+        print(rows.length ? modelTable(rows, ctx.config.upstreams.length > 1, options.api) : "The upstreams list no models.");
         if (catalog.failed.length > 0) print(`\nNot listed (the upstream did not answer): ${catalog.failed.join(", ")}`);
       } finally {
         await upstreams.close();
