@@ -218,12 +218,23 @@ describe("gateway start → requests.jsonl → gateway logs / stats", () => {
     for (const secret of [LOCAL_KEY, "gw-not-the-local-key", FAKE_UPSTREAM_KEY]) expect(stdout).not.toContain(secret);
   });
 
-  it("`logs -n 3 --json` prints the last three records as stored", async () => {
+  it("`logs -n 3 --json` prints the last three records as stored, durations to a tenth of a ms, with each one's cost", async () => {
     const result = await runCli(["logs", "-n", "3", "--json"], env);
     expect(result.code).toBe(0);
-    const lines = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as RequestRecord);
+    const lines = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as RequestRecord & { costUsd?: number | null });
     const stored = (await readRecords(stateDir)).records;
-    expect(lines).toEqual(stored.slice(-3));
+    const tenth = (ms: number | undefined) => (ms === undefined ? undefined : Math.round(ms * 10) / 10);
+    // claude-fake is in no price table: unknown (null), never 0; the 401 reported no tokens, so it has no cost at all
+    const costs = [null, null, undefined];
+    expect(lines).toEqual(stored.slice(-3).map((r, i) => JSON.parse(JSON.stringify({ ...r, durationMs: tenth(r.durationMs), ttfbMs: tenth(r.ttfbMs), costUsd: costs[i] }))));
+    expect(lines[0]!.durationMs).toBe(Math.round(lines[0]!.durationMs * 10) / 10);
+  });
+
+  it("`logs --json` prints every stored record unless -n says otherwise", async () => {
+    const result = await runCli(["logs", "--json"], env);
+    expect(result.stdout.trimEnd().split("\n")).toHaveLength(8);
+    const table = await runCli(["logs"], env);
+    expect(table.stdout.trimEnd().split("\n")).toHaveLength(9);
   });
 
   it("`logs` prints a table of recent requests, newest last", async () => {
@@ -231,9 +242,10 @@ describe("gateway start → requests.jsonl → gateway logs / stats", () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^TIME\s+CLIENT\s+REQUEST\s+MODEL\s+STATUS\s+DURATION\s+TTFB\s+TOKENS$/);
-    expect(lines[1]).toMatch(/^\d\d-\d\d \d\d:\d\d:\d\d  Anthropic\/JS\s+POST \/v1\/messages\s+claude-fake\s+200\s+\d+ms\s+\d+ms\s+11\/3$/);
-    expect(lines[2]).toMatch(/^\d\d-\d\d \d\d:\d\d:\d\d  Anthropic\/JS\s+POST \/v1\/messages\s+-\s+401\s+\d+ms\s+-\s+-$/);
+    // Piped: every column, no colour; NOTE because the 401 has one. Today's times leave out the date.
+    expect(lines[0]).toMatch(/^TIME\s+CLIENT\s+REQUEST\s+MODEL\s+STATUS\s+DURATION\s+TTFB\s+TOKENS\s+NOTE$/);
+    expect(lines[1]).toMatch(/^\d\d:\d\d:\d\d  Anthropic\/JS\s+POST \/v1\/messages\s+claude-fake\s+200\s+\d+ms\s+\d+ms\s+11\/3$/);
+    expect(lines[2]).toMatch(/^\d\d:\d\d:\d\d  Anthropic\/JS\s+POST \/v1\/messages\s+-\s+401\s+\d+ms\s+-\s+-\s+wrong local key$/);
   });
 
   it("`logs -f` prints new requests as they happen", async () => {
@@ -268,9 +280,9 @@ describe("gateway start → requests.jsonl → gateway logs / stats", () => {
   it("`stats` prints a table per model and per client", async () => {
     const result = await runCli(["stats"], env);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^\d+ requests since \d{4}-\d\d-\d\d \d\d:\d\d UTC, 1 error, [\d,]+ tokens in, [\d,]+ out\n/);
-    expect(result.stdout).toMatch(/\nMODEL\s+REQUESTS\s+ERRORS\s+TOKENS IN\s+TOKENS OUT\s+CACHE R\/W\s+P50\s+P95\s+TTFB P50\s+TTFB P95\n/);
-    expect(result.stdout).toMatch(/\nclaude-fake\s+3\s+0\s+33\s+9\s+12\/9\s+\d+ms\s+\d+ms\s+\d+ms\s+\d+ms\n/);
+    expect(result.stdout).toMatch(/^\d+ requests since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d, 1 error\nTokens: [\d,]+ in, [\d,]+ out \(cache: \d+ read, 9 written\)\nEstimated cost: unknown, \d+ requests at an unknown price not included\n/);
+    expect(result.stdout).toMatch(/\nMODEL\s+REQUESTS\s+ERRORS\s+TOKENS IN\s+TOKENS OUT\s+CACHE R\/W\s+COST\s+P50\s+P95\s+TTFB P50\s+TTFB P95\n/);
+    expect(result.stdout).toMatch(/\nclaude-fake\s+3\s+0\s+33\s+9\s+12\/9\s+unknown\s+\d+ms\s+\d+ms\s+\d+ms\s+\d+ms\n/);
     expect(result.stdout).toMatch(/\nCLIENT\s+REQUESTS/);
   });
 

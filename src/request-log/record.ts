@@ -19,6 +19,8 @@ export interface RequestRecord {
   translated?: string | undefined;
   /** Every upstream tried before the one named in `upstream`, and why each failed; only when a fallback happened. */
   tried?: TriedUpstream[] | undefined;
+  /** Whether the client asked for a streamed reply; absent in records of gateways that did not say. */
+  stream?: boolean | undefined;
   status: number;
   durationMs: number;
   /** Time to the first body byte sent to the client. */

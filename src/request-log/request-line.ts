@@ -34,6 +34,15 @@ const CAUSES: Readonly<Record<string, string>> = {
   no_upstream_key: "no upstream key stored",
 };
 
+/** Whether the reply was a stream: as recorded, or for records that do not say, Gemini's streaming method. */
+export const streamed = (r: Pick<RequestRecord, "stream" | "path">): boolean => r.stream ?? r.path.endsWith(":streamGenerateContent");
+
+/** What the table of `gateway logs` says after the figures: why it failed, the translation, the upstreams fallen back from. */
+export function requestNote(r: RequestRecord): string {
+  const parts = [failureCause(r), r.translated, r.tried?.length ? `after ${r.tried.map((t) => `${t.upstream}: ${t.failure}`).join(", ")}` : undefined];
+  return parts.filter(Boolean).join("; ");
+}
+
 /** `claude-x`, `alias -> target`, or `-` when the request named no model. */
 export const modelLabel = (r: Pick<RequestRecord, "model" | "target">): string => (r.target ? `${r.model} -> ${r.target}` : (r.model ?? "-"));
 
