@@ -40,13 +40,15 @@ describe("gateway start", () => {
   });
 
   it("fails on a busy port, naming it and the fix, instead of moving", async () => {
-    blocker = createServer();
+    // Reading lets the server see the CLI's health probe hang up, so close() in afterEach does not wait on it.
+    blocker = createServer((socket) => socket.resume());
     await new Promise<void>((r) => blocker!.listen(0, "127.0.0.1", r));
     const port = (blocker.address() as { port: number }).port;
     const result = await runCli(["start", "--port", String(port)], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir() }));
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use.`);
-    expect(result.stderr).toContain("--port");
+    expect(result.stderr).toContain(`✖ Port ${port} on 127.0.0.1 is already in use by another program.`);
+    const [, suggested] = /start on a free port: `gateway start --port (\d+)`/.exec(result.stderr)!;
+    expect(Number(suggested)).toBeGreaterThan(port);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
@@ -145,7 +147,7 @@ describe("gateway status and doctor", () => {
     expect(status.stderr).toMatch(new RegExp(`✔ Gateway \\d+\\.\\d+\\.\\d+ is running on http://127\\.0\\.0\\.1:${port} \\(pid ${child.pid}, up \\d+ ms\\), upstream: echo\\.`));
     const doctor = await runCli(["doctor"], cliEnv({ GATEWAY_CONFIG_DIR: configDir }));
     expect(doctor.code).toBe(0);
-    expect(doctor.stdout + doctor.stderr).toMatch(new RegExp(`✔ Port ${port}: a gateway \\(\\d+\\.\\d+\\.\\d+\\) is running there`));
+    expect(doctor.stdout + doctor.stderr).toMatch(new RegExp(`✔ Port ${port}: your gateway \\(\\d+\\.\\d+\\.\\d+\\) is running there`));
     expect(doctor.stdout + doctor.stderr).not.toContain("✖");
   });
 
@@ -161,7 +163,7 @@ describe("gateway status and doctor", () => {
     expect(doctor.code).toBe(1);
     expect(out).toContain(`✔ Upstream ${upstream.url} reachable (HTTP 401)`);
     expect(out).toContain("✖ Upstream refused the key (HTTP 401)\n    fix: Run `gateway login` with a valid key.");
-    expect(out).toContain(`✖ Port ${port} is used by another program\n    fix: Free it, or set another port: gateway start --port ${port + 1}`);
+    expect(out).toMatch(new RegExp(`✖ Port ${port} is used by another program\n {4}fix: Free it \\(\`lsof -i :${port}\` shows which\\), or use a free port: gateway start --port \\d+ \\(or "port" in config\\.json\\)\\.`));
     expect(out).toContain("2 checks failed.");
     expect(out).not.toContain("sk-not-the-upstream-key");
   });

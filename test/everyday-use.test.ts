@@ -123,13 +123,14 @@ describe("start --detach, the record, env, status and stop", () => {
   });
 
   it("--detach exits 1 with the reason when the gateway cannot start", async () => {
-    const holder = createServer().listen(0, "127.0.0.1");
+    // Reading lets the holder see the CLI's health probe hang up.
+    const holder = createServer((socket) => socket.resume()).listen(0, "127.0.0.1");
     await once(holder, "listening");
     const port = (holder.address() as AddressInfo).port;
     try {
       const result = await runCli(["start", "--detach", "--port", String(port)], setup().env);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain(`The gateway exited before it was ready (exit 1): Port ${port} on 127.0.0.1 is already in use.`);
+      expect(result.stderr).toContain(`The gateway exited before it was ready (exit 1): Port ${port} on 127.0.0.1 is already in use by another program.`);
     } finally {
       holder.close();
     }

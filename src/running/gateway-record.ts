@@ -15,6 +15,8 @@ export interface GatewayRecord {
   startedAt: string;
   /** Where a detached gateway's output goes; absent in the foreground. */
   logFile?: string | undefined;
+  /** Its capture mode (`off`, `errors`, `all`); absent in records of older gateways. */
+  capture?: string | undefined;
 }
 
 /** One file per port, so two gateways on two ports each have their own and neither overwrites the other. */

@@ -7,6 +7,8 @@ export interface Health {
   upstream: string;
   /** The serving process (newer gateways say). */
   pid?: number;
+  /** `keyFingerprint` of the local key it accepts (newer gateways say): tells this user's gateways from others'. */
+  keyFingerprint?: string;
 }
 
 /** More than any gateway's health reply; whatever else listens on the port is not read further. */

@@ -1,10 +1,11 @@
-import { createServer } from "node:net";
+import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
 import { ECHO_UPSTREAM, type UpstreamConfig } from "../../config/index.js";
 import { FailedError } from "../../errors/index.js";
-import { findGateway } from "../../running/find-gateway.js";
+import { portFree, suggestPort } from "../../running/free-port.js";
 import { checkKey } from "../../upstream/check-key.js";
 import { createContext, portFlag, type CommandContext } from "../context.js";
+import { chooseGateway, notYours } from "../running-gateway.js";
 import { log } from "../terminal.js";
 import { describeKey, keySources, keychainAccount, loginCommand } from "../upstream-keys.js";
 
@@ -14,14 +15,6 @@ interface Check {
   label: string;
   /** What to do when it failed. */
   fix?: string;
-}
-
-function portFree(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once("error", () => resolve(false));
-    server.listen(port, host, () => server.close(() => resolve(true)));
-  });
 }
 
 function checkNode(): Check {
@@ -37,29 +30,44 @@ function keychainNotNeeded(ctx: CommandContext): string | undefined {
   return ctx.config.upstreams.every((upstream) => upstream.url === ECHO_UPSTREAM) ? "the upstream is echo" : ctx.env.GATEWAY_API_KEY ? "GATEWAY_API_KEY is set" : "no upstream keeps its key there";
 }
 
+/** The account of the throwaway entry `doctor` writes and deletes; never an upstream's origin. */
+const PROBE_ACCOUNT = "gateway-doctor-probe";
+
+/**
+ * Writes a throwaway entry and deletes it: a keychain that answers reads may still refuse writes (gnome-keyring
+ * started without a password has no collection to store anything in), and `gateway login` needs to write.
+ */
 async function checkKeychain(ctx: CommandContext): Promise<Check> {
   try {
-    await ctx.store.get("gateway-doctor-probe");
-    return { ok: true, label: "OS keychain reachable" };
+    await ctx.store.set(PROBE_ACCOUNT, randomBytes(16).toString("hex"));
+    await ctx.store.delete(PROBE_ACCOUNT);
+    return { ok: true, label: "OS keychain: an entry can be written and deleted" };
   } catch (error) {
     const why = keychainNotNeeded(ctx);
     return {
       ok: why ? undefined : false,
       label: `OS keychain: ${(error as Error).message}${why ? ` (not needed now: ${why})` : ""}`,
-      fix: "Start a Secret Service (gnome-keyring), or set GATEWAY_API_KEY.",
+      fix: (error as { hint?: string }).hint ?? "Start a Secret Service (gnome-keyring), or set GATEWAY_API_KEY.",
     };
   }
 }
 
-/** The checks of one upstream: its key, whether it answers, whether it takes the key. The default's words stay short when it is the only one. */
-async function checkUpstream(ctx: CommandContext, upstream: UpstreamConfig, alone: boolean): Promise<Check[]> {
+/**
+ * The checks of one upstream: its key, whether it answers, whether it takes the key. One cause is one ✖: a key
+ * the keychain cannot give (its own check failed above) is not a second failure, and a key check with no key to
+ * send is skipped. The default's words stay short when it is the only one.
+ */
+async function checkUpstream(ctx: CommandContext, upstream: UpstreamConfig, alone: boolean, keychainOk: boolean): Promise<Check[]> {
   const name = alone ? "" : ` ${upstream.name}`;
   if (upstream.url === ECHO_UPSTREAM) return [{ ok: undefined, label: `Upstream${name}: echo (built in, offline): no reachability or key to check` }];
   const where = alone ? keychainAccount(upstream) : `${upstream.name} (${keychainAccount(upstream)})`;
   const state = await describeKey(ctx, upstream);
   const login = loginCommand(ctx, upstream);
-  const keyCheck: Check = { ok: state.ok, label: `Upstream${name} key: ${state.text}`, fix: `Run \`${login}\`${upstream.name === ctx.config.defaultUpstream ? ", or set GATEWAY_API_KEY" : ""}.` };
   const source = keySources(ctx)(upstream);
+  const keyCheck: Check =
+    source.kind === "keychain" && !keychainOk
+      ? { ok: undefined, label: `Upstream${name} key: not checked, the OS keychain is not available (above)` }
+      : { ok: state.ok, label: `Upstream${name} key: ${state.text}`, fix: `Run \`${login}\`${upstream.name === ctx.config.defaultUpstream ? ", or set GATEWAY_API_KEY" : ""}.` };
   const key = source.kind === "none" ? undefined : await source.get().catch(() => undefined);
   try {
     const result = await checkKey(upstream, key);
@@ -77,10 +85,16 @@ async function checkUpstream(ctx: CommandContext, upstream: UpstreamConfig, alon
 }
 
 async function checkPort(ctx: CommandContext, flag: number | undefined): Promise<Check> {
-  const { port, health } = await findGateway(ctx.config, flag);
-  if (health) return { ok: true, label: `Port ${port}: a gateway (${health.version}) is running there` };
+  const running = await chooseGateway(ctx, flag);
+  const { port, health } = running;
+  if (running.owner === "other") {
+    const problem = await notYours(ctx, port);
+    return { ok: false, label: `Port ${port}: a gateway that is not yours answers there (it does not accept your local key)`, fix: problem.hint };
+  }
+  if (health) return { ok: true, label: `Port ${port}: your gateway (${health.version}) is running there` };
   if (await portFree(ctx.config.host, port)) return { ok: true, label: `Port ${port} is free` };
-  return { ok: false, label: `Port ${port} is used by another program`, fix: `Free it, or set another port: gateway start --port ${port + 1} (or "port" in config.json).` };
+  const free = await suggestPort(ctx.config.host, port);
+  return { ok: false, label: `Port ${port} is used by another program`, fix: `Free it (\`lsof -i :${port}\` shows which), or use a free port: gateway start --port ${free} (or "port" in config.json).` };
 }
 
 export function registerDoctor(program: Command): void {
@@ -92,8 +106,9 @@ export function registerDoctor(program: Command): void {
     .action(async (options: { port?: string }) => {
       const ctx = createContext();
       const { upstreams } = ctx.config;
-      const perUpstream = await Promise.all(upstreams.map((upstream) => checkUpstream(ctx, upstream, upstreams.length === 1)));
-      const checks: Check[] = [checkNode(), await checkKeychain(ctx), ...perUpstream.flat(), await checkPort(ctx, portFlag(options.port))];
+      const keychain = await checkKeychain(ctx);
+      const perUpstream = await Promise.all(upstreams.map((upstream) => checkUpstream(ctx, upstream, upstreams.length === 1, keychain.ok === true)));
+      const checks: Check[] = [checkNode(), keychain, ...perUpstream.flat(), await checkPort(ctx, portFlag(options.port))];
       for (const check of checks) {
         const mark = check.ok === undefined ? "–" : check.ok ? "✔" : "✖";
         log.log(`${mark} ${check.label}${check.ok !== false || !check.fix ? "" : `\n    fix: ${check.fix}`}`);

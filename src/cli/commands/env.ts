@@ -1,7 +1,7 @@
 import { Option, type Command } from "commander";
-import { findGateway } from "../../running/find-gateway.js";
 import { createContext, localKeyOf, localUrls, portFlag, type CommandContext } from "../context.js";
-import { print } from "../terminal.js";
+import { chooseGateway, notYours, portArg } from "../running-gateway.js";
+import { log, print } from "../terminal.js";
 
 const SHELLS = ["sh", "bash", "zsh", "fish", "powershell"] as const;
 type Shell = (typeof SHELLS)[number];
@@ -43,8 +43,18 @@ export function registerEnv(program: Command): void {
     .addHelpText("after", '\nExamples:\n  eval "$(gateway env)"\n  gateway env --shell fish | source\n  gateway env --shell powershell | Invoke-Expression')
     .action(async (options: { port?: string; shell: Shell; json?: boolean }) => {
       const ctx = createContext();
-      const { port } = await findGateway(ctx.config, portFlag(options.port));
-      const vars = toolEnv(ctx, port);
+      const flag = portFlag(options.port);
+      const running = await chooseGateway(ctx, flag);
+      const vars = toolEnv(ctx, running.port);
       print(options.json ? JSON.stringify(vars, null, 2) : renderEnv(vars, options.shell));
+      // The variables are printed either way (a shell profile evaluates them before any gateway runs); stderr says
+      // when tools would find nothing there, or someone else's gateway.
+      if (running.owner === "other") {
+        const problem = await notYours(ctx, running.port);
+        log.warn(problem.message);
+        log.info(problem.hint!);
+      } else if (!running.health && flag !== undefined) {
+        log.warn(`No gateway is running on port ${running.port}: tools pointed there find nothing until you run \`gateway start${portArg(flag)}\`.`);
+      }
     });
 }

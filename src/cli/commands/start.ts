@@ -5,14 +5,15 @@ import { createLogFile, type LogFile } from "../../request-log/log-file.js";
 import { fanOut, type RequestSink } from "../../request-log/record.js";
 import { consolaSink } from "../../request-log/request-line.js";
 import { spawnDetached } from "../../running/detach.js";
-import { findGateway } from "../../running/find-gateway.js";
 import { removeGatewayRecord, writeGatewayRecord } from "../../running/gateway-record.js";
 import { createIdleMemory } from "../../server/idle-memory.js";
 import { startGateway, type Gateway } from "../../server/start-gateway.js";
 import { VERSION } from "../../version.js";
 import { BIN_PATH } from "../bin-path.js";
 import { loadReasoningSeal } from "../../local-key/reasoning-secret.js";
-import { createContext, localKeyOf, portFlag } from "../context.js";
+import { createContext, localKeyOf, portFlag, type CommandContext } from "../context.js";
+import { explainListenError } from "../listen-hints.js";
+import { chooseGateway, notYours } from "../running-gateway.js";
 import { startupKeySources } from "../upstream-keys.js";
 import { redact } from "../secrets.js";
 import { log, stdoutLog } from "../terminal.js";
@@ -40,8 +41,15 @@ function upstreamLines(config: GatewayConfig): string[] {
   });
 }
 
+/** What capture keeps, in words, for the banner, `--detach` and `status`; undefined when it is off. */
+export function captureLine(mode: string | undefined): string | undefined {
+  if (mode === undefined || mode === "off") return undefined;
+  return `${mode === "all" ? "every request's" : "failed requests'"} bodies kept in memory (the dashboard, gateway logs --show)`;
+}
+
 function banner(gateway: Gateway, config: GatewayConfig): string {
   const echo = gateway.upstream === ECHO_UPSTREAM && config.upstreams.length === 1;
+  const capture = captureLine(config.capture);
   return [
     `gateway ${VERSION} listening on ${gateway.url}`,
     "",
@@ -49,6 +57,7 @@ function banner(gateway: Gateway, config: GatewayConfig): string {
     `  Anthropic style  ${gateway.url}${config.messagesSegment ? `   (also ${gateway.url}/${config.messagesSegment})` : ""}`,
     `  Gemini style     ${config.geminiSegment ? `${gateway.url}/${config.geminiSegment}` : gateway.url}`,
     `  Dashboard        ${gateway.url}/ui/   (gateway ui opens it with the key)`,
+    ...(capture ? [`  Capture          ${capture}`] : []),
     ...(config.upstreams.length > 1
       ? ["  Upstreams", ...upstreamLines(config)]
       : [`  Upstream         ${echo ? "ECHO (offline, built in): replies repeat your last message" : gateway.upstream}`]),
@@ -65,14 +74,20 @@ function handleSignals(gateway: Gateway, graceMs: number, cleanup: () => Promise
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
-      log.warn(`${signal} again: exiting now.`);
+      log.warn(`${signal} again: exiting now, ${openRequests(gateway.inflight())} cut short.`);
       process.exit(130);
     }
     stopping = true;
-    log.info(`Shutting down: letting open requests finish for up to ${ms(graceMs, { long: true })} (press Ctrl-C again to quit now).`);
+    const open = gateway.inflight();
+    log.info(
+      open === 0
+        ? "Shutting down: no request is open."
+        : `Shutting down: ${openRequests(open)} open, let finish for up to ${ms(graceMs, { long: true })} (press Ctrl-C again to quit now).`,
+    );
     gateway.close(graceMs).then(
       async () => {
         await cleanup();
+        log.success("Gateway stopped.");
         process.exit(0);
       },
       () => process.exit(1),
@@ -82,14 +97,18 @@ function handleSignals(gateway: Gateway, graceMs: number, cleanup: () => Promise
   process.on("SIGTERM", onSignal);
 }
 
+const openRequests = (n: number) => `${n} request${n === 1 ? "" : "s"}`;
+
 /** The arguments a detached child gets: the same options, minus `--detach`. */
 function childArgs(argv: readonly string[]): string[] {
   const start = argv.indexOf("start");
   return argv.slice(start + 1).filter((arg) => arg !== "--detach");
 }
 
-async function detach(options: StartOptions, config: GatewayConfig): Promise<void> {
-  const running = await findGateway(config, portFlag(options.port));
+async function detach(options: StartOptions, ctx: CommandContext): Promise<void> {
+  const { config } = ctx;
+  const running = await chooseGateway(ctx, portFlag(options.port));
+  if (running.owner === "other" && (options.port === undefined || running.via === "flag")) throw await notYours(ctx, running.port);
   if (running.health && (options.port === undefined || running.via === "flag")) {
     const pid = running.record?.pid ?? running.health.pid;
     log.info(`A gateway is already running on http://127.0.0.1:${running.port}${pid ? ` (pid ${pid})` : ""}.`);
@@ -98,6 +117,8 @@ async function detach(options: StartOptions, config: GatewayConfig): Promise<voi
   const ready = await spawnDetached(BIN_PATH, childArgs(process.argv), config.stateDir, config.port);
   log.success(`Gateway running in the background on ${ready.url} (pid ${ready.pid}).`);
   log.log(`  Output:  ${ready.logFile}`);
+  const capture = captureLine(config.capture);
+  if (capture) log.log(`  Capture: ${capture}`);
   log.log("  Stop it: gateway stop");
 }
 
@@ -111,7 +132,7 @@ export function registerStart(program: Command): void {
     .option("--messages-segment <s>", "path segment of the messages family")
     .option("--gemini-segment <s>", "path segment of the Gemini family")
     .option("--cors <origin>", "allow a browser origin (repeatable)", (value: string, all: string[]) => [...all, value], [])
-    .addOption(new Option("--capture [mode]", "keep request and reply bodies in memory for the dashboard").choices(CAPTURE_MODES))
+    .addOption(new Option("--capture [mode]", "keep request and reply bodies in memory for the dashboard (--capture alone: all)").choices(CAPTURE_MODES))
     .option("--quiet", "do not print one line per request")
     .option("--verbose", "also print each request's headers (keys and cookies redacted)")
     .option("--no-request-log", "do not write requests.jsonl (what `gateway logs` and `gateway stats` read)")
@@ -128,7 +149,7 @@ export function registerStart(program: Command): void {
         capture: options.capture === true ? "all" : options.capture,
       });
       const keySourceFor = await startupKeySources(ctx);
-      if (options.detach) return detach(options, ctx.config);
+      if (options.detach) return detach(options, ctx);
       const localKey = localKeyOf(ctx);
       const serverLog = stdoutLog();
       const logFile: LogFile | undefined = options.requestLog ? createLogFile({ dir: ctx.config.stateDir, onError: (message) => log.warn(message) }) : undefined;
@@ -143,6 +164,8 @@ export function registerStart(program: Command): void {
         recordHeaders: options.verbose === true && !options.quiet,
         onInternalError: (error) => log.error(error),
         occupancy: createIdleMemory(),
+      }).catch(async (error: unknown) => {
+        throw await explainListenError(ctx, error);
       });
       writeGatewayRecord(ctx.config.stateDir, {
         pid: process.pid,
@@ -152,6 +175,7 @@ export function registerStart(program: Command): void {
         version: VERSION,
         startedAt: new Date().toISOString(),
         logFile: process.env.GATEWAY_DETACHED_LOG,
+        capture: ctx.config.capture,
       });
       const removeRecord = () => removeGatewayRecord(ctx.config.stateDir, gateway.port, process.pid);
       process.once("exit", removeRecord);

@@ -3,42 +3,72 @@ import ms from "ms";
 import { ECHO_UPSTREAM } from "../../config/index.js";
 import { FailedError } from "../../errors/index.js";
 import { logFilePath } from "../../request-log/log-file.js";
-import { findGateway } from "../../running/find-gateway.js";
-import { createContext, portFlag } from "../context.js";
+import { liveGateways, type LiveGateway } from "../../running/find-gateway.js";
+import { createContext, localKeyOf, portFlag, type CommandContext } from "../context.js";
+import { chooseGateway, notYours, portArg } from "../running-gateway.js";
 import { formatTable } from "../table.js";
 import { log } from "../terminal.js";
-import { describeKey } from "../upstream-keys.js";
+import { describeKey, loginCommand, type KeyState } from "../upstream-keys.js";
+
+/** `pid 13984, up 12 minutes`: what a gateway's record and health say about its process. */
+function processLabel(gateway: Pick<LiveGateway, "health" | "record">): string {
+  const pid = gateway.record?.pid ?? gateway.health.pid;
+  const uptime = gateway.record ? `up ${ms(Date.now() - Date.parse(gateway.record.startedAt), { long: true })}` : undefined;
+  const parts = [pid ? `pid ${pid}` : undefined, uptime].filter(Boolean);
+  return parts.length ? ` (${parts.join(", ")})` : "";
+}
+
+/** The configured upstreams and their keys: two lines for one upstream, a table for several. */
+function printUpstreams(ctx: CommandContext, keys: readonly KeyState[]): void {
+  const { upstreams } = ctx.config;
+  const mark = (key: KeyState) => (key.ok === false ? "✖ " : "");
+  if (upstreams.length === 1) {
+    log.log(`Upstream:  ${upstreams[0]!.url}`);
+    log.log(`Key:       ${mark(keys[0]!)}${keys[0]!.text}`);
+    return;
+  }
+  const rows = upstreams.map((upstream, i) => [
+    `  ${upstream.name}${upstream.name === ctx.config.defaultUpstream ? " (default)" : ""}`,
+    upstream.url === ECHO_UPSTREAM ? "echo" : upstream.url,
+    upstream.formats.join(","),
+    `${mark(keys[i]!)}${keys[i]!.text}`,
+  ]);
+  log.log(`Upstreams:\n${formatTable([{ title: "  NAME" }, { title: "URL" }, { title: "FORMATS" }, { title: "KEY" }], rows)}`);
+}
 
 export function registerStatus(program: Command): void {
   program
     .command("status")
     .description("say whether a gateway is running, which upstreams are configured and whether their keys are there")
     .option("-p, --port <n>", "the gateway on this port (default: the running one, else the configured port)")
-    .addHelpText("after", "\nExample:\n  gateway status")
+    .addHelpText("after", "\nExits 1 when no gateway of yours is running.\n\nExample:\n  gateway status")
     .action(async (options: { port?: string }) => {
       const ctx = createContext();
+      const flag = portFlag(options.port);
       const { upstreams } = ctx.config;
-      const [running, keys] = await Promise.all([findGateway(ctx.config, portFlag(options.port)), Promise.all(upstreams.map((upstream) => describeKey(ctx, upstream)))]);
-      if (upstreams.length === 1) {
-        log.log(`Upstream:  ${upstreams[0]!.url}`);
-        log.log(`Key:       ${keys[0]!.text}`);
-      } else {
-        const rows = upstreams.map((upstream, i) => [
-          `${upstream.name}${upstream.name === ctx.config.defaultUpstream ? " (default)" : ""}`,
-          upstream.url === ECHO_UPSTREAM ? "echo" : upstream.url,
-          upstream.formats.join(","),
-          keys[i]!.text,
-        ]);
-        log.log(`Upstreams:\n${formatTable([{ title: "  NAME" }, { title: "URL" }, { title: "FORMATS" }, { title: "KEY" }], rows.map(([name, ...rest]) => [`  ${name}`, ...rest]))}`);
-      }
+      const [running, keys, live] = await Promise.all([
+        chooseGateway(ctx, flag),
+        Promise.all(upstreams.map((upstream) => describeKey(ctx, upstream))),
+        liveGateways(ctx.config, localKeyOf(ctx)),
+      ]);
+      printUpstreams(ctx, keys);
       log.log(`Config:    ${ctx.config.configFile}`);
       log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);
-      const { health, record, port } = running;
-      if (!health) {
-        throw new FailedError(`No gateway is running on port ${port}.`, { hint: "Start one with `gateway start` (or `gateway start --detach`)." });
+      const { health, port } = running;
+      if (running.owner === "other") throw await notYours(ctx, port);
+      if (!health) throw new FailedError(`No gateway is running on port ${port}.`, { hint: `Start one with \`gateway start${portArg(flag)}\` (or \`gateway start --detach${portArg(flag)}\`).` });
+      const url = `http://127.0.0.1:${port}`;
+      const keyless = upstreams.filter((_, i) => keys[i]!.ok === false);
+      const line = `Gateway ${health.version} is running on ${url}${processLabel({ health, record: running.record })}, upstream: ${health.upstream}.`;
+      if (keyless.length === 0) log.success(line);
+      else {
+        const where = upstreams.length === 1 ? "every request gets 503" : `requests routed to ${keyless.map((upstream) => upstream.name).join(", ")} get 503`;
+        log.warn(`${line} But ${where}: no upstream key.`);
+        log.info(`Store the key: ${keyless.map((upstream) => `\`${loginCommand(ctx, upstream)}\``).join(", ")}.`);
       }
-      const pid = record?.pid ?? health.pid;
-      const uptime = record ? `, up ${ms(Date.now() - Date.parse(record.startedAt), { long: true })}` : "";
-      log.success(`Gateway ${health.version} is running on http://127.0.0.1:${port}${pid ? ` (pid ${pid}${uptime})` : ""}, upstream: ${health.upstream}.`);
+      log.log(`  Dashboard: ${url}/ui/ (\`gateway ui${portArg(flag)}\` opens it with the key)`);
+      if (running.record?.capture) log.log(`  Capture:   ${running.record.capture === "off" ? "off" : `${running.record.capture} (bodies kept in memory: the dashboard, gateway logs --show)`}`);
+      const others = live.filter((gateway) => gateway.port !== port);
+      for (const other of others) log.log(`  Also running: http://127.0.0.1:${other.port}${processLabel(other)}${other.owner === "other" ? ", with another local key" : ""} (-p ${other.port})`);
     });
 }

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { findGateway } from "../../running/find-gateway.js";
 import { removeGatewayRecord } from "../../running/gateway-record.js";
 import { stopProcess } from "../../running/stop-gateway.js";
 import { createContext, portFlag } from "../context.js";
+import { chooseGateway, notYours } from "../running-gateway.js";
 import { log } from "../terminal.js";
 
 export function registerStop(program: Command): void {
@@ -13,7 +13,8 @@ export function registerStop(program: Command): void {
     .addHelpText("after", "\nExamples:\n  gateway stop\n  gateway stop -p 9000")
     .action(async (options: { port?: string }) => {
       const ctx = createContext();
-      const running = await findGateway(ctx.config, portFlag(options.port));
+      const running = await chooseGateway(ctx, portFlag(options.port));
+      if (running.owner === "other" && !running.record) throw await notYours(ctx, running.port);
       const pid = running.record?.pid ?? running.health?.pid;
       if (!running.health || pid === undefined) {
         log.info(`No gateway is running${running.via === "flag" ? ` on port ${running.port}` : ""}.`);
