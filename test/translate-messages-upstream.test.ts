@@ -154,6 +154,27 @@ describe("messages upstream: a chat request becomes a messages request", () => {
     expect(JSON.stringify(out)).not.toMatch(/hidden|"text":""/);
   });
 
+  it("keeps a call id Anthropic accepts and gives any other (Kimi's functions.Bash:0) one valid form, the same for the call and its result", () => {
+    const history = (id: string): Partial<HubRequest> => ({
+      messages: [
+        { role: "user", content: "list files" },
+        { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "Bash", arguments: '{"command":"ls"}' } }] },
+        { role: "tool", tool_call_id: id, content: "a.txt" },
+      ],
+    });
+    const ids = (id: string) => {
+      const [, call, result] = fromHub(history(id)).messages as { content: { id?: string; tool_use_id?: string }[] }[];
+      return [call!.content[0]!.id, result!.content[0]!.tool_use_id];
+    };
+    expect(ids("call_0-AbC")).toEqual(["call_0-AbC", "call_0-AbC"]);
+    const [kimi, kimiResult] = ids("functions.Bash:0");
+    expect(kimi).toMatch(/^functions_Bash_0_[0-9a-f]{8}$/);
+    expect(kimiResult).toBe(kimi);
+    // the next turn sends the same bytes; a different invalid id stays apart
+    expect(ids("functions.Bash:0")[0]).toBe(kimi);
+    expect(ids("functions:Bash.0")[0]).not.toBe(kimi);
+  });
+
   it("asks for JSON through output_config.format, and drops json_object", () => {
     const schema = { type: "object", properties: { a: { type: "string" } } };
     expect(fromHub({ response_format: { type: "json_schema", json_schema: { name: "x", schema } } }).output_config).toEqual({ format: { type: "json_schema", schema } });

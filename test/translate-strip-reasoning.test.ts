@@ -41,6 +41,26 @@ describe("stripGatewayReasoning", () => {
     expect(stripGatewayReasoning(bytes(body), testSeal)).toEqual({ messages: [body.messages[0], body.messages[2]] });
   });
 
+  it("turns thinking off for an open tool loop whose assistant turn lost its thinking (Anthropic: 400 expected thinking), and only then", () => {
+    const loop = (assistant: unknown[], thinking: unknown = { type: "enabled", budget_tokens: 2048 }) => ({
+      thinking,
+      messages: [
+        { role: "user", content: "list files" },
+        { role: "assistant", content: assistant },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "call_1", content: "a.txt" }] },
+      ],
+    });
+    const call = { type: "tool_use", id: "call_1", name: "Bash", input: { command: "ls" } };
+    expect(stripGatewayReasoning(bytes(loop([ours("Plan: ls."), call])), testSeal)).not.toHaveProperty("thinking");
+    expect(stripGatewayReasoning(bytes(loop([ours("Plan: ls."), call], { type: "adaptive" })), testSeal)).not.toHaveProperty("thinking");
+    // an earlier loop lost its thinking, the open one kept Anthropic's: thinking stays on
+    const later = loop([anthropics, call]);
+    later.messages.unshift({ role: "user", content: "hi" }, { role: "assistant", content: [ours("Greet."), { type: "tool_use", id: "c0", name: "Bash", input: {} }] }, { role: "user", content: [{ type: "tool_result", tool_use_id: "c0", content: "" }] });
+    expect(stripGatewayReasoning(bytes(later), testSeal)).toHaveProperty("thinking", { type: "enabled", budget_tokens: 2048 });
+    // a last turn without a tool call needs no thinking to go on
+    expect(stripGatewayReasoning(bytes(loop([ours("Plan."), { type: "text", text: "Done." }])), testSeal)).toHaveProperty("thinking");
+  });
+
   it("removes the reasoning items the gateway sealed for Codex, and keeps OpenAI's own encrypted reasoning", () => {
     const sealed = { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Plan." }], encrypted_content: testSeal.seal("Plan.", "reasoning_content") };
     const openai = { type: "reasoning", id: "rs_2", summary: [], encrypted_content: "gAAAAABoXreal-encrypted-reasoning" };

@@ -15,6 +15,9 @@ type Part = { functionCall?: unknown; thoughtSignature?: unknown };
  */
 const SIGNATURE_STAND_IN = "skip_thought_signature_validator";
 
+const isThinkingOn = (thinking: unknown): boolean =>
+  typeof thinking === "object" && thinking !== null && (thinking as { type?: unknown }).type !== "disabled";
+
 /**
  * A request for an upstream that serves its format natively, without the reasoning the gateway made on a translated
  * route (SPEC 10 rule 4): a Claude Code session that moved from a chat-only upstream back to Anthropic must not send
@@ -37,13 +40,21 @@ export function stripGatewayReasoning(bytes: Buffer | undefined, seal: Reasoning
   let removed = false;
   const ours = (block: Block | null) => block?.type === "thinking" && typeof block.signature === "string" && seal.marks(block.signature);
   if (Array.isArray(body.messages)) {
-    body.messages = (body.messages as ({ content?: unknown } | null)[]).flatMap((message) => {
+    // Whether the last assistant turn lost the thinking its tool call came with (see below).
+    let loopLostThinking = false;
+    body.messages = (body.messages as ({ role?: unknown; content?: unknown } | null)[]).flatMap((message) => {
+      if (message?.role === "assistant") loopLostThinking = false;
       if (!Array.isArray(message?.content)) return [message];
       const kept = (message.content as (Block | null)[]).filter((block) => !ours(block));
       if (kept.length === message.content.length) return [message];
       removed = true;
+      if (message.role === "assistant") loopLostThinking = kept.some((block) => block?.type === "tool_use");
       return kept.length > 0 ? [{ ...message, content: kept }] : [];
     });
+    // With thinking on, Anthropic wants the assistant turn of an open tool loop to start with its thinking, and
+    // answers 400 "expected thinking" without it: the rest of that loop runs without thinking (as LiteLLM does),
+    // the next turn has it again.
+    if (loopLostThinking && isThinkingOn(body.thinking)) delete body.thinking;
   }
   if (Array.isArray(body.input)) {
     const kept = (body.input as (Item | null)[]).filter((item) => !(item?.type === "reasoning" && typeof item.encrypted_content === "string" && seal.marks(item.encrypted_content)));

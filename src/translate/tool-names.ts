@@ -13,8 +13,11 @@ const CHAT_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const hash8 = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 8);
 
-/** A valid chat name that stays recognisably the client's: unsafe characters become `_`, then 55 characters and a hash. */
-const hashedName = (raw: string): string => `${raw.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 55)}_${hash8(raw)}`;
+/**
+ * A valid name or id that stays recognisably the client's: unsafe characters become `_`, then 55 characters and a
+ * hash of the whole, so two names that differ only in unsafe characters stay apart.
+ */
+export const hashedName = (raw: string): string => `${raw.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 55)}_${hash8(raw)}`;
 
 /**
  * A tool name chat servers accept (OpenAI: `^[a-zA-Z0-9_-]{1,64}$`; MCP tools carry dots or run longer, Gemini names

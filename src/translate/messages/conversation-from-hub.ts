@@ -1,5 +1,6 @@
 import type { HubMessage } from "../hub.js";
 import { parseToolArguments } from "../tool-arguments.js";
+import { requestToolUseId } from "./tool-ids.js";
 import { type Block, isRecord } from "./wire.js";
 
 /** One messages turn as it is being built. */
@@ -42,7 +43,7 @@ export const textOfContent = (content: unknown): string =>
 /** A tool message as a `tool_result`: text alone as a string; with images, as blocks (Anthropic takes images in results). */
 function toolResult(message: Extract<HubMessage, { role: "tool" }>): Block {
   const blocks = blocksOfContent(message.content);
-  const result: Block = { type: "tool_result", tool_use_id: message.tool_call_id };
+  const result: Block = { type: "tool_result", tool_use_id: requestToolUseId(message.tool_call_id) };
   if (blocks.some((block) => block.type !== "text")) result.content = blocks;
   else if (blocks.length) result.content = blocks.map((block) => block.text as string).join("");
   return result;
@@ -57,7 +58,7 @@ function assistantBlocks(message: Extract<HubMessage, { role: "assistant" }>): B
   const blocks = blocksOfContent(message.content);
   for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
     if (!call?.function?.name) continue;
-    blocks.push({ type: "tool_use", id: call.id, name: call.function.name, input: parseToolArguments(call.function.arguments) });
+    blocks.push({ type: "tool_use", id: requestToolUseId(call.id), name: call.function.name, input: parseToolArguments(call.function.arguments) });
   }
   return blocks;
 }

@@ -1,3 +1,4 @@
+import { hashedName } from "../tool-names.js";
 import type { IdSource } from "../types.js";
 
 const VALID_ID = /^[a-zA-Z0-9_-]+$/;
@@ -7,3 +8,10 @@ const VALID_ID = /^[a-zA-Z0-9_-]+$/;
  * result that comes back next turn names the id the upstream made; else a fresh `toolu_` id.
  */
 export const toolUseId = (id: string, ids: IdSource): string => (VALID_ID.test(id) ? id : ids("toolu_"));
+
+/**
+ * A call id of a chat history as a messages upstream accepts it: kept when valid, else its valid characters and a
+ * hash (Kimi's `functions.Bash:0` becomes `functions_Bash_0_` and 8 hex digits), the same for a call and its result
+ * on every turn, so they stay paired and the conversation's bytes stay stable.
+ */
+export const requestToolUseId = (id: string): string => (VALID_ID.test(id) ? id : hashedName(id));
