@@ -1,6 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { closeAfterEach } from "./helpers/close-after-each.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { messagesHeaders, rawRequest } from "./helpers/http.js";
 import { chatSse, chunk, messagesSse, startScriptedUpstream, type Script, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
@@ -12,20 +13,16 @@ import { decodeEvents } from "../src/sse/sse.js";
  * front of a chat-only upstream, and the official OpenAI SDK in front of a messages-only one.
  */
 
-let upstream: ScriptedUpstream | undefined;
-let gateway: TestGateway | undefined;
-afterEach(async () => {
-  await gateway?.close(0);
-  await upstream?.close();
-  gateway = upstream = undefined;
-});
+const opened = closeAfterEach();
+let upstream: ScriptedUpstream;
+let gateway: TestGateway;
 
 async function chatOnly(script: Script, options: { file?: Record<string, unknown>; earlyStartMs?: number } = {}) {
-  upstream = await startScriptedUpstream(script);
-  gateway = await startTestGateway(undefined, {
+  upstream = opened(await startScriptedUpstream(script));
+  gateway = opened(await startTestGateway(undefined, {
     file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", ...options.file } } },
     earlyStartMs: options.earlyStartMs,
-  });
+  }));
   return new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
 }
 
@@ -206,8 +203,8 @@ describe("count_tokens on a chat-only upstream", () => {
 
 describe("chat clients on a messages-only upstream", () => {
   async function messagesOnly(script: Script) {
-    upstream = await startScriptedUpstream(script);
-    gateway = await startTestGateway(undefined, { file: { upstream: "claude", upstreams: { claude: { url: upstream.url, formats: ["messages"], key: "none", messagesSegment: "" } } } });
+    upstream = opened(await startScriptedUpstream(script));
+    gateway = opened(await startTestGateway(undefined, { file: { upstream: "claude", upstreams: { claude: { url: upstream.url, formats: ["messages"], key: "none", messagesSegment: "" } } } }));
     return new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
   }
   const toolReply = {

@@ -1,25 +1,22 @@
 import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decodeEvents } from "../src/sse/sse.js";
 import { scripted, type ChatScript } from "./helpers/chat-script.js";
+import { closeAfterEach } from "./helpers/close-after-each.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, rawRequest } from "./helpers/http.js";
 import { chatSse, chunk, startScriptedUpstream, type Script, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
 
 /** Responses -> chat (Codex) and Gemini -> chat (Gemini CLI) through a real gateway, with the official SDKs. */
 
-let upstream: ScriptedUpstream | undefined;
-let gateway: TestGateway | undefined;
-afterEach(async () => {
-  await gateway?.close(0);
-  await upstream?.close();
-  gateway = upstream = undefined;
-});
+const opened = closeAfterEach();
+let upstream: ScriptedUpstream;
+let gateway: TestGateway;
 
 async function chatOnly(script: Script) {
-  upstream = await startScriptedUpstream(script);
-  gateway = await startTestGateway(undefined, { file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", retries: 0 } } } });
+  upstream = opened(await startScriptedUpstream(script));
+  gateway = opened(await startTestGateway(undefined, { file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", retries: 0 } } } }));
   return gateway;
 }
 

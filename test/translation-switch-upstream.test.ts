@@ -1,8 +1,9 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { scripted } from "./helpers/chat-script.js";
+import { closeAfterEach } from "./helpers/close-after-each.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
 import { startScriptedUpstream, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
@@ -17,10 +18,7 @@ import { testSeal } from "./helpers/translate.js";
  * Codex to OpenAI, Gemini CLI to Google.
  */
 
-const servers: { close(graceMs?: number): Promise<unknown> }[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0).reverse()) await server.close(0);
-});
+const opened = closeAfterEach();
 
 /** Claude Code's first turn, answered by the chat upstream: reasoning, a sentence, a Bash call. */
 const FIRST_TURN = { reasoning: "Plan: list the files.", text: "Running ls.", toolCalls: [{ id: "call_1", name: "Bash", args: { command: "ls" } }] };
@@ -28,10 +26,9 @@ const BASH = { name: "Bash", description: "Run a shell command", input_schema: {
 
 /** A gateway with a chat-only upstream for `qwen*` and a native one (Anthropic's or OpenAI's format) for the rest of the ids. */
 async function twoUpstreams(native: "messages" | "responses" | "gemini", nativeReply: unknown) {
-  const chat = await startScriptedUpstream(scripted(FIRST_TURN));
-  const provider = await startScriptedUpstream(() => ({ json: nativeReply }));
-  servers.push(chat, provider);
-  const gateway: TestGateway = await startTestGateway(undefined, {
+  const chat = opened(await startScriptedUpstream(scripted(FIRST_TURN)));
+  const provider = opened(await startScriptedUpstream(() => ({ json: nativeReply })));
+  const gateway: TestGateway = opened(await startTestGateway(undefined, {
     file: {
       upstream: "local",
       upstreams: {
@@ -39,8 +36,7 @@ async function twoUpstreams(native: "messages" | "responses" | "gemini", nativeR
         provider: { url: provider.url, formats: [native], key: "none", models: ["claude-*", "gpt-*", "gemini-*"], retries: 0 },
       },
     },
-  });
-  servers.push(gateway);
+  }));
   return { chat, provider, gateway };
 }
 
