@@ -69,8 +69,10 @@ export async function describeKey(ctx: CommandContext, upstream: UpstreamConfig)
   if (source.kind === "none") return { ok: undefined, text: upstream.url === ECHO_UPSTREAM ? "none needed (echo upstream)" : "none needed (key: none)" };
   if (upstream.key.kind === "env") return { ok: (await source.get()) !== undefined, text: source.describe };
   if (source.kind === "env") return { ok: true, text: source.describe };
+  // The store itself, not the key source: a source keeps serving its last key when the keychain fails, and a
+  // keychain out of reach is a different problem from no key stored.
   try {
-    return (await source.get()) !== undefined
+    return (await ctx.store.get(keychainAccount(upstream))) !== undefined
       ? { ok: true, text: source.describe }
       : { ok: false, text: `none stored for ${keychainAccount(upstream)}: run \`${loginCommand(ctx, upstream)}\`` };
   } catch (error) {

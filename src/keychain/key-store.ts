@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import type { AsyncEntry, EntryOptions } from "@napi-rs/keyring";
 import { KeychainError } from "../errors/index.js";
-import { keychainUnavailable } from "./keychain-error.js";
+import { keychainCallFailed, keychainUnavailable } from "./keychain-error.js";
 
 /** The keychain service every entry is stored under; the account is the upstream origin. */
 export const KEYCHAIN_SERVICE = "gateway";
@@ -48,7 +48,7 @@ async function bounded<T>(what: string, timeoutMs: number, call: (signal: AbortS
     return await Promise.race([call(controller.signal), timeout]);
   } catch (error) {
     if (error instanceof KeychainError) throw error;
-    throw keychainUnavailable(`${what} failed (${(error as Error).message})`, error);
+    throw keychainCallFailed(what, error);
   } finally {
     clearTimeout(timer);
   }
@@ -60,7 +60,11 @@ export function createOsKeyStore(options: OsKeyStoreOptions = {}): KeyStore {
   const env = options.env ?? process.env;
   const entry = async (account: string): Promise<AsyncEntry> => {
     if (missingSessionBus(env)) {
-      throw keychainUnavailable("no D-Bus session bus, so no Secret Service can be reached (DBUS_SESSION_BUS_ADDRESS is unset)");
+      throw keychainUnavailable(
+        "no D-Bus session bus, so no Secret Service can be reached (DBUS_SESSION_BUS_ADDRESS is unset)",
+        undefined,
+        'Each shell needs the DBUS_SESSION_BUS_ADDRESS of the bus gnome-keyring runs on: in a new shell, load it first (". ~/.gateway-dbus-session" after "Headless Linux" in the README), or set GATEWAY_API_KEY in the environment to the upstream key.',
+      );
     }
     // The native binding loads on the first keychain call, not with every command (about 30 ms); a platform
     // without a prebuilt binding then fails here, as "keychain unavailable", instead of at start-up.
