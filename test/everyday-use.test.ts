@@ -228,6 +228,66 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
     expect(chats.at(-1)!.headers.authorization).toBe(`Bearer ${FAKE_UPSTREAM_KEY}`);
   }, 120_000);
 
+  it.skipIf(!hasTool("gemini"))("gemini -p in a folder not yet trusted exits 55 and says what to do; --skip-trust answers", async () => {
+    upstream = await startFakeUpstream();
+    // a fresh machine: no trust given in the environment, a folder Gemini CLI has never seen
+    const { GEMINI_CLI_TRUST_WORKSPACE: _, ...env } = toolSetup().env;
+    const work = privateDir();
+    const refused = await runCli(["run", "gemini", "-m", "gemini-fake", "-p", "hello"], env, undefined, 90_000, work);
+    expect(refused.code).toBe(55);
+    expect(refused.stderr).toContain(
+      'ℹ Gemini CLI does not run headless in a folder you have not trusted. Trust this one once (run `gateway run gemini` here and answer its question), or trust it for one run: `gateway run gemini --skip-trust -p "..."`.',
+    );
+    const trusted = await runCli(["run", "gemini", "--skip-trust", "-m", "gemini-fake", "-p", "hello from an untrusted folder"], env, undefined, 90_000, work);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(trusted.stdout).toContain("hello from an untrusted folder");
+  }, 180_000);
+
+  it("--offline gives any command the switches that keep tools from calling home", async () => {
+    const s = setup();
+    const names = ["DISABLE_AUTOUPDATER", "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "GEMINI_TELEMETRY_ENABLED", "QWEN_TELEMETRY_ENABLED"];
+    const show = `console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(names)}.map((n) => [n, process.env[n] ?? null]))))`;
+    const offline = await runCli(["run", "--offline", "--", "node", "-e", show], s.env);
+    expect(JSON.parse(offline.stdout)).toEqual({
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_ERROR_REPORTING: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      GEMINI_TELEMETRY_ENABLED: "false",
+      QWEN_TELEMETRY_ENABLED: "false",
+    });
+    const online = await runCli(["run", "--", "node", "-e", show], s.env);
+    expect(Object.values(JSON.parse(online.stdout))).toEqual(names.map(() => null));
+  });
+
+  it.skipIf(!hasTool("qwen"))("qwen answers under --offline, its update checks and usage statistics off in a settings file of the gateway's own", async () => {
+    upstream = await startFakeUpstream();
+    const s = toolSetup();
+    const result = await runCli(["run", "--offline", "qwen", "-m", "gpt-fake", "-p", "hello from offline qwen"], s.env, undefined, 90_000);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("fake: ");
+    const settings = JSON.parse(readFileSync(join(s.stateDir, "qwen-code-settings-offline.json"), "utf8"));
+    // Qwen Code adds the "$version" of its settings layout to the file; the switches are as written
+    expect(settings).toMatchObject({ general: { enableAutoUpdate: false, enableAutoUpdateNotification: false }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } });
+  }, 120_000);
+
+  it.skipIf(!hasTool("gemini"))("gemini answers under --offline with its settings file turning off auto-update and usage statistics", async () => {
+    upstream = await startFakeUpstream();
+    const s = toolSetup();
+    const result = await runCli(["run", "--offline", "gemini", "-m", "gemini-fake", "-p", "hello from offline gemini"], s.env, undefined, 90_000);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("hello from offline gemini");
+    const settings = JSON.parse(readFileSync(join(s.stateDir, "gemini-cli-settings-offline.json"), "utf8"));
+    expect(settings).toMatchObject({ security: { auth: { selectedType: "gemini-api-key" } }, general: { enableAutoUpdate: false }, privacy: { usageStatisticsEnabled: false } });
+  }, 120_000);
+
+  it.skipIf(!hasTool("codex"))("codex exec answers under --offline (its update check and analytics turned off with -c)", async () => {
+    const s = toolSetup("echo");
+    const result = await runCli(["run", "--offline", "codex", "exec", "--skip-git-repo-check", "hello from offline codex"], s.env, undefined, 90_000);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("echo: hello from offline codex");
+  }, 120_000);
+
   // Codex speaks only the Responses API, which the echo upstream answers (the fake upstream does not).
   it.skipIf(!hasTool("codex"))("codex exec answers through the gateway, its own config untouched", async () => {
     upstream = await startFakeUpstream();

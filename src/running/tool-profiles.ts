@@ -10,6 +10,11 @@ export interface GatewayAddress {
   stateDir: string;
 }
 
+export interface LaunchOptions {
+  /** Turn off what the tool sends elsewhere than the gateway: update checks and installs, telemetry, usage statistics. */
+  offline: boolean;
+}
+
 /** What a known tool needs beyond `gateway env` to start pointed at the gateway without asking anything. */
 export interface ToolLaunch {
   /** Variables to set (a value) or remove (undefined) on top of the inherited environment and `gateway env`. */
@@ -18,9 +23,37 @@ export interface ToolLaunch {
   leadingArgs: string[];
   /** Files of the gateway's own (path → content) to write before the tool starts. */
   files?: Record<string, string>;
+  /** What to tell the user when the tool exits with one of these codes. */
+  exitHints?: Record<number, string>;
 }
 
-type Profile = (gateway: GatewayAddress) => ToolLaunch;
+type Profile = (gateway: GatewayAddress, options: LaunchOptions) => ToolLaunch;
+
+/**
+ * `--offline` for every tool, whichever it is (each reads only its own): Claude Code's auto-updater, telemetry and
+ * error reports (`CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC` covers all of its non-essential calls), Gemini CLI's and
+ * Qwen Code's OpenTelemetry export.
+ */
+export const OFFLINE_ENV: Readonly<Record<string, string>> = Object.freeze({
+  DISABLE_AUTOUPDATER: "1",
+  DISABLE_TELEMETRY: "1",
+  DISABLE_ERROR_REPORTING: "1",
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  GEMINI_TELEMETRY_ENABLED: "false",
+  QWEN_TELEMETRY_ENABLED: "false",
+});
+
+/** Gemini CLI's and Qwen Code's settings (one schema, Qwen Code is a fork) that stop their update checks and usage statistics. */
+const QUIET_SETTINGS = {
+  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+};
+
+/** A settings file of the gateway's own, one per content, so runs with and without `--offline` never overwrite each other's. */
+function settingsFile(g: GatewayAddress, tool: string, offline: boolean, settings: object): Record<string, string> {
+  return { [join(g.stateDir, `${tool}-settings${offline ? "-offline" : ""}.json`)]: `${JSON.stringify(settings, null, 2)}\n` };
+}
 
 /**
  * Per tool, found by the command's file name. Each entry says why it is needed; none writes to the tool's own
@@ -31,27 +64,37 @@ const PROFILES: Readonly<Record<string, Profile>> = {
   // (ANTHROPIC_AUTH_TOKEN, which the messages family accepts) is used without that question.
   claude: (g) => ({ env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey }, leadingArgs: [] }),
   // Codex reads its provider from ~/.codex/config.toml; `-c` overrides it for this run only, so the user's file
-  // stays untouched. It speaks only the Responses API.
-  codex: (g) => ({
+  // stays untouched. It speaks only the Responses API. Offline: no update check at start, no analytics events.
+  codex: (g, { offline }) => ({
     env: {},
     leadingArgs: [
       "-c",
       'model_provider="gateway"',
       "-c",
       `model_providers.gateway={ name = "gateway", base_url = "${g.openaiBaseUrl}", env_key = "OPENAI_API_KEY", wire_api = "responses" }`,
+      ...(offline ? ["-c", "check_for_update_on_startup=false", "-c", "analytics.enabled=false"] : []),
     ],
   }),
   // Qwen Code picks its auth method on first start; the OpenAI-compatible one reads OPENAI_BASE_URL and OPENAI_API_KEY.
-  qwen: () => ({ env: {}, leadingArgs: ["--auth-type", "openai"] }),
+  // Offline: a system settings file of our own turns off its update checks and usage statistics.
+  qwen: (g, { offline }) => {
+    if (!offline) return { env: {}, leadingArgs: ["--auth-type", "openai"] };
+    const files = settingsFile(g, "qwen-code", true, QUIET_SETTINGS);
+    return { env: { QWEN_CODE_SYSTEM_SETTINGS_PATH: Object.keys(files)[0]! }, leadingArgs: ["--auth-type", "openai"], files };
+  },
   // Gemini CLI 0.61 picks a "gateway" auth type when GOOGLE_GEMINI_BASE_URL is set and then refuses it as
   // invalid; a system settings file of our own (never the user's ~/.gemini) selects the API-key type, which
-  // still honours GOOGLE_GEMINI_BASE_URL.
-  gemini: (g) => {
-    const settings = join(g.stateDir, "gemini-cli-settings.json");
+  // still honours GOOGLE_GEMINI_BASE_URL. Its folder-trust check is left to it: headless (`-p`) in a folder not yet
+  // trusted it exits 55, and the hint says how to trust the folder.
+  gemini: (g, { offline }) => {
+    const files = settingsFile(g, "gemini-cli", offline, { security: { auth: { selectedType: "gemini-api-key" } }, ...(offline ? QUIET_SETTINGS : {}) });
     return {
-      env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: settings },
+      env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: Object.keys(files)[0]! },
       leadingArgs: [],
-      files: { [settings]: `${JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }, null, 2)}\n` },
+      files,
+      exitHints: {
+        55: "Gemini CLI does not run headless in a folder you have not trusted. Trust this one once (run `gateway run gemini` here and answer its question), or trust it for one run: `gateway run gemini --skip-trust -p \"...\"`.",
+      },
     };
   },
   // Aider (through LiteLLM) reads OPENAI_API_BASE, not OPENAI_BASE_URL.
@@ -61,8 +104,9 @@ const PROFILES: Readonly<Record<string, Profile>> = {
 /** The tools `gateway run` knows by name. */
 export const KNOWN_TOOLS = Object.keys(PROFILES);
 
-/** The environment and arguments to launch `command` with, pointed at `gateway`. */
-export function launchFor(command: string, gateway: GatewayAddress): ToolLaunch {
+/** The environment and arguments to launch `command` with, pointed at `gateway`; `--offline` adds `OFFLINE_ENV` for any command. */
+export function launchFor(command: string, gateway: GatewayAddress, options: LaunchOptions = { offline: false }): ToolLaunch {
   const profile = PROFILES[basename(command).replace(/\.(cmd|exe|js)$/i, "")];
-  return profile ? profile(gateway) : { env: {}, leadingArgs: [] };
+  const launch = profile ? profile(gateway, options) : { env: {}, leadingArgs: [] };
+  return options.offline ? { ...launch, env: { ...OFFLINE_ENV, ...launch.env } } : launch;
 }

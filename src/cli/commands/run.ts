@@ -7,6 +7,7 @@ import { ensureGateway } from "../ensure-gateway.js";
 import { KNOWN_TOOLS, launchFor } from "../../running/tool-profiles.js";
 import { writePrivateFile } from "../../files/private-files.js";
 import { createContext, localKeyOf, portFlag } from "../context.js";
+import { log } from "../terminal.js";
 import { toolEnv } from "./env.js";
 
 /**
@@ -45,16 +46,24 @@ export function registerRun(program: Command): void {
     .argument("[args...]", "its arguments, passed untouched")
     .option("-p, --port <n>", "the gateway on this port")
     .option("--no-start", "fail instead of starting a gateway when none runs")
+    .option("--offline", "turn off the tool's own update checks, telemetry and usage statistics (the gateway is its only destination)")
     .passThroughOptions()
-    .addHelpText("after", '\nExamples:\n  gateway run claude\n  gateway run codex exec "fix the failing test"\n  gateway run gemini -p "explain this repo"\n  gateway run -- python my_script.py')
-    .action(async (command: string, args: string[], options: { port?: string; start: boolean }) => {
+    .addHelpText(
+      "after",
+      '\nExamples:\n  gateway run claude\n  gateway run --offline codex exec "fix the failing test"\n  gateway run gemini --skip-trust -p "explain this repo"\n  gateway run -- python my_script.py',
+    )
+    .action(async (command: string, args: string[], options: { port?: string; start: boolean; offline?: boolean }) => {
       const ctx = createContext();
       const port = await ensureGateway(ctx, portFlag(options.port), options.start);
       const env = toolEnv(ctx, port);
-      const launch = launchFor(command, { env, openaiBaseUrl: env.OPENAI_BASE_URL!, localKey: localKeyOf(ctx), stateDir: ctx.config.stateDir });
+      const address = { env, openaiBaseUrl: env.OPENAI_BASE_URL!, localKey: localKeyOf(ctx), stateDir: ctx.config.stateDir };
+      const launch = launchFor(command, address, { offline: options.offline === true });
       for (const [path, content] of Object.entries(launch.files ?? {})) writePrivateFile(path, content);
       const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, ...launch.env };
       for (const [name, value] of Object.entries(launch.env)) if (value === undefined) delete childEnv[name];
-      process.exitCode = await runCommand(command, [...launch.leadingArgs, ...args], childEnv);
+      const code = await runCommand(command, [...launch.leadingArgs, ...args], childEnv);
+      const hint = launch.exitHints?.[code];
+      if (hint) log.info(hint);
+      process.exitCode = code;
     });
 }
