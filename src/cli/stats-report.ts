@@ -64,7 +64,9 @@ function headline(summary: UsageSummary, since: string): string[] {
  */
 export function statsReport(summary: UsageSummary, since: number, width: number | undefined): string {
   const withCache = summary.total.cacheReadTokens > 0 || summary.total.cacheWriteTokens > 0;
-  const byUpstream = summary.upstreams.length > 1 || summary.upstreams.some((g) => g.name !== "default" && g.name !== "-");
+  // `-` groups the requests refused before routing; with one upstream besides, a table would say nothing new.
+  const routed = summary.upstreams.filter((g) => g.name !== "-");
+  const byUpstream = routed.length > 1 || routed.some((g) => g.name !== "default");
   return [
     ...headline(summary, formatDateTime(since)),
     "",

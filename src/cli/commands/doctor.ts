@@ -46,7 +46,7 @@ async function checkKeychain(ctx: CommandContext): Promise<Check> {
     const why = keychainNotNeeded(ctx);
     return {
       ok: why ? undefined : false,
-      label: `OS keychain: ${(error as Error).message}${why ? ` (not needed now: ${why})` : ""}`,
+      label: `OS keychain: ${(error as Error).message.replace(/\.$/, "")}${why ? ` (not needed now: ${why})` : ""}`,
       fix: (error as { hint?: string }).hint ?? "Start a Secret Service (gnome-keyring), or set GATEWAY_API_KEY.",
     };
   }
