@@ -48,7 +48,7 @@ export function registerLogs(program: Command): void {
     .option("-p, --port <n>", "with --show: the gateway on this port")
     .addHelpText(
       "after",
-      "\nA status ending in ! is a reply cut short (NOTE says why); a ~ after the path marks a streamed reply. The table\nfits the terminal: NOTE, PATH, MODEL and CLIENT get narrower, then TTFB, CLIENT, UPSTREAM, TOKENS and NOTE go.\n\nExample:\n  gateway logs -n 50\n  gateway logs -f\n  gateway logs --json | jq .costUsd\n  gateway logs --show req_5f0c2a9e1b7d00000003",
+      "\nA status ending in ! is a reply cut short (NOTE says why); a ~ after the path marks a streamed reply.\nThe table fits the terminal: REQUEST, MODEL, NOTE, CLIENT and UPSTREAM get narrower, then TTFB, CLIENT,\nUPSTREAM, NOTE (then on a line of its own) and TOKENS go.\n\nExample:\n  gateway logs -n 50\n  gateway logs -f\n  gateway logs --json | jq .costUsd\n  gateway logs --show req_5f0c2a9e1b7d00000003",
     )
     .action(async (options: LogsOptions) => {
       const ctx = createContext();
