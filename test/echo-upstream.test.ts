@@ -1,6 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keyFingerprint } from "../src/running/key-fingerprint.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 
 let gateway: TestGateway;
@@ -15,7 +16,15 @@ describe("the echo upstream, through the gateway", () => {
 
   it("reports itself as echo in /health", async () => {
     const health = await (await fetch(`${gateway.url}/health`)).json();
-    expect(health).toEqual({ status: "ok", version: "0.0.0-test", upstream: "echo", pid: process.pid, upstreams: [{ name: "default", url: "echo", formats: ["chat", "responses", "messages", "gemini"] }] });
+    expect(health).toEqual({
+      status: "ok",
+      version: "0.0.0-test",
+      upstream: "echo",
+      pid: process.pid,
+      upstreams: [{ name: "default", url: "echo", formats: ["chat", "responses", "messages", "gemini"] }],
+      // tells this user's gateway from another's (issue 26, item 4); never the key
+      keyFingerprint: keyFingerprint(LOCAL_KEY),
+    });
   });
 
   it("answers chat completions, streaming and not, with usage", async () => {
