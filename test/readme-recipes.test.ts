@@ -55,12 +55,16 @@ describe("the Quick start", () => {
     const prefix = join(home, ".npm-global");
     const port = String(await freePort());
     const script = ["set -e", lines[0]!.replace(/^npm install && /, ""), ...lines.slice(1)].join("\n");
-    const out = execFileSync("sh", ["-c", script], {
+    const run = spawnSync("sh", ["-c", script], {
       cwd: ROOT,
       env: { HOME: home, PATH: `${join(prefix, "bin")}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`, npm_config_prefix: prefix, GATEWAY_PORT: port, NO_COLOR: "1" },
       timeout: 60_000,
-    }).toString();
-    recordOutput(["(README Quick start)"], out, "");
+      encoding: "utf8",
+    });
+    const out = run.stdout;
+    recordOutput(["(README Quick start)"], out, run.stderr);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/✔ Gateway \S+ is running on http:\/\/127\.0\.0\.1:\d+ \(pid \d+, up .+\), upstream: echo\.[\s\S]*✔ Gateway \d+ stopped\./);
     expect(readFileSync(join(prefix, "bin", "gateway"), "utf8")).toBe(readFileSync(BIN, "utf8"));
     expect(out).toContain("echo: hello\n");
     expect(JSON.parse(out.slice(out.indexOf('{"id"'), out.lastIndexOf("}") + 1)).choices[0].message.content).toBe("echo: hi");
@@ -147,7 +151,7 @@ describe.skipIf(!hasTmux || !hasTool("claude"))("the README's Claude Code recipe
     const port = await freePort();
     // the tool's own update checks and telemetry off (what `gateway run --offline` sets): the test machine has no internet
     const env = `env -i HOME='${home}' PATH='${join(TOOLS, "node_modules", ".bin")}:${path}' TERM=xterm-256color GATEWAY_PORT=${port} DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`;
-    execFileSync("sh", ["-c", `${env} gateway start --detach`]);
+    execFileSync("sh", ["-c", `${env} gateway start --detach`], { stdio: "ignore" });
     const shell = openTerminal("readme-claude", `cd '${work}' && ${env} sh`, { columns: 120, rows: 40 });
     try {
       for (const line of lines) {
@@ -170,7 +174,7 @@ describe.skipIf(!hasTmux || !hasTool("claude"))("the README's Claude Code recipe
       shell.keys("C-c");
       shell.keys("C-c");
       shell.close();
-      execFileSync("sh", ["-c", `${env} gateway stop`]);
+      execFileSync("sh", ["-c", `${env} gateway stop`], { stdio: "ignore" });
     }
   }, 120_000);
 });
