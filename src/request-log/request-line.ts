@@ -37,10 +37,13 @@ const CAUSES: Readonly<Record<string, string>> = {
 /** Whether the reply was a stream: as recorded, or for records that do not say, Gemini's streaming method. */
 export const streamed = (r: Pick<RequestRecord, "stream" | "path">): boolean => r.stream ?? r.path.endsWith(":streamGenerateContent");
 
+/** `after remote: upstream 503, local: timeout`: the upstreams a request fell back from; undefined when it fell back from none. */
+const fallbackLabel = (r: Pick<RequestRecord, "tried">): string | undefined =>
+  r.tried?.length ? `after ${r.tried.map((t) => `${t.upstream}: ${t.failure}`).join(", ")}` : undefined;
+
 /** What the table of `gateway logs` says after the figures: why it failed, the translation, the upstreams fallen back from. */
 export function requestNote(r: RequestRecord): string {
-  const parts = [failureCause(r), r.translated, r.tried?.length ? `after ${r.tried.map((t) => `${t.upstream}: ${t.failure}`).join(", ")}` : undefined];
-  return parts.filter(Boolean).join("; ");
+  return [failureCause(r), r.translated, fallbackLabel(r)].filter(Boolean).join("; ");
 }
 
 /** `claude-x`, `alias -> target`, or `-` when the request named no model. */
@@ -54,7 +57,8 @@ export function routeLabel(r: Pick<RequestRecord, "upstream" | "translated" | "t
   const parts: string[] = [];
   if (r.upstream && (r.upstream !== "default" || r.tried)) parts.push(`via ${r.upstream}`);
   if (r.translated) parts.push(`(${r.translated})`);
-  if (r.tried?.length) parts.push(`after ${r.tried.map((t) => `${t.upstream}: ${t.failure}`).join(", ")}`);
+  const fallback = fallbackLabel(r);
+  if (fallback) parts.push(fallback);
   return parts.join(" ");
 }
 
