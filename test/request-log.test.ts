@@ -206,6 +206,8 @@ describe("gateway start → requests.jsonl → gateway logs / stats", () => {
     expect(records[6]!.userAgent).toMatch(/^Anthropic\/JS \d/);
     expect(records[7]).toMatchObject({ path: "/v1/messages", status: 401, outcome: "local_error" });
     expect(records[7]!.model).toBeUndefined();
+    // whether the client asked for a stream: said when it did, left out when it did not
+    expect(records.map((r) => r.stream)).toEqual([undefined, undefined, undefined, true, undefined, undefined, true, undefined]);
   });
 
   it("--verbose prints headers with every credential redacted", () => {
@@ -244,7 +246,7 @@ describe("gateway start → requests.jsonl → gateway logs / stats", () => {
     expect(lines).toHaveLength(3);
     // Piped: every column, no colour; NOTE because the 401 has one. Today's times leave out the date.
     expect(lines[0]).toMatch(/^TIME\s+CLIENT\s+REQUEST\s+MODEL\s+STATUS\s+DURATION\s+TTFB\s+TOKENS\s+NOTE$/);
-    expect(lines[1]).toMatch(/^\d\d:\d\d:\d\d  Anthropic\/JS\s+POST \/v1\/messages\s+claude-fake\s+200\s+\d+ms\s+\d+ms\s+11\/3$/);
+    expect(lines[1]).toMatch(/^\d\d:\d\d:\d\d  Anthropic\/JS\s+POST \/v1\/messages ~\s+claude-fake\s+200\s+\d+ms\s+\d+ms\s+11\/3$/);
     expect(lines[2]).toMatch(/^\d\d:\d\d:\d\d  Anthropic\/JS\s+POST \/v1\/messages\s+-\s+401\s+\d+ms\s+-\s+-\s+wrong local key$/);
   });
 

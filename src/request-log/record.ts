@@ -19,7 +19,7 @@ export interface RequestRecord {
   translated?: string | undefined;
   /** Every upstream tried before the one named in `upstream`, and why each failed; only when a fallback happened. */
   tried?: TriedUpstream[] | undefined;
-  /** Whether the client asked for a streamed reply; absent in records of gateways that did not say. */
+  /** True when the client asked for a streamed reply; absent otherwise, and in records of gateways before this field. */
   stream?: boolean | undefined;
   status: number;
   durationMs: number;

@@ -15,6 +15,8 @@ export interface RecordDraft {
   family: FamilyName | null;
   model: string | undefined;
   target: string | undefined;
+  /** Whether the client asked for a streamed reply. */
+  stream: boolean;
   upstream: string | undefined;
   translated: string | undefined;
   tried: TriedUpstream[];
@@ -58,6 +60,7 @@ export function createExchange(req: IncomingMessage, res: ServerResponse): Excha
       family: null,
       model: undefined,
       target: undefined,
+      stream: false,
       upstream: undefined,
       translated: undefined,
       tried: [],

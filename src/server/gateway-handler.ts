@@ -56,6 +56,7 @@ async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolve
   const model = aliasModel(request.model, ctx.aliases);
   draft.model = model.asked;
   draft.target = model.target;
+  draft.stream = request.stream;
   if (endpoint.kind === "models") return answerModelList(x, ctx, endpoint, query);
   await deliver(x, endpoint, await forward(x, ctx, endpoint, query, request, model));
 }

@@ -25,6 +25,7 @@ export function record(x: Exchange, ctx: GatewayContext): void {
     family: draft.family,
     model: draft.model,
     ...(draft.target === undefined ? undefined : { target: draft.target }),
+    ...(draft.stream ? { stream: true } : undefined),
     ...(draft.upstream === undefined ? undefined : { upstream: draft.upstream }),
     ...(draft.translated === undefined ? undefined : { translated: draft.translated }),
     ...(draft.tried.length === 0 ? undefined : { tried: draft.tried }),
