@@ -275,11 +275,11 @@ describe("copy as curl", () => {
     body: `{"messages":[{"role":"user","content":"it's"}]}`,
   };
 
-  it("puts the local-key variable where a key was, leaves out other credentials and what curl sets itself", () => {
+  it("puts the variable gateway env sets for the family where a key was, leaves out other credentials and what curl sets itself", () => {
     expect(curlCommand(request, "http://127.0.0.1:8484", "messages")).toBe(
       [
         "curl -sS -X POST 'http://127.0.0.1:8484/v1/messages?beta=true'",
-        `-H "x-api-key: $GATEWAY_LOCAL_KEY"`,
+        `-H "x-api-key: $ANTHROPIC_API_KEY"`,
         "-H 'anthropic-version: 2023-06-01'",
         "-H 'content-type: application/json'",
         `--data-raw '{"messages":[{"role":"user","content":"it'\\''s"}]}'`,
@@ -289,7 +289,7 @@ describe("copy as curl", () => {
 
   it("a Gemini request whose key= was removed from the path gets the family's key header", () => {
     const command = curlCommand({ method: "POST", path: "/gemini/v1beta/models/m:generateContent?alt=json", headers: {}, body: undefined }, "http://127.0.0.1:1", "gemini");
-    expect(command).toBe(`curl -sS -X POST 'http://127.0.0.1:1/gemini/v1beta/models/m:generateContent?alt=json' \\\n  -H "x-goog-api-key: $GATEWAY_LOCAL_KEY"`);
+    expect(command).toBe(`curl -sS -X POST 'http://127.0.0.1:1/gemini/v1beta/models/m:generateContent?alt=json' \\\n  -H "x-goog-api-key: $GEMINI_API_KEY"`);
   });
 
   it("run by a shell against the gateway, it gets the same reply as the captured request", async () => {
@@ -304,7 +304,7 @@ describe("copy as curl", () => {
       const command = curlCommand(capture.request, gateway.url, "chat");
       expect(command).not.toContain(LOCAL_KEY);
       // The gateway runs in this process: the shell must not block it.
-      const again = (await run("sh", ["-c", command], { env: { PATH: process.env.PATH, GATEWAY_LOCAL_KEY: LOCAL_KEY } })).stdout;
+      const again = (await run("sh", ["-c", command], { env: { PATH: process.env.PATH, OPENAI_API_KEY: LOCAL_KEY } })).stdout;
       const strip = (text: string) => JSON.parse(text).choices;
       expect(strip(again)).toEqual(strip(first.body));
     } finally {

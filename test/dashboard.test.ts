@@ -335,7 +335,7 @@ describe.runIf(hasChromium)("the dashboard in headless Chromium", () => {
     await expect.poll(() => detail.locator(".copy-status").textContent()).toContain("Copied");
     const command = await page.evaluate(() => navigator.clipboard.readText());
     expect(command).toMatch(/^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/v1\/messages'/);
-    expect(command).toContain(`-H "authorization: Bearer $GATEWAY_LOCAL_KEY"`);
+    expect(command).toContain(`-H "authorization: Bearer $ANTHROPIC_API_KEY"`);
     expect(command).toContain("dashboard four");
     expect(command).not.toContain(LOCAL_KEY);
     expect(await detail.textContent()).not.toContain(LOCAL_KEY);

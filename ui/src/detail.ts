@@ -3,7 +3,7 @@ import { clientName } from "../../src/request-log/client-name.js";
 import { failureCause, formatMs, modelLabel } from "../../src/request-log/request-line.js";
 import type { PricedRecord, RequestDetail } from "./api.js";
 import { assembleReply, type AssembledReply } from "./assemble-reply.js";
-import { curlCommand, KEY_VARIABLE } from "./curl-command.js";
+import { curlCommand, keyVariable } from "./curl-command.js";
 import { el } from "./dom.js";
 import { formatCount, formatDateTime, formatUsd } from "../../src/request-log/format.js";
 import { arrayElements, parseJson, replyEvents, type ReplyEvent } from "./reply-events.js";
@@ -122,7 +122,7 @@ function curlBlock(capture: Capture, family: PricedRecord["family"]): HTMLElemen
   const status = el("span", "", "muted copy-status");
   button.addEventListener("click", () => {
     navigator.clipboard.writeText(command).then(
-      () => (status.textContent = `Copied. It reads the local key from $${KEY_VARIABLE}.`),
+      () => (status.textContent = `Copied. It reads the local key from $${keyVariable(family)}, which eval "$(gateway env)" sets.`),
       () => (status.textContent = "The browser refused the clipboard: select the command below."),
     );
   });
