@@ -14,9 +14,9 @@ const opened = closeAfterEach();
 let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 
-async function chatOnly(script: Script) {
+async function chatOnly(script: Script, file: Record<string, unknown> = {}) {
   upstream = opened(await startScriptedUpstream(script));
-  gateway = opened(await startTestGateway(undefined, { file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", retries: 0 } } } }));
+  gateway = opened(await startTestGateway(undefined, { file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", retries: 0 } }, ...file } }));
   return gateway;
 }
 
@@ -126,13 +126,17 @@ describe("Gemini clients on a chat-only upstream", () => {
     expect(chunks.at(-1)!.usageMetadata).toMatchObject({ promptTokenCount: 20 });
   });
 
-  it("streamGenerateContent without alt=sse streams Google's JSON array, element by element", async () => {
-    await chatOnly(scripted(GEMINI_TURN));
+  it("streamGenerateContent without alt=sse streams Google's JSON array, element by element, and captures it whole", async () => {
+    await chatOnly(scripted(GEMINI_TURN), { capture: "all" });
     const res = await rawRequest(gateway!.url, { method: "POST", path: "/gemini/v1beta/models/gemini-2.5-pro:streamGenerateContent", headers: { "x-goog-api-key": LOCAL_KEY, "content-type": "application/json" }, body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "list" }] }] }) });
     expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
     const chunks = JSON.parse(res.body) as { candidates?: { content?: { parts?: { text?: string; functionCall?: { id: string } }[] }; finishReason?: string }[] }[];
     expect(chunks.flatMap((c) => c.candidates?.[0]?.content?.parts ?? []).map((p) => p.text ?? p.functionCall?.id).join("|")).toBe("Che|cki|ng.|call_x|call_y");
     expect(chunks.at(-1)!.candidates?.[0]?.finishReason).toBe("STOP");
+    await expect.poll(() => gateway.records.length).toBe(1);
+    const detail = await rawRequest(gateway.url, { path: `/ui/api/requests/${gateway.records[0]!.requestId}`, headers: { authorization: `Bearer ${LOCAL_KEY}` } });
+    const captured = (JSON.parse(detail.body) as { capture: { chunks: { text: string }[] } }).capture.chunks;
+    expect(captured.map((chunk) => chunk.text).join("")).toBe(res.body);
   });
 
   it(":countTokens is answered locally", async () => {

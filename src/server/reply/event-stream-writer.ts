@@ -33,13 +33,17 @@ export function createEventStreamWriter(x: Exchange, sink: HubToClientStream, fr
     return events.map((event) => `${elements++ === 0 ? "[" : ",\r\n"}${JSON.stringify(event.data)}`).join("");
   }
 
-  function send(events: ClientEvent[]): boolean {
-    if (events.length === 0 || res.destroyed) return true;
-    const text = frame(events);
+  /** Bytes to the client, and to the capture as they left. */
+  function write(text: string): boolean {
     const now = performance.now();
     x.draft.firstByteAt ??= now;
     x.draft.capture?.chunk(now - x.started, Buffer.from(text));
     return res.write(text);
+  }
+
+  function send(events: ClientEvent[]): boolean {
+    if (events.length === 0 || res.destroyed) return true;
+    return write(frame(events));
   }
 
   function quiet(): void {
@@ -64,7 +68,8 @@ export function createEventStreamWriter(x: Exchange, sink: HubToClientStream, fr
     ended = true;
     clearTimeout(timer);
     send(events);
-    res.end(framing === "json-array" ? (elements === 0 ? "[]" : "]") : undefined);
+    if (framing === "json-array" && !res.destroyed) write(elements === 0 ? "[]" : "]");
+    res.end();
   }
 
   return {
