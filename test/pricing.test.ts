@@ -6,7 +6,7 @@ import { loadConfig } from "../src/config/index.js";
 import { ConfigError } from "../src/errors/index.js";
 import { createPricer, loadPriceTable, NO_PRICES, type Pricer, type TablePrice } from "../src/pricing/index.js";
 import type { RequestRecord } from "../src/request-log/record.js";
-import { summarize } from "../src/request-log/summarize.js";
+import { summarize } from "../src/stats/summarize.js";
 
 function record(fields: Partial<RequestRecord>): RequestRecord {
   return {

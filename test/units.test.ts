@@ -5,7 +5,7 @@ import { claimPath } from "../src/families/index.js";
 import { streamPieces } from "../src/echo/echo-text.js";
 import { redactHeaders } from "../src/server/redact-headers.js";
 import { clientName } from "../src/request-log/client-name.js";
-import { summarize } from "../src/request-log/summarize.js";
+import { summarize } from "../src/stats/summarize.js";
 import type { RequestRecord } from "../src/request-log/record.js";
 import { parseSince } from "../src/cli/commands/stats.js";
 import { createUsageObserver } from "../src/server/reply/observe-usage.js";

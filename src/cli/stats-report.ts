@@ -1,5 +1,5 @@
 import { formatCount, formatDateTime, formatGroupCost, formatMs } from "../request-log/format.js";
-import type { GroupStats, UsageSummary } from "../request-log/summarize.js";
+import type { GroupStats, UsageSummary } from "../stats/summarize.js";
 import { fitColumns, type FitRules } from "./fit-columns.js";
 import { columnWidths, formatRow, type Cell, type Column } from "./table.js";
 

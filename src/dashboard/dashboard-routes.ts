@@ -4,7 +4,7 @@ import { notFound, unauthorized } from "../errors/index.js";
 import { bearerToken } from "../families/bearer.js";
 import { loadPricer, type Pricer, type PricingConfig } from "../pricing/index.js";
 import type { RequestRecord } from "../request-log/record.js";
-import { summarize } from "../request-log/summarize.js";
+import { summarize } from "../stats/summarize.js";
 import type { Capture, CaptureStore } from "./capture-store.js";
 import type { LiveFeed } from "./live-feed.js";
 

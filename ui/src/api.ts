@@ -1,5 +1,5 @@
 import type { PricedRecord, RequestDetail } from "../../src/dashboard/dashboard-routes.js";
-import type { UsageSummary } from "../../src/request-log/summarize.js";
+import type { UsageSummary } from "../../src/stats/summarize.js";
 
 /** What `/ui/api/summary` answers. */
 export interface Summary {

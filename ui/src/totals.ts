@@ -1,5 +1,5 @@
 import { formatCount, formatGroupCost, formatMs } from "../../src/request-log/format.js";
-import type { GroupStats, UsageSummary } from "../../src/request-log/summarize.js";
+import type { GroupStats, UsageSummary } from "../../src/stats/summarize.js";
 import { el } from "./dom.js";
 
 /** The figures across the top: requests, errors, tokens, estimated cost, latency. */

@@ -4,7 +4,7 @@ import { UsageError } from "../../errors/index.js";
 import { loadPricer } from "../../pricing/index.js";
 import { logFilePath } from "../../request-log/log-file.js";
 import { readRecords } from "../../request-log/read-log.js";
-import { summarize } from "../../request-log/summarize.js";
+import { summarize } from "../../stats/summarize.js";
 import { createContext } from "../context.js";
 import { statsReport } from "../stats-report.js";
 import { log, print } from "../terminal.js";

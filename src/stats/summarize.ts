@@ -1,6 +1,6 @@
 import { NO_PRICES, type Cost, type Pricer } from "../pricing/pricer.js";
-import { clientName } from "./client-name.js";
-import { cutShort, type RequestRecord } from "./record.js";
+import { clientName } from "../request-log/client-name.js";
+import { cutShort, type RequestRecord } from "../request-log/record.js";
 
 /** p50 and p95 in ms (nearest rank), null when no request had the figure. */
 export interface Percentiles {
