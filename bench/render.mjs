@@ -1,5 +1,5 @@
 // The bench report as Markdown tables. Throughput ratios are of the means over each name's processes.
-const f = (n, d = 0) => (n === undefined || Number.isNaN(n) ? "-" : n.toFixed(d));
+const f = (n, d = 0) => (n == null || Number.isNaN(n) ? "-" : n.toFixed(d));
 const ratio = (a, b) => (a !== undefined && b ? a / b : NaN);
 
 function loadTable(report) {
