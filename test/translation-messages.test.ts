@@ -1,4 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
+import { gzipSync } from "node:zlib";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { closeAfterEach } from "./helpers/close-after-each.js";
@@ -17,11 +18,12 @@ const opened = closeAfterEach();
 let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 
-async function chatOnly(script: Script, options: { file?: Record<string, unknown>; earlyStartMs?: number } = {}) {
+async function chatOnly(script: Script, options: { file?: Record<string, unknown>; earlyStartMs?: number; keepAliveMs?: number } = {}) {
   upstream = opened(await startScriptedUpstream(script));
   gateway = opened(await startTestGateway(undefined, {
     file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", ...options.file } } },
     earlyStartMs: options.earlyStartMs,
+    keepAliveMs: options.keepAliveMs,
   }));
   return new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
 }
@@ -155,6 +157,32 @@ describe("replies and streams come back as Anthropic's", () => {
     for (let part = await reader.read(); !part.done; part = await reader.read()) rest += new TextDecoder().decode(part.value);
     expect(rest).toContain('"text":"done"');
     expect(rest).toMatch(/event: message_stop\n/);
+  });
+
+  it("a chat stream the upstream gzipped anyway is decompressed on its way through the translator", async () => {
+    const sse = gzipSync(chatSse([chunk({ role: "assistant", content: "packed" }), chunk({ content: " text" }), chunk({}, "stop")]));
+    const client = await chatOnly(() => ({ headers: { "content-encoding": "gzip" }, chunks: [sse.subarray(0, 20), sse.subarray(20)] }));
+    const message = await client.messages.stream({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "hi" }] }).finalMessage();
+    expect(message.content).toEqual([{ type: "text", text: "packed text" }]);
+  });
+
+  it("an upstream silent in the middle of its stream: a ping goes out each keep-alive time, the rest follows", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await chatOnly(() => ({ chunks: [chatSse([chunk({ role: "assistant", content: "one" })], false), gate, chatSse([chunk({ content: " two" }), chunk({}, "stop")])] }), { keepAliveMs: 50 });
+    const res = await fetch(`${gateway.url}/v1/messages`, { method: "POST", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", max_tokens: 10, stream: true, messages: [{ role: "user", content: "hi" }] }) });
+    const reader = res.body!.getReader();
+    let text = "";
+    const events = () => decodeEvents(text).map((e) => e.event);
+    // read until two pings came after the first text: the upstream is still held, so only keep-alives can make them
+    while (events().filter((name, i, all) => name === "ping" && all.slice(0, i).includes("content_block_delta")).length < 2) {
+      const part = await reader.read();
+      expect(part.done).toBe(false);
+      text += new TextDecoder().decode(part.value);
+    }
+    release();
+    for (let part = await reader.read(); !part.done; part = await reader.read()) text += new TextDecoder().decode(part.value);
+    expect(events()).toEqual(["message_start", "ping", "content_block_start", "content_block_delta", "ping", "ping", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]);
   });
 });
 

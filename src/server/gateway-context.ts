@@ -11,6 +11,7 @@ import type { UpstreamSet } from "../upstream/upstream-set.js";
 import { createApp, type AppHandler } from "./app.js";
 import { createInflight, type Inflight, type Occupancy } from "./inflight.js";
 import { createKeyCheck } from "./local-auth.js";
+import { KEEP_ALIVE_MS } from "./reply/event-stream-writer.js";
 
 /** A translated messages stream starts the client's stream when the upstream has not answered within this time (SPEC 10, Details). */
 export const EARLY_START_MS = 10_000;
@@ -29,6 +30,8 @@ export interface GatewayContextOptions {
   bodyTimeoutMs: number;
   /** A translated messages stream whose upstream is silent this long starts anyway. @default EARLY_START_MS */
   earlyStartMs?: number | undefined;
+  /** A translated stream that has sent the client nothing this long sends a keep-alive. @default KEEP_ALIVE_MS */
+  keepAliveMs?: number | undefined;
   /** Told about an error the gateway did not expect (a bug; the client gets a 500). @default console.error */
   onInternalError?: ((error: unknown) => void) | undefined;
   /** Told when the gateway goes from no request open to one, and back. */
@@ -61,6 +64,7 @@ export interface GatewayContext {
   readonly app: AppHandler;
   readonly bodyTimeoutMs: number;
   readonly earlyStartMs: number;
+  readonly keepAliveMs: number;
   readonly inflight: Inflight;
   readonly onInternalError: (error: unknown) => void;
   /** A new request id: random per gateway, so ids of different runs in one log never collide. */
@@ -109,6 +113,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     }),
     bodyTimeoutMs: options.bodyTimeoutMs,
     earlyStartMs: options.earlyStartMs ?? EARLY_START_MS,
+    keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS,
     inflight: createInflight(options.occupancy),
     onInternalError,
     nextRequestId,

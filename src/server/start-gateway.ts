@@ -25,6 +25,8 @@ export interface StartGatewayOptions {
   bodyTimeoutMs?: number;
   /** A translated messages stream whose upstream is silent this long starts anyway. @default 10_000 */
   earlyStartMs?: number;
+  /** A translated stream that has sent the client nothing this long sends a keep-alive. @default 15_000 */
+  keepAliveMs?: number;
   /** Told about an error the gateway did not expect (a bug; the client gets a 500). @default console.error */
   onInternalError?: (error: unknown) => void;
   /** Told when the gateway goes from no request open to one, and back (`createIdleMemory` for `gateway start`). */

@@ -30,6 +30,7 @@ export interface TestGatewayOptions {
   flags?: ConfigFlags;
   bodyTimeoutMs?: number;
   earlyStartMs?: number;
+  keepAliveMs?: number;
   /** More environment for the config (the upstream is `GATEWAY_UPSTREAM` unless `upstream` is undefined). */
   env?: NodeJS.ProcessEnv;
   /** Each upstream's key, as the CLI resolves it (default: the fake upstream's key for every real upstream). */
@@ -51,6 +52,7 @@ export async function startTestGateway(upstream: string | undefined, options: Te
     onRequest: (record) => records.push(record),
     bodyTimeoutMs: options.bodyTimeoutMs,
     earlyStartMs: options.earlyStartMs,
+    keepAliveMs: options.keepAliveMs,
     onInternalError: options.onInternalError,
   });
   return { ...gateway, records, configDir };

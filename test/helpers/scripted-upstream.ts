@@ -13,10 +13,13 @@ export interface ScriptedRequest {
   raw: Buffer;
 }
 
-/** What the upstream answers: a JSON body, or a stream of raw chunks (SSE text the test wrote, cut where it likes). */
+/**
+ * What the upstream answers: a JSON body, or a stream of raw chunks (SSE text the test wrote, cut where it likes); a
+ * promise among the chunks holds the stream there until the test settles it.
+ */
 export type ScriptedReply =
   | { status?: number; headers?: Record<string, string>; json: unknown }
-  | { status?: number; headers?: Record<string, string>; chunks: (string | Buffer)[]; gapMs?: number; die?: boolean; after?: Promise<void> };
+  | { status?: number; headers?: Record<string, string>; chunks: (string | Buffer | Promise<void>)[]; gapMs?: number; die?: boolean; after?: Promise<void> };
 
 export type Script = (request: ScriptedRequest) => ScriptedReply | Promise<ScriptedReply>;
 
@@ -64,6 +67,10 @@ async function answer(res: ServerResponse, reply: ScriptedReply): Promise<void> 
   }
   for (const piece of reply.chunks) {
     if (res.destroyed) return;
+    if (piece instanceof Promise) {
+      await piece;
+      continue;
+    }
     res.write(piece);
     if (reply.gapMs) await sleep(reply.gapMs);
   }

@@ -1,6 +1,7 @@
 import type { Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { toUpstreamError } from "../../upstream/upstream-errors.js";
+import type { BodySink } from "../../upstream/reply-body.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 
 const DECODERS: Readonly<Record<string, () => Transform>> = {
@@ -31,6 +32,30 @@ export function decodedBody(reply: UpstreamReply): Readable {
   const decoder = make();
   body.on("error", (error) => decoder.destroy(error));
   return body.pipe(decoder);
+}
+
+/** A body handed to a sink: `resume` after the sink said it was full, `destroy` to stop it (the upstream is aborted). */
+export interface RelayedBody {
+  resume(): void;
+  destroy(reason?: Error): void;
+}
+
+/**
+ * The reply body as plain bytes, chunk by chunk, to `sink`: straight from the upstream when it is not compressed (no
+ * Readable on the way: the streams' machinery was a fifth of a translated stream's CPU), else through the decoder.
+ */
+export function relayDecoded(reply: UpstreamReply, sink: BodySink): RelayedBody {
+  if (contentEncoding(reply.headers) === undefined) {
+    reply.body.relay(sink);
+    return reply.body;
+  }
+  const body = decodedBody(reply);
+  body.on("data", (chunk: Buffer) => {
+    if (!sink.data(chunk)) body.pause();
+  });
+  body.once("end", () => sink.end());
+  body.once("error", (error) => sink.error(error));
+  return { resume: () => body.resume(), destroy: (reason) => body.destroy(reason) };
 }
 
 /**

@@ -3,7 +3,7 @@ import { replyAsStream } from "../../translate/reply-as-stream.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 import type { Exchange } from "../exchange.js";
 import type { RoutePlan } from "../stages/plan-route.js";
-import { decodedBody } from "./decoded-body.js";
+import { relayDecoded, type RelayedBody } from "./decoded-body.js";
 import type { EventStreamWriter } from "./event-stream-writer.js";
 import { createUsageObserver } from "./observe-usage.js";
 import { singleHeader } from "./passthrough.js";
@@ -31,42 +31,44 @@ export async function relayTranslatedStream(x: Exchange, plan: TranslatePlan, re
   }
   const source = plan.target.streamToHub(plan.tctx);
   const usage = createUsageObserver(plan.call.family, "text/event-stream", undefined);
-  const body = decodedBody(reply);
-  let flowing = true;
   const decoder = createSseDecoder((event) => {
-    if (!writer.ended) flowing = writer.push(source.push(event)) && flowing;
+    if (!writer.ended) writer.push(source.push(event));
   });
   draft.outcome = await new Promise((resolve) => {
-    const onDrain = () => body.resume();
-    const onClose = () => {
+    // Chunks that came before the relay starts are handed over inside relayDecoded, before it returns the body.
+    let body: RelayedBody | undefined;
+    let broken = false;
+    body = relayDecoded(reply, {
+      data(chunk) {
+        usage.observe(chunk);
+        decoder.feed(chunk);
+        if (!writer.ended) return writer.flush();
+        // The upstream's stream said it failed (an error event): the translator ended the client's stream with it.
+        broken = true;
+        body?.destroy();
+        resolve("upstream_error");
+        return false;
+      },
+      end() {
+        decoder.end();
+        writer.push(source.finish());
+        writer.finish();
+        resolve("complete");
+      },
+      error(error) {
+        if (res.destroyed || writer.ended) return resolve("client_closed");
+        writer.fail(midStreamError(error));
+        resolve("upstream_error");
+      },
+    });
+    if (broken) body.destroy();
+    res.on("drain", () => body.resume());
+    res.once("close", () => {
       if (res.writableFinished) return;
       writer.stop();
       body.destroy();
       resolve("client_closed");
-    };
-    body.on("data", (chunk: Buffer) => {
-      usage.observe(chunk);
-      flowing = true;
-      decoder.feed(chunk);
-      if (writer.ended) {
-        body.destroy();
-        return resolve("upstream_error");
-      }
-      if (!flowing) body.pause();
     });
-    body.once("end", () => {
-      decoder.end();
-      writer.push(source.finish());
-      writer.finish();
-      resolve("complete");
-    });
-    body.once("error", (error) => {
-      if (res.destroyed || writer.ended) return resolve("client_closed");
-      writer.fail(midStreamError(error));
-      resolve("upstream_error");
-    });
-    res.on("drain", onDrain);
-    res.once("close", onClose);
   });
   draft.usage = usage.result();
 }

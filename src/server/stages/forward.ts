@@ -45,7 +45,7 @@ export async function forward(x: Exchange, ctx: GatewayContext, endpoint: Endpoi
     const plan = planRoute(x.req, query, endpoint, request, model, upstream, ctx.seal);
     x.draft.translated = plan.kind === "translate" ? `${plan.from} -> ${plan.to}` : undefined;
     if (plan.kind === "count") return { plan };
-    const stream = plan.kind === "translate" && request.stream ? createEventStreamWriter(x, plan.client.streamFromHub(plan.hints, plan.tctx), framingOf(endpoint, query)) : undefined;
+    const stream = plan.kind === "translate" && request.stream ? createEventStreamWriter(x, plan.client.streamFromHub(plan.hints, plan.tctx), framingOf(endpoint, query), ctx.keepAliveMs) : undefined;
     x.eventStream = stream;
     const early = stream && plan.kind === "translate" && plan.from === "messages" ? setTimeout(() => stream.open({ "x-gateway-upstream": upstream.name }), ctx.earlyStartMs) : undefined;
     const started = performance.now();
