@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { closeAfterEach } from "./helpers/close-after-each.js";
+import { formatCapture } from "../src/cli/show-capture.js";
 import { cliEnv, runCli } from "./helpers/cli.js";
 import { LOCAL_KEY, startTestGateway, tempConfigDir, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
@@ -142,7 +143,7 @@ describe("compressed replies", () => {
 });
 
 
-describe("capture keeps what the gateway refused", () => {
+describe("capture keeps what went wrong", () => {
   it("a 401 under --capture errors is captured with the request and the error body the client got", async () => {
     gateway = opened(await startTestGateway("echo", { flags: { capture: "errors" } }));
     const refused = await rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders("gw-wrong-key"), body: JSON.stringify({ model: "m", messages: [] }) });
@@ -154,5 +155,29 @@ describe("capture keeps what the gateway refused", () => {
     expect(detail.capture.request.headers.authorization).toBe("[redacted]");
     expect(detail.capture.response).toMatchObject({ status: 401 });
     expect(JSON.parse(detail.capture.chunks.map((c: { text: string }) => c.text).join(""))).toEqual(JSON.parse(refused.body));
+  });
+
+  it("an upstream failure is captured with every attempt (retries and fallback, status or failure, time) and the reply the client got", async () => {
+    upstream = opened(await startScriptedUpstream(() => ({ status: 503, json: { error: { message: "overloaded" } } })));
+    const closed = await startScriptedUpstream(() => ({ json: {} }));
+    const deadUrl = closed.url;
+    await closed.close();
+    gateway = opened(await startTestGateway(undefined, {
+      flags: { capture: "errors" },
+      file: { upstream: "busy", upstreams: { busy: { url: upstream.url, key: "none", retries: 1, fallback: ["gone"] }, gone: { url: deadUrl, key: "none", retries: 0 } } },
+    }));
+    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", messages: [] }) });
+    expect(res.status).toBe(502);
+    await expect.poll(() => gateway.records.length).toBe(1);
+    const detail = JSON.parse((await rawRequest(gateway.url, { path: `/ui/api/requests/${gateway.records[0]!.requestId}`, headers: { authorization: `Bearer ${LOCAL_KEY}` } })).body);
+    expect(detail.capture.attempts).toEqual([
+      { upstream: "busy", status: 503, ms: expect.any(Number) },
+      { upstream: "busy", status: 503, ms: expect.any(Number) },
+      { upstream: "gone", failure: "unreachable", ms: expect.any(Number) },
+    ]);
+    expect(detail.capture.response).toMatchObject({ status: 502 });
+    expect(JSON.parse(detail.capture.chunks.map((c: { text: string }) => c.text).join(""))).toEqual(JSON.parse(res.body));
+    const shown = formatCapture(detail);
+    expect(shown).toMatch(/\* attempt 1: busy 503 after \d+ms\n\* attempt 2: busy 503 after \d+ms\n\* attempt 3: gone unreachable after \d+ms\n/);
   });
 });

@@ -1,6 +1,7 @@
 import { prettyJson } from "../dashboard/pretty-json.js";
 import type { RequestDetail } from "../dashboard/dashboard-routes.js";
 import { GatewayProcessError } from "../errors/index.js";
+import { formatMs } from "../request-log/format.js";
 import { formatRequestLine } from "../request-log/request-line.js";
 
 const headerLines = (mark: string, headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => `${mark} ${name}: ${value}`);
@@ -20,6 +21,9 @@ export function formatCapture(detail: RequestDetail): string {
   }
   lines.push(`> ${capture.request.method} ${capture.request.path}`, ...headerLines(">", capture.request.headers), "");
   if (capture.request.body) lines.push(prettyJson(capture.request.body), "");
+  // Each request made upstream, retries and fallbacks included, the way curl -v marks its own notes.
+  for (const [i, a] of capture.attempts.entries()) lines.push(`* attempt ${i + 1}: ${a.upstream} ${a.status ?? a.failure} after ${formatMs(a.ms)}`);
+  if (capture.attempts.length > 0) lines.push("");
   if (capture.response) {
     lines.push(`< ${capture.response.status}`, ...headerLines("<", capture.response.headers), "");
     if (capture.response.eventStream) {

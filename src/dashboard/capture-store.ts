@@ -7,6 +7,16 @@ export interface Capture {
   response: { status: number; headers: Record<string, string>; eventStream: boolean } | undefined;
   /** The reply as it passed: each chunk with its arrival time in ms after the request started. */
   chunks: { at: number; text: string }[];
+  /** Each request made upstream, retries and fallbacks included, in order: its status or why there was none. */
+  attempts: CapturedAttempt[];
+}
+
+export interface CapturedAttempt {
+  upstream: string;
+  status?: number;
+  failure?: string;
+  /** Ms to the attempt's headers or its failure, to a tenth. */
+  ms: number;
 }
 
 export interface CaptureLimits {
@@ -22,6 +32,7 @@ export interface CaptureRecorder {
   requestBody(body: Buffer | undefined): void;
   response(status: number, headers: Record<string, string>, eventStream: boolean): void;
   chunk(at: number, data: Buffer): void;
+  attempt(attempt: CapturedAttempt): void;
   /** Keeps the capture when the mode wants this request, under the limits. */
   finish(record: RequestRecord): void;
 }
@@ -57,6 +68,7 @@ export function createCaptureStore(mode: CaptureMode, limits: CaptureLimits = { 
       const request = describe();
       let response: Capture["response"];
       const chunks: { at: number; data: Buffer }[] = [];
+      const attempts: CapturedAttempt[] = [];
       let size = Buffer.byteLength(request.body ?? "");
       return {
         requestBody(body) {
@@ -72,11 +84,14 @@ export function createCaptureStore(mode: CaptureMode, limits: CaptureLimits = { 
           chunks.push({ at, data });
           size += data.length;
         },
+        attempt(attempt) {
+          attempts.push({ ...attempt, ms: Math.round(attempt.ms * 10) / 10 });
+        },
         finish(record) {
           if (!wanted(mode, record)) return;
           const decoder = new TextDecoder();
           const text = chunks.map(({ at, data }) => ({ at: Math.round(at * 10) / 10, text: decoder.decode(data, { stream: true }) }));
-          keep(record.requestId, { request, response, chunks: text }, size);
+          keep(record.requestId, { request, response, chunks: text, attempts }, size);
         },
       };
     },

@@ -12,6 +12,11 @@ export abstract class UpstreamError extends GatewayError {
     super(message, options);
     this.upstream = upstream;
   }
+
+  /** The failure in a word or two, for records and captures: `unreachable`, `timeout`, `no key`. */
+  get failure(): string {
+    return this.kind === "no_key" ? "no key" : this.kind;
+  }
 }
 
 /** No response at all: refused, reset, unresolvable, TLS, or a reply that could not be read. */

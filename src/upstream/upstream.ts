@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Dispatcher } from "undici";
 import type { UpstreamConfig } from "../config/index.js";
@@ -22,6 +23,15 @@ export interface UpstreamCall {
   version?: string | undefined;
   body?: Buffer | string | undefined;
   signal: AbortSignal;
+  /** Told of each request made, retries included, when its answer or failure came: for a capture. */
+  onAttempt?: ((attempt: UpstreamAttempt) => void) | undefined;
+}
+
+/** One request to the upstream: its status, or why there was none; ms to its headers or its failure. */
+export interface UpstreamAttempt {
+  status?: number;
+  failure?: string;
+  ms: number;
 }
 
 /** The upstream's answer, body still unread. */
@@ -91,16 +101,20 @@ export function createUpstream(options: UpstreamOptions) {
     let keyRefreshed = false;
     for (let attempts = 1; ; attempts++) {
       let response: DispatchedReply;
+      const began = performance.now();
       try {
         response = await attempt(call, key);
       } catch (error) {
         if (call.signal.aborted) throw error;
+        const failure = toUpstreamError(error, config.name, options.label);
+        call.onAttempt?.({ failure: failure.failure, ms: performance.now() - began });
         if (attempts <= config.retries && isConnectionFailure(error)) {
           await sleep(backoffDelay(attempts - 1), undefined, { signal: call.signal });
           continue;
         }
-        throw toUpstreamError(error, config.name, options.label);
+        throw failure;
       }
+      call.onAttempt?.({ status: response.statusCode, ms: performance.now() - began });
       if (response.statusCode === 401 && !keyRefreshed && keySource.kind === "keychain") {
         keyRefreshed = true;
         const fresh = await keySource.refresh();

@@ -133,15 +133,22 @@ function curlBlock(capture: Capture, family: PricedRecord["family"]): HTMLElemen
   return wrap;
 }
 
+/** Each request the gateway made upstream for this one, retries and fallbacks included: what answered, how fast. */
+function attemptsSection(attempts: Capture["attempts"]): HTMLElement {
+  const rows = attempts.map((a, i): [string, string] => [`${i + 1}. ${a.upstream}`, `${a.status ?? a.failure ?? "?"} after ${formatMs(a.ms)}`]);
+  return section(`Upstream attempts (${attempts.length})`, fields(rows));
+}
+
 /**
- * The detail of one request: with a capture, the reply (assembled, events on demand) and the request (copy as
- * curl, headers on demand, the body in full); then the record's fields under human names.
+ * The detail of one request: with a capture, the reply (assembled, events on demand), the upstream attempts and the
+ * request (copy as curl, headers on demand, the body in full); then the record's fields under human names.
  */
 export function renderDetail(detail: RequestDetail): DocumentFragment {
   const out = document.createDocumentFragment();
   const capture = detail.capture;
   if (capture) {
     if (capture.response) out.append(...replySections(capture));
+    if (capture.attempts.length > 0) out.append(attemptsSection(capture.attempts));
     out.append(
       section(
         `Request ${capture.request.method} ${capture.request.path}`,

@@ -23,10 +23,7 @@ const framingOf = (endpoint: Endpoint, query: string): StreamFraming =>
   endpoint.family.name === "gemini" && new URLSearchParams(query).get("alt") !== "sse" ? "json-array" : "sse";
 
 /** Why an upstream was left for the next one, for the record: `upstream 429`, `unreachable`, `timeout`, `no key`. */
-function failureOf(outcome: UpstreamReply | UpstreamError): string {
-  if (outcome instanceof UpstreamError) return outcome.kind === "no_key" ? "no key" : outcome.kind;
-  return `upstream ${outcome.status}`;
-}
+const failureOf = (outcome: UpstreamReply | UpstreamError): string => (outcome instanceof UpstreamError ? outcome.failure : `upstream ${outcome.status}`);
 
 /**
  * Stage 7: routes the request (SPEC section 10, Routing) and sends it, walking the routed upstream's `fallback` list
@@ -51,7 +48,8 @@ export async function forward(x: Exchange, ctx: GatewayContext, endpoint: Endpoi
     const started = performance.now();
     let outcome: UpstreamReply | UpstreamError;
     try {
-      outcome = await upstream.send({ ...plan.call, signal: x.abort.signal });
+      const { capture } = x.draft;
+      outcome = await upstream.send({ ...plan.call, signal: x.abort.signal, onAttempt: capture && ((attempt) => capture.attempt({ upstream: upstream.name, ...attempt })) });
     } catch (error) {
       if (x.abort.signal.aborted) throw x.abort.signal.reason instanceof Error ? x.abort.signal.reason : error;
       if (!(error instanceof UpstreamError) || last || stream?.opened) throw error;
