@@ -39,6 +39,8 @@ interface Provider {
   serves: (path: string) => boolean;
   /** Whether the request carries exactly the credentials (and headers) it demands. */
   accepts: (headers: ScriptedRequest["headers"]) => boolean;
+  /** A model it is too busy for: 429, as LiteLLM answers when its provider's limit is hit. */
+  busy?: string;
 }
 
 const opened = closeAfterEach();
@@ -49,6 +51,7 @@ async function provider(p: Provider) {
   const fake = opened(await startScriptedUpstream((req) => {
     if (!p.serves(req.path)) return { status: 404, json: { error: { message: `no route ${req.path}` } } };
     if (!p.accepts(req.headers)) return { status: 401, json: { error: { message: "missing or wrong credentials" } } };
+    if (p.busy !== undefined && req.body?.model === p.busy) return { status: 429, headers: { "retry-after": "0" }, json: { error: { message: "rate limited" } } };
     if (req.path.endsWith("/messages")) {
       return { json: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [{ type: "text", text: "from messages" }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 3, output_tokens: 2 } } };
     }
@@ -124,7 +127,7 @@ describe("the README's recipes for several upstreams", () => {
   });
 
   it("other gateways: LiteLLM at its root, Portkey's key header and routing header, Azure's api-key", async () => {
-    const litellm = await provider({ serves: (path) => ["/v1/chat/completions", "/v1/messages"].includes(path) || path.startsWith("/v1beta/models/"), accepts: (h) => h.authorization === "Bearer sk-litellm" || h["x-api-key"] === "sk-litellm" || h["x-goog-api-key"] === "sk-litellm" });
+    const litellm = await provider({ busy: "claude-busy", serves: (path) => ["/v1/chat/completions", "/v1/messages"].includes(path) || path.startsWith("/v1beta/models/"), accepts: (h) => h.authorization === "Bearer sk-litellm" || h["x-api-key"] === "sk-litellm" || h["x-goog-api-key"] === "sk-litellm" });
     const portkey = await provider({ serves: (path) => path === "/v1/chat/completions", accepts: (h) => h["x-portkey-api-key"] === "pk-test" && h["x-portkey-config"] === "pc-my-config-id" && h.authorization === undefined });
     const azure = await provider({ serves: (path) => path === "/openai/v1/chat/completions", accepts: (h) => h["api-key"] === "az-test" && h.authorization === undefined });
     const config = pointed(recipe("Other gateways"), { "http://localhost:4000": litellm.url, "https://api.portkey.ai": portkey.url, "https://my-resource.openai.azure.com/openai": `${azure.url}/openai` });
@@ -133,6 +136,10 @@ describe("the README's recipes for several upstreams", () => {
     expect((await clients.anthropic.messages.create({ model: "claude-x", max_tokens: 5, messages: [{ role: "user", content: "hi" }] })).content[0]).toMatchObject({ text: "from messages" });
     expect((await clients.gemini.models.generateContent({ model: "gemini-x", contents: "hi" })).text).toBe("from gemini");
     expect(litellm.received.map((r) => r.path)).toEqual(["/v1/messages", "/v1beta/models/gemini-x:generateContent"]);
+    // LiteLLM retries on its own: with the recipe's retries 0 its 429 reaches the client after one call, not three.
+    const busy = await clients.anthropic.messages.create({ model: "claude-busy", max_tokens: 5, messages: [{ role: "user", content: "hi" }] }).catch((error: unknown) => error);
+    expect(busy).toBeInstanceOf(Anthropic.RateLimitError);
+    expect(litellm.received.filter((r) => r.body?.model === "claude-busy")).toHaveLength(1);
     expect((await clients.openai.chat.completions.create({ model: "portkey/gpt-4o", messages: [{ role: "user", content: "hi" }] })).choices[0]!.message.content).toBe("from chat");
     expect((await clients.openai.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] })).choices[0]!.message.content).toBe("from chat");
     expect(azure.received).toHaveLength(1);
