@@ -122,6 +122,27 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
     expect(events.at(-2)).toStrictEqual(closing("tool_use")[0]);
   });
 
+  it("streams the first of two interleaved calls as it comes; the second waits until the first is whole, then gets its buffered arguments and the rest as they come", () => {
+    const events = streamed([
+      tools([{ index: 0, id: "call_1", function: { name: "Read", arguments: '{"file_path":' } }]),
+      tools([{ index: 1, id: "call_2", function: { name: "Read", arguments: '{"file_path":' } }]),
+      tools([{ index: 0, function: { arguments: '"/a"}' } }]),
+      tools([{ index: 1, function: { arguments: '"/b"' } }]),
+      tools([{ index: 1, function: { arguments: "}" } }], "tool_calls"),
+    ]);
+    expect(events.slice(2, -2)).toStrictEqual([
+      toolStart(0, "call_1", "Read"),
+      json(0, '{"file_path":'),
+      json(0, '"/a"}'),
+      blockStop(0),
+      toolStart(1, "call_2", "Read"),
+      json(1, '{"file_path":'),
+      json(1, '"/b"'),
+      json(1, "}"),
+      blockStop(1),
+    ]);
+  });
+
   it("closes a reasoning-only answer (DeepSeek V4-flash) with the reasoning as a text block after the signed thinking block", () => {
     const events = streamed([deltaItem({ role: "assistant", content: "" }), deltaItem({ reasoning_content: "It is " }), deltaItem({ reasoning_content: "4." }), deltaItem({}, "stop"), usageItem(USAGE)]);
     expect(events.slice(2)).toStrictEqual([
@@ -274,6 +295,24 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
         [{ command: "ls" }],
       ],
       ["arguments as an object (zai-proxy)", [tools([{ index: 0, id: "call_1", function: { name: "Bash", arguments: { command: "ls" } } }])], [{ command: "ls" }]],
+      [
+        "two parallel calls whose argument pieces interleave",
+        [
+          tools([{ index: 0, id: "call_1", function: { name: "Read", arguments: '{"file_path":' } }]),
+          tools([{ index: 1, id: "call_2", function: { name: "Read", arguments: '{"file_path":' } }]),
+          tools([{ index: 0, function: { arguments: '"/a"}' } }]),
+          tools([{ index: 1, function: { arguments: '"/b"}' } }]),
+        ],
+        [{ file_path: "/a" }, { file_path: "/b" }],
+      ],
+      [
+        "two calls announced before either's arguments",
+        [
+          tools([{ index: 0, id: "call_1", function: { name: "Read", arguments: "" } }, { index: 1, id: "call_2", function: { name: "Bash", arguments: "" } }]),
+          tools([{ index: 0, function: { arguments: '{"file_path":"/a"}' } }, { index: 1, function: { arguments: '{"command":"ls"}' } }]),
+        ],
+        [{ file_path: "/a" }, { command: "ls" }],
+      ],
       ["finish_reason stop with a tool call (Qwen, GLM on vLLM)", [tools([{ index: 0, id: "call_1", function: { name: "Bash", arguments: '{"command":"ls"}' } }], "stop")], [{ command: "ls" }]],
     ];
     for (const [name, items, inputs] of cases) {

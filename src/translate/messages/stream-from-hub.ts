@@ -14,6 +14,13 @@ type OpenBlock =
   | { kind: "text"; index: number }
   | { kind: "tool"; index: number; call: number; args: string };
 
+/** A tool call that started while another's arguments were still coming: its block opens when that one is whole. */
+interface WaitingCall {
+  call: number;
+  contentBlock: Json;
+  args: string;
+}
+
 /** Every messages event names its type twice: as the SSE event and inside the data. */
 const messagesEvent = (type: string, fields: Json = {}): ClientEvent => ({ event: type, data: { type, ...fields } });
 
@@ -44,10 +51,15 @@ function argumentsEnding(sent: string): string {
  * `message_stop` at the end alone, so that a usage chunk that follows the finish reason still reaches the final
  * usage. A reply that is reasoning alone gets that reasoning as a text block too: Claude Code shows no thinking
  * block as an answer.
+ *
+ * Tool calls: when a second call starts while the open one's arguments are not a whole JSON object yet (an upstream
+ * that interleaves parallel calls), the second waits, its arguments buffered, until the first is whole or anything
+ * else comes; so no argument piece belongs to a block already closed.
  */
 export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
   let nextIndex = 0;
   let open: OpenBlock | undefined;
+  const waiting: WaitingCall[] = [];
   /** White space that came while no text block was open: it goes out with the text that follows, or not at all. */
   let blank = "";
 
@@ -78,12 +90,35 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
     return out;
   }
 
+  /** Opens a block after the open one (and every call waiting behind it) is closed. */
   function openBlock<B extends OpenBlock>(block: B, contentBlock: Json): { events: ClientEvent[]; block: B } {
-    const events = close();
+    const events = settle();
     blank = "";
     open = block;
     events.push(messagesEvent("content_block_start", { index: block.index, content_block: contentBlock }));
     return { events, block };
+  }
+
+  /** A waiting call's block, opened with the arguments it has so far. */
+  function openWaiting(call: WaitingCall): ClientEvent[] {
+    open = { kind: "tool", index: nextIndex++, call: call.call, args: call.args };
+    const events = [messagesEvent("content_block_start", { index: open.index, content_block: call.contentBlock })];
+    if (call.args) events.push(delta(open.index, { type: "input_json_delta", partial_json: call.args }));
+    return events;
+  }
+
+  /** Closes the open block and then each waiting call's, in the order they started. */
+  function settle(): ClientEvent[] {
+    const out = close();
+    for (let call = waiting.shift(); call; call = waiting.shift()) out.push(...openWaiting(call), ...close());
+    return out;
+  }
+
+  /** Once the open call's arguments are whole, the next waiting call takes its place. */
+  function promote(): ClientEvent[] {
+    const out: ClientEvent[] = [];
+    while (open?.kind === "tool" && waiting.length > 0 && parsesAsObject(open.args)) out.push(...close(), ...openWaiting(waiting.shift()!));
+    return out;
   }
 
   function onEvent(event: Exclude<HubEvent, { type: "error" }>): ClientEvent[] {
@@ -105,13 +140,21 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
       }
       case "tool_start": {
         const contentBlock = { type: "tool_use", id: toolUseId(event.id, ctx.ids), name: clientTool(hints.toolNames, event.name).name, input: {} };
+        if (open?.kind === "tool" && (waiting.length > 0 || !parsesAsObject(open.args))) {
+          waiting.push({ call: event.call, contentBlock, args: "" });
+          return [];
+        }
         return openBlock({ kind: "tool", index: nextIndex++, call: event.call, args: "" }, contentBlock).events;
       }
-      case "tool_args":
-        // Pieces of a call whose block was closed (an upstream interleaving two calls) can no longer be sent.
-        if (open?.kind !== "tool" || open.call !== event.call) return [];
-        open.args += event.text;
-        return [delta(open.index, { type: "input_json_delta", partial_json: event.text })];
+      case "tool_args": {
+        if (open?.kind === "tool" && open.call === event.call) {
+          open.args += event.text;
+          return [delta(open.index, { type: "input_json_delta", partial_json: event.text }), ...promote()];
+        }
+        const call = waiting.find((w) => w.call === event.call);
+        if (call) call.args += event.text;
+        return [];
+      }
       case "finish":
       case "usage":
         return [];
@@ -123,7 +166,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
     onEvent,
     closing({ finishReason, usage, toolCalls, answerFromReasoning }) {
       const out = answerFromReasoning === undefined ? [] : onEvent({ type: "text", text: answerFromReasoning });
-      out.push(...close());
+      out.push(...settle());
       const stop = { stop_reason: stopReasonOf(finishReason, toolCalls > 0), stop_sequence: null };
       out.push(messagesEvent("message_delta", { delta: stop, usage: messagesUsageOf(usage, hints.inputTokens ?? 0) }));
       out.push(messagesEvent("message_stop"));
