@@ -306,6 +306,15 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
         [{ file_path: "/a" }, { file_path: "/b" }],
       ],
       [
+        "text while a call still waits: both calls close before the text block, indexes in order",
+        [
+          tools([{ index: 0, id: "call_1", function: { name: "TodoRead", arguments: "" } }]),
+          tools([{ index: 1, id: "call_2", function: { name: "Read", arguments: '{"file_path":"/b"}' } }]),
+          deltaItem({ content: "Reading." }),
+        ],
+        [{}, { file_path: "/b" }],
+      ],
+      [
         "two calls announced before either's arguments",
         [
           tools([{ index: 0, id: "call_1", function: { name: "Read", arguments: "" } }, { index: 1, id: "call_2", function: { name: "Bash", arguments: "" } }]),

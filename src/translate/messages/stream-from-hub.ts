@@ -6,19 +6,18 @@ import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } fro
 import { stopReasonOf } from "./stop-reasons.js";
 import { clientTool } from "../tool-names.js";
 import { parsesAsObject } from "../tool-arguments.js";
+import { createCallQueue, type QueuedCall } from "../call-queue.js";
 import { toolUseId } from "./tool-ids.js";
 import { messagesUsageOf } from "./usage.js";
 
 type OpenBlock =
   | { kind: "thinking"; index: number; text: string; field: ReasoningField }
   | { kind: "text"; index: number }
-  | { kind: "tool"; index: number; call: number; args: string };
+  | { kind: "tool"; index: number; call: ToolCall };
 
-/** A tool call that started while another's arguments were still coming: its block opens when that one is whole. */
-interface WaitingCall {
-  call: number;
+/** A tool call: its `tool_use` block as it opens, and its argument text so far. */
+interface ToolCall extends QueuedCall {
   contentBlock: Json;
-  args: string;
 }
 
 /** Every messages event names its type twice: as the SSE event and inside the data. */
@@ -51,15 +50,11 @@ function argumentsEnding(sent: string): string {
  * `message_stop` at the end alone, so that a usage chunk that follows the finish reason still reaches the final
  * usage. A reply that is reasoning alone gets that reasoning as a text block too: Claude Code shows no thinking
  * block as an answer.
- *
- * Tool calls: when a second call starts while the open one's arguments are not a whole JSON object yet (an upstream
- * that interleaves parallel calls), the second waits, its arguments buffered, until the first is whole or anything
- * else comes; so no argument piece belongs to a block already closed.
+ * Parallel calls whose pieces interleave go through the call queue (`call-queue.ts`), one block at a time.
  */
 export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
   let nextIndex = 0;
   let open: OpenBlock | undefined;
-  const waiting: WaitingCall[] = [];
   /** White space that came while no text block was open: it goes out with the text that follows, or not at all. */
   let blank = "";
 
@@ -83,49 +78,45 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
     if (!open) return [];
     const out: ClientEvent[] = [];
     if (open.kind === "thinking") out.push(delta(open.index, { type: "signature_delta", signature: ctx.seal.sign(open.text, open.field) }));
-    const ending = open.kind === "tool" ? argumentsEnding(open.args) : "";
+    const ending = open.kind === "tool" ? argumentsEnding(open.call.args) : "";
     if (ending) out.push(delta(open.index, { type: "input_json_delta", partial_json: ending }));
     out.push(messagesEvent("content_block_stop", { index: open.index }));
     open = undefined;
     return out;
   }
 
-  /** Opens a block after the open one (and every call waiting behind it) is closed. */
-  function openBlock<B extends OpenBlock>(block: B, contentBlock: Json): { events: ClientEvent[]; block: B } {
-    const events = settle();
+  /** Starts a block; nothing is open then. */
+  function startBlock<B extends OpenBlock>(block: B, contentBlock: Json): ClientEvent {
     blank = "";
     open = block;
-    events.push(messagesEvent("content_block_start", { index: block.index, content_block: contentBlock }));
+    return messagesEvent("content_block_start", { index: block.index, content_block: contentBlock });
+  }
+
+  const calls = createCallQueue<ToolCall>({
+    openCall: () => (open?.kind === "tool" ? open.call : undefined),
+    open(call) {
+      const index = nextIndex++;
+      const events = [startBlock({ kind: "tool", index, call }, call.contentBlock)];
+      if (call.args) events.push(delta(index, { type: "input_json_delta", partial_json: call.args }));
+      return events;
+    },
+    close,
+    piece: (_call, text) => (open ? [delta(open.index, { type: "input_json_delta", partial_json: text })] : []),
+  });
+
+  /** Opens a text or thinking block after the open one, and every call waiting behind it, is closed. */
+  function openBlock<B extends OpenBlock>(make: (index: number) => B, contentBlock: Json): { events: ClientEvent[]; block: B } {
+    const events = calls.settle();
+    const block = make(nextIndex++);
+    events.push(startBlock(block, contentBlock));
     return { events, block };
-  }
-
-  /** A waiting call's block, opened with the arguments it has so far. */
-  function openWaiting(call: WaitingCall): ClientEvent[] {
-    open = { kind: "tool", index: nextIndex++, call: call.call, args: call.args };
-    const events = [messagesEvent("content_block_start", { index: open.index, content_block: call.contentBlock })];
-    if (call.args) events.push(delta(open.index, { type: "input_json_delta", partial_json: call.args }));
-    return events;
-  }
-
-  /** Closes the open block and then each waiting call's, in the order they started. */
-  function settle(): ClientEvent[] {
-    const out = close();
-    for (let call = waiting.shift(); call; call = waiting.shift()) out.push(...openWaiting(call), ...close());
-    return out;
-  }
-
-  /** Once the open call's arguments are whole, the next waiting call takes its place. */
-  function promote(): ClientEvent[] {
-    const out: ClientEvent[] = [];
-    while (open?.kind === "tool" && waiting.length > 0 && parsesAsObject(open.args)) out.push(...close(), ...openWaiting(waiting.shift()!));
-    return out;
   }
 
   function onEvent(event: Exclude<HubEvent, { type: "error" }>): ClientEvent[] {
     switch (event.type) {
       case "reasoning": {
         const { events, block } =
-          open?.kind === "thinking" ? { events: [], block: open } : openBlock({ kind: "thinking", index: nextIndex++, text: "", field: event.field }, { type: "thinking", thinking: "" });
+          open?.kind === "thinking" ? { events: [], block: open } : openBlock((index) => ({ kind: "thinking", index, text: "", field: event.field }), { type: "thinking", thinking: "" });
         block.text += event.text;
         return [...events, delta(block.index, { type: "thinking_delta", thinking: event.text })];
       }
@@ -135,26 +126,15 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
         if (!blank.trim()) return [];
         const piece = blank;
         blank = "";
-        const { events, block } = openBlock({ kind: "text", index: nextIndex++ }, { type: "text", text: "" });
+        const { events, block } = openBlock((index) => ({ kind: "text", index }), { type: "text", text: "" });
         return [...events, delta(block.index, { type: "text_delta", text: piece })];
       }
       case "tool_start": {
         const contentBlock = { type: "tool_use", id: toolUseId(event.id, ctx.ids), name: clientTool(hints.toolNames, event.name).name, input: {} };
-        if (open?.kind === "tool" && (waiting.length > 0 || !parsesAsObject(open.args))) {
-          waiting.push({ call: event.call, contentBlock, args: "" });
-          return [];
-        }
-        return openBlock({ kind: "tool", index: nextIndex++, call: event.call, args: "" }, contentBlock).events;
+        return calls.start({ call: event.call, contentBlock, args: "" });
       }
-      case "tool_args": {
-        if (open?.kind === "tool" && open.call === event.call) {
-          open.args += event.text;
-          return [delta(open.index, { type: "input_json_delta", partial_json: event.text }), ...promote()];
-        }
-        const call = waiting.find((w) => w.call === event.call);
-        if (call) call.args += event.text;
-        return [];
-      }
+      case "tool_args":
+        return calls.args(event.call, event.text);
       case "finish":
       case "usage":
         return [];
@@ -166,7 +146,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
     onEvent,
     closing({ finishReason, usage, toolCalls, answerFromReasoning }) {
       const out = answerFromReasoning === undefined ? [] : onEvent({ type: "text", text: answerFromReasoning });
-      out.push(...settle());
+      out.push(...calls.settle());
       const stop = { stop_reason: stopReasonOf(finishReason, toolCalls > 0), stop_sequence: null };
       out.push(messagesEvent("message_delta", { delta: stop, usage: messagesUsageOf(usage, hints.inputTokens ?? 0) }));
       out.push(messagesEvent("message_stop"));

@@ -2,6 +2,7 @@ import type { Json, ReasoningField } from "../hub.js";
 import type { ClientEvent, ReasoningSeal } from "../types.js";
 import { customInput, messageItem, outputText, reasoningItem, toolCallItem } from "./output-items.js";
 import type { ClientTool } from "../tool-names.js";
+import type { QueuedCall } from "../call-queue.js";
 
 /** Writes one Responses stream event: its SSE `event:` name equals `type`, and `sequence_number` counts from 0. */
 export type Emit = (type: string, fields: Json) => ClientEvent;
@@ -12,12 +13,10 @@ export type OpenItem =
   | { kind: "message"; id: string; index: number; text: string }
   | { kind: "tool"; id: string; index: number; call: StreamCall };
 
-/** A tool call of the stream: the hub reader's ordinal, the upstream's call id, the client's tool, its argument text. */
-export interface StreamCall {
-  call: number;
+/** A tool call of the stream: the hub reader's ordinal and its argument text, the upstream's call id, the client's tool. */
+export interface StreamCall extends QueuedCall {
   callId: string;
   tool: ClientTool;
-  args: string;
 }
 
 const summaryPart = (text: string): Json => ({ type: "summary_text", text });

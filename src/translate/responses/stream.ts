@@ -6,7 +6,7 @@ import { callItemPrefix, responseError, responseObject, responseUsage, statusOf,
 import { itemEvents, type Emit, type OpenItem, type StreamCall } from "./stream-items.js";
 import type { ResponsesHints } from "./to-hub.js";
 import { clientTool } from "../tool-names.js";
-import { parsesAsObject } from "../tool-arguments.js";
+import { createCallQueue } from "../call-queue.js";
 
 /**
  * The hub stream as a Responses event stream (research C2's sequence): `response.created` and
@@ -17,9 +17,8 @@ import { parsesAsObject } from "../tool-arguments.js";
  * without it for broken and retries the turn. A reply that is reasoning alone gets that reasoning as a message
  * too: `codex exec` prints the last message, and would print nothing.
  *
- * Tool calls: a call is an item of its own. When a second call starts while the first one's arguments are not a
- * whole JSON object yet (an upstream that interleaves parallel calls), the second waits, its arguments buffered,
- * until the first is complete; so no argument piece ever belongs to an item already closed.
+ * Tool calls: a call is an item of its own; parallel calls whose pieces interleave go through the call queue
+ * (`call-queue.ts`), one item at a time.
  */
 export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
   const echo = (hints as ResponsesHints).echo;
@@ -27,8 +26,6 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
   let sequence = 0;
   const emit: Emit = (type, fields) => ({ event: type, data: { type, sequence_number: sequence++, ...fields } });
   const output: Json[] = [];
-  const calls = new Map<number, StreamCall>();
-  const waiting: StreamCall[] = [];
   let open: OpenItem | undefined;
 
   const response = (state: Pick<ResponseState, "status" | "usage" | "error" | "incompleteDetails">) => ({
@@ -45,8 +42,6 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
     return itemEvents.opened(emit, item);
   }
 
-  const openCall = (call: StreamCall) => openItem({ kind: "tool", id: ctx.ids(callItemPrefix(call.tool)), index: output.length, call });
-
   function closeOpen(): ClientEvent[] {
     if (!open) return [];
     const { events, done } = itemEvents.closed(emit, open, ctx.seal);
@@ -55,26 +50,19 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
     return events;
   }
 
-  /** Closes the open item and every waiting call: something else (text, reasoning, the finish) came after them. */
-  function settle(): ClientEvent[] {
-    const out = closeOpen();
-    for (let call = waiting.shift(); call; call = waiting.shift()) out.push(...openCall(call), ...closeOpen());
-    return out;
-  }
-
-  /** Once the open call's arguments are whole, the next waiting call takes its place. */
-  function promote(): ClientEvent[] {
-    const out: ClientEvent[] = [];
-    while (open?.kind === "tool" && waiting.length > 0 && parsesAsObject(open.call.args)) out.push(...closeOpen(), ...openCall(waiting.shift()!));
-    return out;
-  }
+  const calls = createCallQueue<StreamCall>({
+    openCall: () => (open?.kind === "tool" ? open.call : undefined),
+    open: (call) => openItem({ kind: "tool", id: ctx.ids(callItemPrefix(call.tool)), index: output.length, call }),
+    close: closeOpen,
+    piece: (_call, text) => (open ? itemEvents.delta(emit, open, text) : []),
+  });
 
   /** A reasoning or text piece: into the open item of its kind, or a new one after closing whatever was open. */
   function piece(kind: "reasoning" | "message", delta: string, field: ReasoningField = "reasoning_content"): ClientEvent[] {
     const out: ClientEvent[] = [];
     let item = open;
     if (item?.kind !== kind) {
-      out.push(...settle());
+      out.push(...calls.settle());
       item = kind === "reasoning" ? { kind, id: ctx.ids("rs_"), index: output.length, text: "", field } : { kind, id: ctx.ids("msg_"), index: output.length, text: "" };
       out.push(...openItem(item));
     }
@@ -88,24 +76,12 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
         return piece("reasoning", event.text, event.field);
       case "text":
         return piece("message", event.text);
-      case "tool_start": {
-        const call: StreamCall = { call: event.call, callId: event.id, tool: clientTool(hints.toolNames, event.name), args: "" };
-        calls.set(event.call, call);
-        if (open?.kind === "tool" && (waiting.length > 0 || !parsesAsObject(open.call.args))) {
-          waiting.push(call);
-          return [];
-        }
-        return [...settle(), ...openCall(call)];
-      }
-      case "tool_args": {
-        const call = calls.get(event.call);
-        if (!call) return [];
-        call.args += event.text;
-        // A waiting call's arguments go out when it opens.
-        return open?.kind === "tool" && open.call === call ? [...itemEvents.delta(emit, open, event.text), ...promote()] : [];
-      }
+      case "tool_start":
+        return calls.start({ call: event.call, callId: event.id, tool: clientTool(hints.toolNames, event.name), args: "" });
+      case "tool_args":
+        return calls.args(event.call, event.text);
       case "finish":
-        return settle();
+        return calls.settle();
       case "usage":
         return [];
     }
@@ -115,7 +91,7 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
     opening,
     onEvent,
     closing({ finishReason, usage, toolCalls, answerFromReasoning }) {
-      const out = [...(answerFromReasoning === undefined ? [] : piece("message", answerFromReasoning)), ...settle()];
+      const out = [...(answerFromReasoning === undefined ? [] : piece("message", answerFromReasoning)), ...calls.settle()];
       const { status, incomplete_details } = statusOf(finishReason, toolCalls > 0);
       out.push(emit("response.completed", response({ status, usage: responseUsage(usage), incompleteDetails: incomplete_details })));
       return out;
