@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { once } from "node:events";
 import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { BIN, cliEnv, recordOutput, runCli } from "./helpers/cli.js";
 import { startFakeUpstream, FAKE_UPSTREAM_KEY, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { freePort } from "./helpers/free-port.js";
@@ -242,6 +243,23 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
     expect(trusted.code, trusted.stderr).toBe(0);
     expect(trusted.stdout).toContain("hello from an untrusted folder");
   }, 180_000);
+
+  it.skipIf(!hasTool("gemini"))("gemini with a state directory under a folder others can write to exits 41 and says where the settings file must live", async () => {
+    upstream = await startFakeUpstream();
+    const open = mkdtempSync(join(tmpdir(), "gateway-open-"));
+    chmodSync(open, 0o777);
+    // after the afterEach hooks, which stop the gateway through its record in there
+    onTestFinished(() => rmSync(open, { recursive: true, force: true }));
+    const s = toolSetup();
+    const env = { ...s.env, GATEWAY_STATE_DIR: join(open, "state") };
+    setups.push({ ...s, env });
+    const result = await runCli(["run", "gemini", "-m", "gemini-fake", "-p", "hello"], env, undefined, 90_000);
+    expect(result.code).toBe(41);
+    expect(result.stderr).toContain(`Parent directory '${open}' is insecure`);
+    expect(result.stderr).toContain(
+      "ℹ Gemini CLI skipped the gateway's settings file, which selects its API-key sign-in: it reads none below a folder others can write to (its warning above names the folder). Keep the gateway's state directory (GATEWAY_STATE_DIR, by default ~/.local/state/gateway) under folders only you can write to.",
+    );
+  }, 120_000);
 
   it("--offline gives any command the switches that keep tools from calling home", async () => {
     const s = setup();

@@ -84,8 +84,10 @@ const PROFILES: Readonly<Record<string, Profile>> = {
   },
   // Gemini CLI 0.61 picks a "gateway" auth type when GOOGLE_GEMINI_BASE_URL is set and then refuses it as
   // invalid; a system settings file of our own (never the user's ~/.gemini) selects the API-key type, which
-  // still honours GOOGLE_GEMINI_BASE_URL. Its folder-trust check is left to it: headless (`-p`) in a folder not yet
-  // trusted it exits 55, and the hint says how to trust the folder.
+  // still honours GOOGLE_GEMINI_BASE_URL. It reads no settings file below a folder others can write to (a state
+  // directory under /tmp), and then exits 41 with "Invalid auth method selected."; the hint says where the file must
+  // live. Its folder-trust check is left to it: headless (`-p`) in a folder not yet trusted it exits 55, and the hint
+  // says how to trust the folder.
   gemini: (g, { offline }) => {
     const files = settingsFile(g, "gemini-cli", offline, { security: { auth: { selectedType: "gemini-api-key" } }, ...(offline ? QUIET_SETTINGS : {}) });
     return {
@@ -93,6 +95,7 @@ const PROFILES: Readonly<Record<string, Profile>> = {
       leadingArgs: [],
       files,
       exitHints: {
+        41: "Gemini CLI skipped the gateway's settings file, which selects its API-key sign-in: it reads none below a folder others can write to (its warning above names the folder). Keep the gateway's state directory (GATEWAY_STATE_DIR, by default ~/.local/state/gateway) under folders only you can write to.",
         55: "Gemini CLI does not run headless in a folder you have not trusted. Trust this one once (run `gateway run gemini` here and answer its question), or trust it for one run: `gateway run gemini --skip-trust -p \"...\"`.",
       },
     };
