@@ -16,7 +16,7 @@ export interface CallBlocks<C extends QueuedCall> {
   /** Closes whatever block is open (nothing when none is). */
   close(): ClientEvent[];
   /** A piece of the open call's arguments, already added to its `args`. */
-  piece(call: C, text: string): ClientEvent[];
+  piece(text: string): ClientEvent[];
 }
 
 /**
@@ -56,12 +56,12 @@ export function createCallQueue<C extends QueuedCall>(blocks: CallBlocks<C>) {
       }
       return [...settle(), ...blocks.open(call)];
     },
-    /** A piece of a call's arguments: sent when its block is open, kept for when it opens when it waits. */
+    /** A piece of a call's arguments: sent when its block is open; kept until it opens when it waits. */
     args(ordinal: number, text: string): ClientEvent[] {
       const call = calls.get(ordinal);
       if (!call) return [];
       call.args += text;
-      return blocks.openCall() === call ? [...blocks.piece(call, text), ...promote()] : [];
+      return blocks.openCall() === call ? [...blocks.piece(text), ...promote()] : [];
     },
     settle,
   };

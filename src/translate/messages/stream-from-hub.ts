@@ -50,6 +50,7 @@ function argumentsEnding(sent: string): string {
  * `message_stop` at the end alone, so that a usage chunk that follows the finish reason still reaches the final
  * usage. A reply that is reasoning alone gets that reasoning as a text block too: Claude Code shows no thinking
  * block as an answer.
+ *
  * Parallel calls whose pieces interleave go through the call queue (`call-queue.ts`), one block at a time.
  */
 export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
@@ -101,7 +102,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
       return events;
     },
     close,
-    piece: (_call, text) => (open ? [delta(open.index, { type: "input_json_delta", partial_json: text })] : []),
+    piece: (text) => (open ? [delta(open.index, { type: "input_json_delta", partial_json: text })] : []),
   });
 
   /** Opens a text or thinking block after the open one, and every call waiting behind it, is closed. */

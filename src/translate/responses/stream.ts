@@ -54,7 +54,7 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
     openCall: () => (open?.kind === "tool" ? open.call : undefined),
     open: (call) => openItem({ kind: "tool", id: ctx.ids(callItemPrefix(call.tool)), index: output.length, call }),
     close: closeOpen,
-    piece: (_call, text) => (open ? itemEvents.delta(emit, open, text) : []),
+    piece: (text) => (open ? itemEvents.delta(emit, open, text) : []),
   });
 
   /** A reasoning or text piece: into the open item of its kind, or a new one after closing whatever was open. */
