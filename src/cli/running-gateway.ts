@@ -1,10 +1,11 @@
 import { GatewayProcessError } from "../errors/index.js";
-import { findGateway, type ChosenGateway } from "../running/find-gateway.js";
+import { findGateway, type ChosenGateway, type LiveGateway } from "../running/find-gateway.js";
 import { suggestPort } from "../running/free-port.js";
 import { localKeyOf, type CommandContext } from "./context.js";
 
-/** The gateway a command talks to (SPEC section 6), and whether it is this user's. */
-export const chooseGateway = (ctx: CommandContext, flag: number | undefined): Promise<ChosenGateway> => findGateway(ctx.config, flag, localKeyOf(ctx));
+/** The gateway a command talks to (SPEC section 6), and whether it is this user's; `live` when already listed. */
+export const chooseGateway = (ctx: CommandContext, flag: number | undefined, live?: readonly LiveGateway[]): Promise<ChosenGateway> =>
+  findGateway(ctx.config, flag, localKeyOf(ctx), live);
 
 /** ` -p 9000` when the user named a port, so that a hint's command runs against the same gateway. */
 export const portArg = (flag: number | undefined): string => (flag === undefined ? "" : ` -p ${flag}`);

@@ -49,15 +49,15 @@ export async function liveGateways(config: GatewayConfig, localKey: string): Pro
 /**
  * SPEC section 6: `-p` when given; else the most recently started recorded gateway that still answers `/health`
  * as a gateway (stale records are removed on the way); else the configured port. `localKey` tells whether the
- * gateway found is this user's.
+ * gateway found is this user's; `live` is `liveGateways`' answer when the caller has it already (each is probed once).
  */
-export async function findGateway(config: GatewayConfig, flagPort: number | undefined, localKey: string): Promise<ChosenGateway> {
+export async function findGateway(config: GatewayConfig, flagPort: number | undefined, localKey: string, live?: readonly LiveGateway[]): Promise<ChosenGateway> {
   const fingerprint = keyFingerprint(localKey);
   if (flagPort !== undefined) {
     const health = await probeHealth(flagPort);
     return { port: flagPort, health, record: listGatewayRecords(config.stateDir).find((r) => r.port === flagPort), via: "flag", owner: ownerOf(health, fingerprint) };
   }
-  const [newest] = await liveGateways(config, localKey);
+  const [newest] = live ?? (await liveGateways(config, localKey));
   if (newest) return { ...newest, via: "record" };
   const health = await probeHealth(config.port);
   return { port: config.port, health, record: undefined, via: "config", owner: ownerOf(health, fingerprint) };

@@ -46,11 +46,8 @@ export function registerStatus(program: Command): void {
       const ctx = createContext();
       const flag = portFlag(options.port);
       const { upstreams } = ctx.config;
-      const [running, keys, live] = await Promise.all([
-        chooseGateway(ctx, flag),
-        Promise.all(upstreams.map((upstream) => describeKey(ctx, upstream))),
-        liveGateways(ctx.config, localKeyOf(ctx)),
-      ]);
+      const [keys, live] = await Promise.all([Promise.all(upstreams.map((upstream) => describeKey(ctx, upstream))), liveGateways(ctx.config, localKeyOf(ctx))]);
+      const running = await chooseGateway(ctx, flag, live);
       printUpstreams(ctx, keys);
       log.log(`Config:    ${ctx.config.configFile}`);
       log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);
