@@ -11,6 +11,9 @@ import { parseSince } from "../src/cli/commands/stats.js";
 import { createUsageObserver } from "../src/server/reply/observe-usage.js";
 import { includesBytes } from "../src/server/reply/event-boundary.js";
 import { createInflight } from "../src/server/inflight.js";
+import { AbortSwitch } from "../src/server/abort-switch.js";
+import { createKeyCheck } from "../src/server/local-auth.js";
+import { pause } from "../src/upstream/abort-like.js";
 import type { Exchange } from "../src/server/exchange.js";
 import { upstreamFailed } from "../src/errors/index.js";
 import { FAMILY_NAMES, familyNamed, type FamilyName, type Usage } from "../src/families/index.js";
@@ -171,6 +174,8 @@ describe("terminal tables", () => {
   });
 });
 
+const NO_USAGE: Usage = { inputTokens: undefined, outputTokens: undefined, cacheReadTokens: undefined, cacheWriteTokens: undefined };
+
 describe("usage observation of event streams", () => {
   // Each family's stream: events without usage, then the events that report it (as the fake upstreams send them).
   const streams: Record<FamilyName, { text: string; usage: Partial<Usage> }> = {
@@ -214,10 +219,53 @@ describe("usage observation of event streams", () => {
   });
 });
 
+describe("usage observation of JSON replies", () => {
+  const observe = (family: FamilyName, text: string, cuts: number[] = []) => {
+    const bytes = Buffer.from(text);
+    const observer = createUsageObserver(familyNamed(family), "application/json", undefined);
+    let from = 0;
+    for (const cut of [...cuts, bytes.length]) {
+      observer.observe(bytes.subarray(from, cut));
+      from = cut;
+    }
+    return observer.result();
+  };
+  const replies: Record<FamilyName, { text: string; usage: Partial<Usage> }> = {
+    chat: {
+      text: '{"id":"c","choices":[{"message":{"role":"assistant","content":"the \\"usage\\":{\\"prompt_tokens\\":999} of it"}}],"usage": {"prompt_tokens":7,"completion_tokens":3,"prompt_tokens_details":{"cached_tokens":2}},"system_fingerprint":"fp"}',
+      usage: { inputTokens: 7, outputTokens: 3, cacheReadTokens: 2 },
+    },
+    messages: {
+      text: '{"id":"m","content":[{"type":"text","text":"usage"}],"usage" :\n {"input_tokens":11,"output_tokens":9,"cache_read_input_tokens":4,"cache_creation_input_tokens":5}}',
+      usage: { inputTokens: 11, outputTokens: 9, cacheReadTokens: 4, cacheWriteTokens: 5 },
+    },
+    gemini: {
+      text: '{"candidates":[{"content":{"parts":[{"text":"{\\"usageMetadata\\":{}}"}]}}],"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":4,"thoughtsTokenCount":1}}',
+      usage: { inputTokens: 5, outputTokens: 5 },
+    },
+  };
+
+  for (const name of FAMILY_NAMES) {
+    it(`${name}: reads the usage object only, wherever the chunks split the reply, not a quoted look-alike in the text`, () => {
+      const { text, usage } = replies[name];
+      expect(JSON.parse(text)).toBeTypeOf("object");
+      for (let cut = 0; cut <= Buffer.byteLength(text); cut++) expect(observe(name, text, [cut]), `cut at ${cut}`).toEqual({ ...NO_USAGE, ...usage });
+    });
+  }
+
+  it("reads no usage where there is none as an object, and the usage of a reply cut short after it", () => {
+    expect(observe("chat", '{"usage":null}')).toEqual(NO_USAGE);
+    expect(observe("chat", '{"usage":7}')).toEqual(NO_USAGE);
+    expect(observe("chat", '{"choices":[]}')).toEqual(NO_USAGE);
+    expect(observe("chat", '{"usage":{"prompt_tokens":1')).toEqual(NO_USAGE);
+    expect(observe("chat", '{"note":"usage", "usage":{"prompt_tokens":1}')).toEqual({ ...NO_USAGE, inputTokens: 1 });
+  });
+});
+
 describe("in-flight registry", () => {
-  // Only what stopAll touches: the abort controller, whose reason ends a reply in flight (its upstream body is
+  // Only what stopAll touches: the exchange's abort, whose reason ends a reply in flight (its upstream body is
   // destroyed with it) as it ends a request still waiting.
-  const waiting = () => ({ abort: new AbortController() }) as unknown as Exchange;
+  const waiting = () => ({ abort: new AbortSwitch() }) as unknown as Exchange;
 
   it("ends exactly the requests still open, in any order of leaving, and leaving twice changes nothing", async () => {
     const inflight = createInflight();
@@ -233,9 +281,9 @@ describe("in-flight registry", () => {
     expect(inflight.size).toBe(2);
     const error = upstreamFailed("shutting down");
     expect(inflight.stopAll(error)).toBe(2);
-    expect(a.abort.signal.reason).toBe(error);
-    expect(b.abort.signal.reason).toBe(error);
-    expect(c.abort.signal.aborted).toBe(false);
+    expect(a.abort.reason).toBe(error);
+    expect(b.abort.reason).toBe(error);
+    expect(c.abort.aborted).toBe(false);
     const idle = inflight.idle(5_000);
     leaveB();
     leaveA();
@@ -255,5 +303,65 @@ describe("in-flight registry", () => {
     expect(events).toEqual(["busy", "quiet"]);
     inflight.enter(waiting());
     expect(events).toEqual(["busy", "quiet", "busy"]);
+  });
+});
+
+describe("an exchange's abort switch", () => {
+  it("calls each listener once with the reason set, not a removed one nor one added after", () => {
+    const abort = new AbortSwitch();
+    const heard: unknown[] = [];
+    const first = () => heard.push(["first", abort.aborted, abort.reason]);
+    const removed = () => heard.push("removed");
+    abort.addEventListener("abort", first);
+    abort.addEventListener("abort", removed);
+    abort.removeEventListener("abort", removed);
+    const reason = new Error("shutting down");
+    abort.abort(reason);
+    abort.abort(new Error("second"));
+    abort.addEventListener("abort", () => heard.push("late"));
+    expect(heard).toEqual([["first", true, reason]]);
+    expect(abort.reason).toBe(reason);
+  });
+
+  it("aborts with an AbortError when no reason is given, like AbortController", () => {
+    const abort = new AbortSwitch();
+    abort.abort();
+    expect(abort.reason).toBeInstanceOf(DOMException);
+    expect((abort.reason as DOMException).name).toBe("AbortError");
+  });
+
+  it("makes a real AbortSignal on demand that follows it, before and after the abort", () => {
+    const early = new AbortSwitch();
+    const signal = early.signal;
+    expect(signal.aborted).toBe(false);
+    early.abort("gone");
+    expect([signal.aborted, signal.reason]).toEqual([true, "gone"]);
+    const late = new AbortSwitch();
+    late.abort("gone");
+    expect([late.signal.aborted, late.signal.reason]).toEqual([true, "gone"]);
+  });
+
+  it("ends a pause between retries with the reason the moment it is aborted, and refuses one already aborted", async () => {
+    const abort = new AbortSwitch();
+    const waiting = pause(60_000, abort);
+    abort.abort("client left");
+    await expect(waiting).rejects.toBe("client left");
+    await expect(pause(0, abort)).rejects.toBe("client left");
+    await expect(pause(1, new AbortSwitch())).resolves.toBeUndefined();
+  });
+});
+
+describe("local key check", () => {
+  const matches = createKeyCheck("gw-local-0123456789abcdef");
+
+  it("accepts exactly the key: not a prefix, an extension, a repetition, one changed character, nothing or empty", () => {
+    expect(matches("gw-local-0123456789abcdef")).toBe(true);
+    for (const wrong of ["gw-local-0123456789abcde", "gw-local-0123456789abcdef0", "gw-local-0123456789abcdefgw-local-0123456789abcdef", "gw-local-0123456789abcdeF", "Gw-local-0123456789abcdef", "", undefined]) {
+      expect(matches(wrong), String(wrong)).toBe(false);
+    }
+  });
+
+  it("never matches when the expected key is empty", () => {
+    expect(createKeyCheck("")("")).toBe(false);
   });
 });

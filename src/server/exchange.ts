@@ -4,6 +4,7 @@ import type { CaptureRecorder } from "../dashboard/capture-store.js";
 import type { HttpError } from "../errors/index.js";
 import type { ErrorFields, FamilyName, Usage } from "../families/index.js";
 import type { RequestRecord, TriedUpstream } from "../request-log/record.js";
+import { AbortSwitch } from "./abort-switch.js";
 
 /**
  * What the request record will say, written by the stages as they learn it and read only by `record` (stage 9).
@@ -36,7 +37,7 @@ export interface Exchange {
   readonly res: ServerResponse;
   readonly started: number;
   /** Aborted when the client goes away, or with an `HttpError` as the reason when the gateway shuts down. */
-  readonly abort: AbortController;
+  readonly abort: AbortSwitch;
   /** CORS headers for an allowed origin, added to every answer. */
   cors: Record<string, string>;
   /** Made on first use: only errors and records need one. */
@@ -51,7 +52,7 @@ export function createExchange(req: IncomingMessage, res: ServerResponse): Excha
     req,
     res,
     started: performance.now(),
-    abort: new AbortController(),
+    abort: new AbortSwitch(),
     cors: {},
     requestId: undefined,
     eventStream: undefined,

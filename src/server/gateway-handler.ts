@@ -23,7 +23,7 @@ import { resolve, type Resolved } from "./stages/resolve.js";
  */
 function answerError(x: Exchange, ctx: GatewayContext, family: Family, error: unknown): void {
   const { draft, abort } = x;
-  if (abort.signal.aborted && !(abort.signal.reason instanceof HttpError)) {
+  if (abort.aborted && !(abort.reason instanceof HttpError)) {
     draft.outcome = "client_closed";
     return;
   }
@@ -47,10 +47,10 @@ function answerError(x: Exchange, ctx: GatewayContext, family: Family, error: un
 }
 
 /** Stages 3 to 8 of a request for a family's path: authenticate, read, alias, route and forward, deliver. */
-async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolved, { kind: "proxy" }>): Promise<void> {
+async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolved, { kind: "proxy" }>, repeated: string | undefined): Promise<void> {
   const { req, draft } = x;
   const { endpoint, query } = resolved;
-  authenticate(endpoint.family, req.headers, query, repeatedHeader(req.rawHeaders), ctx.keyMatches);
+  authenticate(endpoint.family, req.headers, query, repeated, ctx.keyMatches);
   const request = await readRequest(req, endpoint, ctx.config.maxBodyBytes, ctx.bodyTimeoutMs);
   draft.capture?.requestBody(request.bytes);
   const model = aliasModel(request.model, ctx.aliases);
@@ -90,7 +90,8 @@ export function createGatewayHandler(ctx: GatewayContext) {
       body: undefined,
     }));
     try {
-      checkHost(req, ctx.anyHost, repeatedHeader(req.rawHeaders));
+      const repeated = repeatedHeader(req.rawHeaders);
+      checkHost(req, ctx.anyHost, repeated);
       checkOrigin(req, ctx.allowedOrigins);
       const origin = req.headers.origin;
       if (origin !== undefined) {
@@ -114,7 +115,7 @@ export function createGatewayHandler(ctx: GatewayContext) {
         case "not_found":
           throw notFound(`Nothing is served at ${req.method} ${resolved.path}. ${basesHint(ctx)}`);
         case "proxy":
-          return await proxy(x, ctx, resolved);
+          return await proxy(x, ctx, resolved, repeated);
       }
     } catch (error) {
       answerError(x, ctx, family, error);

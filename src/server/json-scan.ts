@@ -1,7 +1,7 @@
 /**
- * Finding one top-level string field in raw JSON bytes without parsing the document: what the request record
- * needs (the model of any JSON body) and what an alias rewrite needs (where the model's bytes are, so every other
- * byte goes upstream as it came).
+ * Finding fields in raw JSON bytes without parsing the document: one top-level string field (the model of any
+ * JSON body, for the request record; where the model's bytes are, for an alias rewrite, so every other byte goes
+ * upstream as it came), and the object a key holds (a reply's usage).
  */
 
 const QUOTE = 0x22;
@@ -102,4 +102,23 @@ export function findTopLevelString(buf: Uint8Array, name: string): StringField |
 /** `buf` with the bytes of `field` replaced by `value` as a JSON string; every other byte is kept. */
 export function replaceString(buf: Buffer, field: StringField, value: string): Buffer {
   return Buffer.concat([buf.subarray(0, field.start), Buffer.from(JSON.stringify(value)), buf.subarray(field.end)]);
+}
+
+/**
+ * The bytes of the object value of the last `key` (given with its quotes: `"usage"`) in `buf`, or undefined when
+ * there is none or its value is not an object. A quoted key right after `{` or `,` cannot be inside a string (a
+ * string's quotes are escaped), so no parse of the document is needed to know it is a key.
+ */
+export function lastObjectOf(buf: Buffer, quotedKey: Buffer): Buffer | undefined {
+  const at = buf.lastIndexOf(quotedKey);
+  if (at < 0) return undefined;
+  let before = at - 1;
+  while (isSpace(buf[before])) before--;
+  if (buf[before] !== OPEN_BRACE && buf[before] !== COMMA) return undefined;
+  let i = skipSpace(buf, at + quotedKey.length);
+  if (buf[i] !== COLON) return undefined;
+  i = skipSpace(buf, i + 1);
+  if (buf[i] !== OPEN_BRACE) return undefined;
+  const end = skipValue(buf, i);
+  return end < 0 ? undefined : buf.subarray(i, end);
 }

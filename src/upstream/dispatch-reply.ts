@@ -1,4 +1,5 @@
 import type { Dispatcher } from "undici";
+import type { AbortLike } from "./abort-like.js";
 import { ReplyBody } from "./reply-body.js";
 
 /** What `dispatchReply` resolves with once the upstream's status and headers are in. */
@@ -21,13 +22,13 @@ class ReplyHandler {
   abort: ((reason?: Error) => void) | undefined;
   /** Why the request was aborted before undici gave the handler a way to abort it. */
   reason: Error | undefined;
-  readonly signal: AbortSignal;
+  readonly signal: AbortLike;
   readonly parseHeaders: ParseHeaders;
   readonly resolve: (reply: DispatchedReply) => void;
   readonly reject: (error: Error) => void;
   readonly onAbort = (): void => this.abortWith(this.signal.reason as Error);
 
-  constructor(signal: AbortSignal, parseHeaders: ParseHeaders, resolve: (reply: DispatchedReply) => void, reject: (error: Error) => void) {
+  constructor(signal: AbortLike, parseHeaders: ParseHeaders, resolve: (reply: DispatchedReply) => void, reject: (error: Error) => void) {
     this.signal = signal;
     this.parseHeaders = parseHeaders;
     this.resolve = resolve;
@@ -77,7 +78,7 @@ class ReplyHandler {
  * the reply's headers have come or not. `parseHeaders` is undici's (`util.parseHeaders`), passed in because undici
  * is loaded on first use.
  */
-export function dispatchReply(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: AbortSignal, parseHeaders: ParseHeaders): Promise<DispatchedReply> {
+export function dispatchReply(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: AbortLike, parseHeaders: ParseHeaders): Promise<DispatchedReply> {
   return new Promise((resolve, reject) => {
     const handler = new ReplyHandler(signal, parseHeaders, resolve, reject);
     dispatcher.dispatch(options, handler as unknown as Dispatcher.DispatchHandler);

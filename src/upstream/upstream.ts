@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Dispatcher } from "undici";
 import type { UpstreamConfig } from "../config/index.js";
+import { pause, type AbortLike } from "./abort-like.js";
 import { FORMAT_FAMILY, type Family, type Format, type Segments } from "../families/index.js";
 import { dispatchReply, type DispatchedReply, type ParseHeaders } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
@@ -22,7 +22,7 @@ export interface UpstreamCall {
   /** The `anthropic-version` the client sent (families that need one). */
   version?: string | undefined;
   body?: Buffer | string | undefined;
-  signal: AbortSignal;
+  signal: AbortLike;
   /** Told of each request made, retries included, when its answer or failure came: for a capture. */
   onAttempt?: ((attempt: UpstreamAttempt) => void) | undefined;
 }
@@ -68,7 +68,10 @@ export function createUpstream(options: UpstreamOptions) {
   const segments: Segments = { messages: config.messagesSegment, gemini: config.geminiSegment };
   const formats: ReadonlySet<Format> = new Set(config.formats);
   const families: readonly Family[] = [...new Set(config.formats.map((format) => FORMAT_FAMILY[format]))];
+  const staticHeaders = Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value] as const);
   let pool: Promise<{ dispatcher: Dispatcher; parseHeaders: ParseHeaders }> | undefined;
+  // The pool once made: a request then reaches undici without waiting a turn for a settled promise.
+  let ready: { dispatcher: Dispatcher; parseHeaders: ParseHeaders } | undefined;
 
   function headersFor(call: UpstreamCall, key: string | undefined): HeaderMap {
     const headers: HeaderMap = { ...call.headers };
@@ -76,14 +79,14 @@ export function createUpstream(options: UpstreamOptions) {
     const version = config.anthropicVersion ?? call.version;
     if (call.family.needsVersion && version) headers["anthropic-version"] = version;
     // Static headers win over a client's header of the same name (SPEC 10, Details).
-    for (const [name, value] of Object.entries(config.headers)) headers[name.toLowerCase()] = value;
+    for (const [name, value] of staticHeaders) headers[name] = value;
     return headers;
   }
 
   async function attempt(call: UpstreamCall, key: string | undefined): Promise<DispatchedReply> {
     // undici (and its header parser) load with the first request: see `create-dispatcher.ts`.
-    pool ??= Promise.all([options.dispatcher(), import("undici")]).then(([dispatcher, undici]) => ({ dispatcher, parseHeaders: undici.util.parseHeaders as ParseHeaders }));
-    const { dispatcher, parseHeaders } = await pool;
+    pool ??= Promise.all([options.dispatcher(), import("undici")]).then(([dispatcher, undici]) => (ready = { dispatcher, parseHeaders: undici.util.parseHeaders as ParseHeaders }));
+    const { dispatcher, parseHeaders } = ready ?? (await pool);
     const request = {
       origin,
       path: `${basePath}${call.family.prefix(segments)}${call.path}`,
@@ -109,7 +112,7 @@ export function createUpstream(options: UpstreamOptions) {
         const failure = toUpstreamError(error, config.name, options.label);
         call.onAttempt?.({ failure: failure.failure, ms: performance.now() - began });
         if (attempts <= config.retries && isConnectionFailure(error)) {
-          await sleep(backoffDelay(attempts - 1), undefined, { signal: call.signal });
+          await pause(backoffDelay(attempts - 1), call.signal);
           continue;
         }
         throw failure;
@@ -127,7 +130,7 @@ export function createUpstream(options: UpstreamOptions) {
       const delay = attempts <= config.retries ? retryDelayFor(response.statusCode, response.headers["retry-after"], attempts - 1) : undefined;
       if (delay === undefined) return { status: response.statusCode, headers: response.headers, body: response.body, attempts };
       await response.body.dump();
-      await sleep(delay, undefined, { signal: call.signal });
+      await pause(delay, call.signal);
     }
   }
 

@@ -27,7 +27,7 @@ export async function answerModelList(x: Exchange, ctx: GatewayContext, endpoint
     x.draft.upstream = upstream.name;
     // Aliases mean the gateway reads the body: ask for it uncompressed.
     const headers = aliases.length > 0 ? withoutClientFormatHeaders(clientHeaders) : clientHeaders;
-    const reply = await upstream.send({ family, method: "GET", path: `${endpoint.rest}${family.upstreamQuery(query)}`, headers, version, signal: x.abort.signal });
+    const reply = await upstream.send({ family, method: "GET", path: `${endpoint.rest}${family.upstreamQuery(query)}`, headers, version, signal: x.abort });
     if (aliases.length === 0) return relayPassthrough(x, reply, family, { "x-gateway-upstream": upstream.name });
     const text = await readText(reply, upstream);
     const list = reply.status === 200 ? parseJsonObject(text) : undefined;

@@ -2,6 +2,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { Family, Usage } from "../../families/index.js";
 import { parseJsonObject } from "../../parse-json.js";
 import { createSseDecoder, decodeEvents } from "../../sse/sse.js";
+import { lastObjectOf } from "../json-scan.js";
 import { includesBytes, lastEventEnd } from "./event-boundary.js";
 
 /** Largest non-stream body kept for reading its usage; bigger ones are not observed. */
@@ -37,7 +38,8 @@ function wholeBody(read: (body: Buffer) => void): { observe(chunk: Buffer): void
 /**
  * Token usage of a passthrough reply, read the way the family reports it (`Family.readUsage`). Event streams are
  * parsed where their bytes mention usage, and only events that do are decoded as JSON; JSON bodies are kept (by
- * reference, up to 1 MiB) and read once at the end. A compressed reply (passthrough keeps the upstream's encoding)
+ * reference, up to 1 MiB) and at their end only their usage object is parsed (the whole body when its usage is not
+ * a plain object after a key). A compressed reply (passthrough keeps the upstream's encoding)
  * is kept the same way and decompressed once at its end, off the path of its bytes.
  */
 export function createUsageObserver(family: Family, contentType: string | undefined, contentEncoding: string | undefined): UsageObserver {
@@ -47,8 +49,17 @@ export function createUsageObserver(family: Family, contentType: string | undefi
     if (value) family.readUsage(value, usage);
   };
   const isEventStream = contentType?.startsWith("text/event-stream") === true;
+  const marker = Buffer.from(family.usageMarker);
+  const usageKey = family.usageMarker.slice(1, -1);
+  const readJson = (body: Buffer) => {
+    if (!includesBytes(body, marker)) return;
+    const slice = lastObjectOf(body, marker);
+    if (!slice) return read(body.toString("utf8"));
+    const value = parseJsonObject(slice.toString("utf8"));
+    if (value) family.readUsage({ [usageKey]: value }, usage);
+  };
   const readBody = (body: Buffer) => {
-    if (!isEventStream) return read(body.toString("utf8"));
+    if (!isEventStream) return readJson(body);
     for (const event of decodeEvents(body)) if (event.data.includes(family.usageMarker)) read(event.data);
   };
   const encoding = contentEncoding?.trim().toLowerCase();
@@ -67,7 +78,6 @@ export function createUsageObserver(family: Family, contentType: string | undefi
   if (isEventStream) {
     // Made when a chunk first needs it: many streams carry usage only in their last events.
     let decoder: ReturnType<typeof createSseDecoder> | undefined;
-    const marker = Buffer.from(family.usageMarker);
     // True while the parser holds nothing of an unfinished event: the last chunk fed ended with a blank line.
     let atBoundary = true;
     const observe = (chunk: Buffer) => {

@@ -11,8 +11,8 @@ export function requestIdOf(x: Exchange, ctx: GatewayContext): string {
 
 /**
  * Stage 9, run once per proxied request in the handler's `finally`: one record for the terminal line, the request
- * log, the dashboard's feed, and the capture decision. Fields that are usually absent are left out: every field
- * costs each line of the log.
+ * log, the dashboard's feed, and the capture decision. Fields that are usually absent are undefined, which leaves
+ * them out of each line of the log (every field costs each line) without an object spread per field.
  */
 export function record(x: Exchange, ctx: GatewayContext): void {
   const { draft } = x;
@@ -24,11 +24,11 @@ export function record(x: Exchange, ctx: GatewayContext): void {
     path: draft.path,
     family: draft.family,
     model: draft.model,
-    ...(draft.target === undefined ? undefined : { target: draft.target }),
-    ...(draft.stream ? { stream: true } : undefined),
-    ...(draft.upstream === undefined ? undefined : { upstream: draft.upstream }),
-    ...(draft.translated === undefined ? undefined : { translated: draft.translated }),
-    ...(draft.tried.length === 0 ? undefined : { tried: draft.tried }),
+    target: draft.target,
+    stream: draft.stream || undefined,
+    upstream: draft.upstream,
+    translated: draft.translated,
+    tried: draft.tried.length === 0 ? undefined : draft.tried,
     status: draft.status ?? 499,
     durationMs: performance.now() - x.started,
     ttfbMs: draft.firstByteAt === undefined ? undefined : draft.firstByteAt - x.started,
@@ -38,7 +38,7 @@ export function record(x: Exchange, ctx: GatewayContext): void {
     cacheWriteTokens: usage?.cacheWriteTokens,
     userAgent: x.req.headers["user-agent"],
     outcome: draft.outcome,
-    ...(error?.code ? { errorCode: error.code } : undefined),
+    errorCode: error?.code || undefined,
     headers: ctx.recordHeaders ? { request: redactHeaders(x.req.headers), reply: redactHeaders(draft.replyHeaders ?? {}) } : undefined,
   };
   try {
