@@ -11,13 +11,15 @@ const TEXT = "hello from the bench";
 const TOOL_CALLS = 4;
 const PIECES_PER_CALL = 10;
 const toolArgPieces = (call) => Array.from({ length: PIECES_PER_CALL }, (_, i) => (i === 0 ? `{"path":"src/file-${call}.ts",` : i === PIECES_PER_CALL - 1 ? `"n":${call}}` : `"k${i}":"v${i}",`));
-const chatChunk = (delta, finish = null) => `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":${JSON.stringify(delta)},"finish_reason":${finish ? `"${finish}"` : "null"}}]}\n\n`;
+// Every chunk but the last carries `"usage":null`, as OpenAI's do when `stream_options.include_usage` asks for the
+// usage (the gateway asks on every translated stream; the usage comes in the last chunk).
+const chatChunk = (delta, finish = null) => `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":${JSON.stringify(delta)},"finish_reason":${finish ? `"${finish}"` : "null"}}],"usage":null}\n\n`;
 const families = {
   chat: {
     key: (req) => req.headers.authorization?.slice(7),
     json: JSON.stringify({ id: "c", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: TEXT }, finish_reason: "stop" }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }),
-    chunk: (i) => `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"tok${i} "},"finish_reason":null}]}\n\n`,
-    end: 'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":20,"total_tokens":30}}\n\ndata: [DONE]\n\n',
+    chunk: (i) => chatChunk({ content: `tok${i} ` }),
+    end: `${chatChunk({}, "stop")}data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":20,"total_tokens":30}}\n\ndata: [DONE]\n\n`,
     // 4 calls: the first piece of each names the call, the rest carry only arguments (how OpenAI streams them).
     toolChunks: Array.from({ length: TOOL_CALLS }, (_, call) =>
       toolArgPieces(call).map((piece, i) => chatChunk({ tool_calls: [{ index: call, ...(i === 0 ? { id: `call_${call}`, type: "function", function: { name: "read_file", arguments: piece } } : { function: { arguments: piece } }) }] })),

@@ -9,7 +9,7 @@ import { summarize } from "../src/stats/summarize.js";
 import type { RequestRecord } from "../src/request-log/record.js";
 import { parseSince } from "../src/cli/commands/stats.js";
 import { createUsageObserver } from "../src/server/reply/observe-usage.js";
-import { includesBytes } from "../src/server/reply/event-boundary.js";
+import { includesBytes, mayHaveValueOf } from "../src/server/reply/event-boundary.js";
 import { createInflight } from "../src/server/inflight.js";
 import { AbortSwitch } from "../src/server/abort-switch.js";
 import { createKeyCheck } from "../src/server/local-auth.js";
@@ -206,6 +206,24 @@ describe("usage observation of event streams", () => {
       }
     });
   }
+
+  it("reads the usage of an OpenAI stream whose every chunk carries usage null, wherever the chunks split it", () => {
+    const chunk = (delta: string) => `data: {"id":"c","choices":[{"delta":{"content":"${delta}"}}],"usage":null}\n\n`;
+    const bytes = Buffer.from(`${chunk("a")}${chunk("b")}data: {"id":"c","choices":[],"usage":{"prompt_tokens":7,"completion_tokens":3}}\n\ndata: [DONE]\n\n`);
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const observer = createUsageObserver(familyNamed("chat"), "text/event-stream", undefined);
+      observer.observe(bytes.subarray(0, cut));
+      observer.observe(bytes.subarray(cut));
+      expect(observer.result(), `cut at ${cut}`).toEqual({ ...NO_USAGE, inputTokens: 7, outputTokens: 3 });
+    }
+  });
+
+  it("tells a chunk whose usage is only null from one that may carry a value", () => {
+    const marker = Buffer.from('"usage"');
+    const has = (text: string) => mayHaveValueOf(Buffer.from(text), marker);
+    expect([has('{"usage":null}'), has('{"usage" :\n null}'), has('{"a":1}'), has('{"usage":null}{"usage":null}')]).toEqual([false, false, false, false]);
+    expect([has('{"usage":{"prompt_tokens":1}}'), has('{"usage":nul'), has('{"usage"'), has('{"usage":null,"x":{"usage":{}}}')]).toEqual([true, true, true, true]);
+  });
 
   it("finds a marker anywhere in a chunk, and nothing that is only its prefix", () => {
     const marker = Buffer.from('"usage"');

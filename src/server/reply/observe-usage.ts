@@ -3,7 +3,7 @@ import type { Family, Usage } from "../../families/index.js";
 import { parseJsonObject } from "../../parse-json.js";
 import { createSseDecoder, decodeEvents } from "../../sse/sse.js";
 import { lastObjectOf } from "../json-scan.js";
-import { includesBytes, lastEventEnd } from "./event-boundary.js";
+import { includesBytes, lastEventEnd, mayHaveValueOf } from "./event-boundary.js";
 
 /** Largest non-stream body kept for reading its usage; bigger ones are not observed. */
 const MAX_OBSERVED_BODY = 1024 * 1024;
@@ -82,9 +82,10 @@ export function createUsageObserver(family: Family, contentType: string | undefi
     let atBoundary = true;
     const observe = (chunk: Buffer) => {
       const endsEvent = lastEventEnd(chunk) === chunk.length;
-      // Whole events without the marker cannot carry usage: the usual chunk skips the parser, its strings and its
-      // garbage (about a third of the gateway's CPU per stream over the floor's, in the profile).
-      if (atBoundary && endsEvent && !includesBytes(chunk, marker)) return;
+      // Whole events without the marker (or with `"usage":null` only) cannot carry usage: the usual chunk skips the
+      // parser, its strings and its garbage (about a third of the gateway's CPU per stream over the floor's, in the
+      // profile).
+      if (atBoundary && endsEvent && !mayHaveValueOf(chunk, marker)) return;
       decoder ??= createSseDecoder((event) => {
         if (event.data.includes(family.usageMarker)) read(event.data);
       });
