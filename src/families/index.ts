@@ -31,7 +31,7 @@ export interface FamilyClaim extends Claim {
 export function claimPath(method: string, path: string, headers: IncomingHttpHeaders, segments: Segments): FamilyClaim | undefined {
   for (const family of FAMILIES) {
     const claim = family.claim(method, path, headers, segments);
-    if (claim) return { ...claim, family };
+    if (claim) return { family, ...claim };
   }
   return undefined;
 }

@@ -23,5 +23,5 @@ export function translateRequest(client: ClientSide, upstream: UpstreamSide, bod
   } else delete request.stream;
   if (ctx.maxOutputTokens !== undefined && request.max_tokens !== undefined) request.max_tokens = Math.min(request.max_tokens, ctx.maxOutputTokens);
   if (!ctx.reasoningEffort) delete request.reasoning_effort;
-  return { body: upstream.fromHub(request, ctx), hints: { ...hints, inputTokens: hints.inputTokens ?? estimateHubTokens(request) } };
+  return { body: upstream.fromHub(request, ctx), hints: Object.assign({}, hints, { inputTokens: hints.inputTokens ?? estimateHubTokens(request) }) };
 }

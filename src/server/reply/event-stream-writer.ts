@@ -78,7 +78,7 @@ export function createEventStreamWriter(x: Exchange, sink: HubToClientStream, fr
     opened = true;
     x.draft.status = 200;
     const contentType = framing === "sse" ? "text/event-stream; charset=utf-8" : "application/json; charset=utf-8";
-    res.writeHead(200, { ...headers, "content-type": contentType, ...EVENT_STREAM_HEADERS, ...x.cors });
+    res.writeHead(200, Object.assign({}, headers, { "content-type": contentType }, EVENT_STREAM_HEADERS, x.cors));
     x.draft.capture?.response(200, { "content-type": contentType }, framing === "sse");
     send(sink.start());
     flush();

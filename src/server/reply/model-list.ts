@@ -37,7 +37,7 @@ export async function answerModelList(x: Exchange, ctx: GatewayContext, endpoint
     x.draft.replyHeaders = reply.headers;
     if (list) return sendJson(x, reply.status, withAliases(family, list, aliases), replyHeaders);
     x.draft.status = reply.status;
-    x.res.writeHead(reply.status, { ...replyHeaders, "content-type": "application/json", "content-length": Buffer.byteLength(text), ...x.cors });
+    x.res.writeHead(reply.status, Object.assign({}, replyHeaders, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }, x.cors));
     return void x.res.end(text);
   }
   const catalog = await collectCatalog(ctx.upstreams, family, { headers: withoutClientFormatHeaders(clientHeaders), version, signal: x.abort.signal });

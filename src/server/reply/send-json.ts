@@ -12,6 +12,6 @@ export function sendJson(x: Exchange, status: number, body: unknown, headers: Re
   x.draft.firstByteAt ??= now;
   x.draft.capture?.response(status, { "content-type": "application/json" }, false);
   x.draft.capture?.chunk(now - x.started, Buffer.from(text));
-  x.res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text), ...x.cors });
+  x.res.writeHead(status, Object.assign({}, headers, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }, x.cors));
   x.res.end(x.req.method === "HEAD" ? undefined : text);
 }

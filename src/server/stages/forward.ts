@@ -49,7 +49,7 @@ export async function forward(x: Exchange, ctx: GatewayContext, endpoint: Endpoi
     let outcome: UpstreamReply | UpstreamError;
     try {
       const { capture } = x.draft;
-      outcome = await upstream.send({ ...plan.call, signal: x.abort, onAttempt: capture && ((attempt) => capture.attempt({ upstream: upstream.name, ...attempt })) });
+      outcome = await upstream.send({ signal: x.abort, onAttempt: capture && ((attempt) => capture.attempt({ upstream: upstream.name, ...attempt })), ...plan.call });
     } catch (error) {
       if (x.abort.aborted) throw x.abort.reason instanceof Error ? x.abort.reason : error;
       if (!(error instanceof UpstreamError) || last || stream?.opened) throw error;

