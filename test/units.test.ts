@@ -271,6 +271,11 @@ describe("usage observation of JSON replies", () => {
     });
   }
 
+  it("reads the reply's own usage when a usage key nested after it holds no counts (a tool schema echoed back)", () => {
+    const reply = '{"id":"r","usage":{"input_tokens":12,"output_tokens":4},"tools":[{"type":"function","name":"f","parameters":{"type":"object","properties":{"usage":{"type":"string"}}}}]}';
+    expect(observe("chat", reply)).toEqual({ ...NO_USAGE, inputTokens: 12, outputTokens: 4 });
+  });
+
   it("reads no usage where there is none as an object, and the usage of a reply cut short after it", () => {
     expect(observe("chat", '{"usage":null}')).toEqual(NO_USAGE);
     expect(observe("chat", '{"usage":7}')).toEqual(NO_USAGE);

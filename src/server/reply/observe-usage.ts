@@ -38,8 +38,8 @@ function wholeBody(read: (body: Buffer) => void): { observe(chunk: Buffer): void
 /**
  * Token usage of a passthrough reply, read the way the family reports it (`Family.readUsage`). Event streams are
  * parsed where their bytes mention usage, and only events that do are decoded as JSON; JSON bodies are kept (by
- * reference, up to 1 MiB) and at their end only their usage object is parsed (the whole body when its usage is not
- * a plain object after a key). A compressed reply (passthrough keeps the upstream's encoding)
+ * reference, up to 1 MiB) and at their end only their usage object is parsed (the whole body when the last usage
+ * key holds no object with counts). A compressed reply (passthrough keeps the upstream's encoding)
  * is kept the same way and decompressed once at its end, off the path of its bytes.
  */
 export function createUsageObserver(family: Family, contentType: string | undefined, contentEncoding: string | undefined): UsageObserver {
@@ -57,6 +57,9 @@ export function createUsageObserver(family: Family, contentType: string | undefi
     if (!slice) return read(body.toString("utf8"));
     const value = parseJsonObject(slice.toString("utf8"));
     if (value) family.readUsage({ [usageKey]: value }, usage);
+    // The last `"usage"` may be nested after the reply's own (a tool schema's property, echoed back): it holds no
+    // counts, and the whole reply is read instead.
+    if (usage.inputTokens === undefined && usage.outputTokens === undefined) read(body.toString("utf8"));
   };
   const readBody = (body: Buffer) => {
     if (!isEventStream) return readJson(body);
