@@ -1,7 +1,7 @@
 /**
  * Finding fields in raw JSON bytes without parsing the document: one top-level string field (the model of any
  * JSON body, for the request record; where the model's bytes are, for an alias rewrite, so every other byte goes
- * upstream as it came), and the object a key holds (a reply's usage).
+ * upstream as it came), the object a key holds (a reply's usage), and whether a key's value is `null`.
  */
 
 const QUOTE = 0x22;
@@ -102,6 +102,16 @@ export function findTopLevelString(buf: Uint8Array, name: string): StringField |
 /** `buf` with the bytes of `field` replaced by `value` as a JSON string; every other byte is kept. */
 export function replaceString(buf: Buffer, field: StringField, value: string): Buffer {
   return Buffer.concat([buf.subarray(0, field.start), Buffer.from(JSON.stringify(value)), buf.subarray(field.end)]);
+}
+
+const NULL = Buffer.from("null");
+
+/** Whether the bytes at `i`, right after a key, are `: null` (spaces allowed); false when `buf` ends before it shows. */
+export function nullValueAfter(buf: Buffer, i: number): boolean {
+  i = skipSpace(buf, i);
+  if (buf[i] !== COLON) return false;
+  i = skipSpace(buf, i + 1);
+  return i + NULL.length <= buf.length && buf.compare(NULL, 0, NULL.length, i, i + NULL.length) === 0;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { nullValueAfter } from "../json-scan.js";
+
 const LF = 0x0a;
 const CR = 0x0d;
 
@@ -41,25 +43,13 @@ export function indexOfBytes(buf: Buffer, needle: Uint8Array, from = 0): number 
 /** Whether `needle` (two bytes or more) occurs in `buf`. */
 export const includesBytes = (buf: Buffer, needle: Uint8Array): boolean => indexOfBytes(buf, needle) !== -1;
 
-const NULL = Buffer.from("null");
-const isJsonSpace = (b: number | undefined): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-
-/** Whether the bytes at `i` are `: null` (spaces allowed); false when the chunk ends before it shows. */
-function nullValueAt(buf: Buffer, i: number): boolean {
-  while (isJsonSpace(buf[i])) i++;
-  if (buf[i] !== 0x3a) return false;
-  i++;
-  while (isJsonSpace(buf[i])) i++;
-  return i + NULL.length <= buf.length && buf.compare(NULL, 0, NULL.length, i, i + NULL.length) === 0;
-}
-
 /**
  * Whether `buf` may give the key `quotedKey` (`"usage"`) a value: an occurrence followed by `: null` gives none.
  * OpenAI's streams, and servers copying them, put `"usage":null` in every chunk when the last one will carry it.
  */
 export function mayHaveValueOf(buf: Buffer, quotedKey: Uint8Array): boolean {
   for (let at = indexOfBytes(buf, quotedKey); at !== -1; at = indexOfBytes(buf, quotedKey, at + quotedKey.length)) {
-    if (!nullValueAt(buf, at + quotedKey.length)) return true;
+    if (!nullValueAfter(buf, at + quotedKey.length)) return true;
   }
   return false;
 }
