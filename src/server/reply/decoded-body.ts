@@ -59,16 +59,18 @@ export function relayDecoded(reply: UpstreamReply, sink: BodySink): RelayedBody 
 }
 
 /**
- * The whole reply body as text, decompressed. A body that breaks off (the upstream died, the idle timeout fired) is
- * the upstream's failure, named as such, never half a body taken for a whole one.
+ * The whole reply body as text, decompressed (straight from the upstream when it is not compressed, as
+ * `relayDecoded`). A body that breaks off (the upstream died, the idle timeout fired) is the upstream's failure,
+ * named as such, never half a body taken for a whole one.
  */
 export async function readText(reply: UpstreamReply, upstream: { name: string; label: string }): Promise<string> {
-  const chunks: Buffer[] = [];
   try {
+    if (contentEncoding(reply.headers) === undefined) return await reply.body.text();
+    const chunks: Buffer[] = [];
     for await (const chunk of decodedBody(reply)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString("utf8");
   } catch (error) {
     if (error instanceof Error && error.name === "AbortError") throw error;
     throw toUpstreamError(error, upstream.name, upstream.label, "in the middle of the reply");
   }
-  return Buffer.concat(chunks).toString("utf8");
 }
