@@ -52,6 +52,8 @@ export function createUsageObserver(family: Family, contentType: string | undefi
   const marker = Buffer.from(family.usageMarker);
   const usageKey = family.usageMarker.slice(1, -1);
   const readJson = (body: Buffer) => {
+    // Two searches on purpose: the anchored forward one rules out a reply without usage at memchr speed, where a
+    // backward `lastIndexOf` would crawl all of it; the backward one then finds a reply's usage near its end.
     if (!includesBytes(body, marker)) return;
     const slice = lastObjectOf(body, marker);
     if (!slice) return read(body.toString("utf8"));
