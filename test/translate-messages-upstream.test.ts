@@ -4,6 +4,7 @@ import { decodeEvents, encodeEvents } from "../src/sse/sse.js";
 import type { HubChunk, HubRequest, Json } from "../src/translate/hub.js";
 import { messagesUpstream } from "../src/translate/messages/index.js";
 import type { HubStreamItem } from "../src/translate/types.js";
+import { upstreamEventOf } from "../src/translate/upstream-event.js";
 import { testContext } from "./helpers/translate.js";
 
 /** The upstream side: chat requests as messages requests for an Anthropic-only upstream, and its replies and streams back as chat. */
@@ -263,7 +264,7 @@ const ANTHROPIC_SSE = [
 
 function hubItemsOf(sse: string): HubStreamItem[] {
   const stream = messagesUpstream.streamToHub(testContext());
-  return [...decodeEvents(sse).flatMap((event) => stream.push(event)), ...stream.finish()];
+  return [...decodeEvents(sse).map(upstreamEventOf).flatMap((event) => (event ? stream.push(event) : [])), ...stream.finish()];
 }
 
 describe("messages upstream: an Anthropic stream becomes chat chunks", () => {

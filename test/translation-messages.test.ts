@@ -302,5 +302,7 @@ describe("chat clients on a messages-only upstream", () => {
     expect(final.choices[0]!.message.tool_calls).toEqual(whole.choices[0]!.message.tool_calls);
     expect(final.choices[0]!.finish_reason).toBe("tool_calls");
     expect(final.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 4 });
+    // The record counts as the upstream reported: message_start's input and cache read, message_delta's output.
+    expect(gateway!.records.at(-1)).toMatchObject({ translated: "chat -> messages", status: 200, inputTokens: 10, outputTokens: 4, cacheReadTokens: 2 });
   });
 });

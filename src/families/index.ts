@@ -2,7 +2,7 @@ import { chatFamily } from "./chat.js";
 import { geminiFamily } from "./gemini.js";
 import { messagesFamily } from "./messages.js";
 import type { IncomingHttpHeaders } from "node:http";
-import type { Claim, Family, FamilyName, Segments } from "./types.js";
+import type { Claim, Family, FamilyName, Segments, Usage } from "./types.js";
 
 export type * from "./types.js";
 export { chatFamily } from "./chat.js";
@@ -18,6 +18,9 @@ export const FAMILIES: readonly Family[] = [geminiFamily, messagesFamily, chatFa
 
 /** The family of a name given on the command line (`--api`). */
 export const familyNamed = (name: FamilyName): Family => FAMILIES.find((family) => family.name === name)!;
+
+/** Usage before anything was read: each count stays undefined until the upstream reports it. */
+export const noUsage = (): Usage => ({ inputTokens: undefined, outputTokens: undefined, cacheReadTokens: undefined, cacheWriteTokens: undefined });
 
 /** The names, for `--api` choices. */
 export const FAMILY_NAMES: readonly FamilyName[] = ["chat", "messages", "gemini"];

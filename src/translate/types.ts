@@ -18,10 +18,13 @@ export interface ClientEvent {
   raw?: boolean;
 }
 
-/** One server-sent event as it was read from an upstream (after SSE decoding: comments dropped, data lines joined). */
+/**
+ * One server-sent event as it was read from an upstream (after SSE decoding: comments dropped, data lines joined), its
+ * data parsed once (`upstreamEventOf`): the usage is read from the same object the upstream's reader translates.
+ */
 export interface UpstreamEvent {
   event: string | undefined;
-  data: string;
+  data: Record<string, unknown>;
 }
 
 /** What the hub stream carries: chat chunks, or an upstream error that ends the stream. */

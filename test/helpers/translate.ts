@@ -1,5 +1,6 @@
 import { createSseDecoder } from "../../src/sse/sse.js";
 import { createReasoningSeal } from "../../src/translate/reasoning-seal.js";
+import { upstreamEventOf } from "../../src/translate/upstream-event.js";
 import type { HubChunk, HubReply } from "../../src/translate/hub.js";
 import type { ClientEvent, ClientSide, HubStreamItem, IdSource, ReplyHints, TranslateContext, UpstreamSide } from "../../src/translate/types.js";
 
@@ -55,8 +56,9 @@ export function translateStream(client: ClientSide, upstream: UpstreamSide, piec
   const sink = client.streamFromHub(hints, ctx);
   const source = upstream.streamToHub(ctx);
   const out: ClientEvent[] = [...sink.start()];
-  const decoder = createSseDecoder((event) => {
-    for (const item of source.push(event)) out.push(...sink.push(item));
+  const decoder = createSseDecoder((message) => {
+    const event = upstreamEventOf(message);
+    if (event) for (const item of source.push(event)) out.push(...sink.push(item));
   });
   for (const piece of pieces) decoder.feed(piece);
   decoder.end();

@@ -1,5 +1,5 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import type { Family, Usage } from "../../families/index.js";
+import { noUsage, type Family, type Usage } from "../../families/index.js";
 import { parseJsonObject } from "../../parse-json.js";
 import { createSseDecoder, decodeEvents } from "../../sse/sse.js";
 import { lastObjectOf } from "../json-scan.js";
@@ -43,7 +43,7 @@ function wholeBody(read: (body: Buffer) => void): { observe(chunk: Buffer): void
  * is kept the same way and decompressed once at its end, off the path of its bytes.
  */
 export function createUsageObserver(family: Family, contentType: string | undefined, contentEncoding: string | undefined): UsageObserver {
-  const usage: Usage = { inputTokens: undefined, outputTokens: undefined, cacheReadTokens: undefined, cacheWriteTokens: undefined };
+  const usage = noUsage();
   const read = (text: string) => {
     const value = parseJsonObject(text);
     if (value) family.readUsage(value, usage);

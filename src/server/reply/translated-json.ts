@@ -1,5 +1,5 @@
 import { upstreamFailed } from "../../errors/index.js";
-import type { Usage } from "../../families/index.js";
+import { noUsage, type Usage } from "../../families/index.js";
 import { parseJsonObject } from "../../parse-json.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 import type { Exchange } from "../exchange.js";
@@ -13,7 +13,7 @@ type TranslatePlan = Extract<RoutePlan, { kind: "translate" }>;
 export async function readUpstreamJson(reply: UpstreamReply, plan: TranslatePlan): Promise<{ json: Record<string, unknown>; usage: Usage }> {
   const json = parseJsonObject(await readText(reply, plan.upstream));
   if (!json) throw upstreamFailed(`The upstream ${plan.upstream.label} answered with a body that is not JSON, so it could not be translated. Check that it serves ${plan.to} at this path.`);
-  const usage: Usage = { inputTokens: undefined, outputTokens: undefined, cacheReadTokens: undefined, cacheWriteTokens: undefined };
+  const usage = noUsage();
   plan.call.family.readUsage(json, usage);
   return { json, usage };
 }

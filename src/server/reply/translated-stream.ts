@@ -1,11 +1,12 @@
 import { createSseDecoder } from "../../sse/sse.js";
+import { noUsage } from "../../families/index.js";
+import { upstreamEventOf } from "../../translate/index.js";
 import { replyAsStream } from "../../translate/reply-as-stream.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 import type { Exchange } from "../exchange.js";
 import type { RoutePlan } from "../stages/plan-route.js";
 import { relayDecoded, type RelayedBody } from "./decoded-body.js";
 import type { EventStreamWriter } from "./event-stream-writer.js";
-import { createUsageObserver } from "./observe-usage.js";
 import { singleHeader } from "./passthrough.js";
 import { midStreamError } from "./relay-body.js";
 import { readUpstreamJson } from "./translated-json.js";
@@ -30,8 +31,12 @@ export async function relayTranslatedStream(x: Exchange, plan: TranslatePlan, re
     return writer.finish();
   }
   const source = plan.target.streamToHub(plan.tctx);
-  const usage = createUsageObserver(plan.call.family, "text/event-stream", undefined);
-  const decoder = createSseDecoder((event) => {
+  const usage = noUsage();
+  const decoder = createSseDecoder((message) => {
+    const event = upstreamEventOf(message);
+    if (!event) return;
+    // Read from the object the translator reads: no second scan of the bytes and no second parse for the usage.
+    plan.call.family.readUsage(event.data, usage);
     if (!writer.ended) writer.push(source.push(event));
   });
   draft.outcome = await new Promise((resolve) => {
@@ -40,7 +45,6 @@ export async function relayTranslatedStream(x: Exchange, plan: TranslatePlan, re
     let broken = false;
     body = relayDecoded(reply, {
       data(chunk) {
-        usage.observe(chunk);
         decoder.feed(chunk);
         if (!writer.ended) return writer.flush();
         // The upstream's stream said it failed (an error event): the translator ended the client's stream with it.
@@ -70,5 +74,5 @@ export async function relayTranslatedStream(x: Exchange, plan: TranslatePlan, re
       resolve("client_closed");
     });
   });
-  draft.usage = usage.result();
+  draft.usage = usage;
 }

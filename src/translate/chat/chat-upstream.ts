@@ -1,4 +1,3 @@
-import { parseJsonObject } from "../../parse-json.js";
 import type { HubChunk, HubReply } from "../hub.js";
 import type { ErrorFields, HubStreamItem, UpstreamEvent, UpstreamSide, UpstreamToHubStream } from "../types.js";
 
@@ -15,16 +14,13 @@ export function streamError(message: string): ErrorFields {
 }
 
 /**
- * A chat upstream's stream as hub items: each `data:` JSON is a chunk; `[DONE]` adds nothing (the end of the bytes
- * is the end); `{"error": ...}` and OpenRouter's `finish_reason: "error"` end the stream with an error. Data that is
- * not JSON (a proxy's stray line) is skipped.
+ * A chat upstream's stream as hub items: each `data:` JSON is a chunk (`[DONE]` never reaches it: the end of the
+ * bytes is the end); `{"error": ...}` and OpenRouter's `finish_reason: "error"` end the stream with an error.
  */
 export function chatStreamToHub(): UpstreamToHubStream {
   return {
     push(event: UpstreamEvent): HubStreamItem[] {
-      if (event.data === "[DONE]") return [];
-      const value = parseJsonObject(event.data);
-      if (!value) return [];
+      const value = event.data;
       if (value.error !== undefined && value.error !== null) return [{ type: "error", error: streamError(errorMessageOf(value.error)) }];
       const chunk = value as unknown as HubChunk;
       if (Array.isArray(chunk.choices) && chunk.choices.some((choice) => choice?.finish_reason === "error")) {

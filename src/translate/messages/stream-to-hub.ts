@@ -1,4 +1,3 @@
-import { parseJsonObject } from "../../parse-json.js";
 import { errorMessageOf, streamError } from "../chat/chat-upstream.js";
 import type { HubChunk, HubUsage } from "../hub.js";
 import type { HubStreamItem, TranslateContext, UpstreamEvent, UpstreamToHubStream } from "../types.js";
@@ -62,8 +61,7 @@ export function messagesStreamToHub(ctx: TranslateContext): UpstreamToHubStream 
 
   return {
     push(event: UpstreamEvent): HubStreamItem[] {
-      const data = parseJsonObject(event.data);
-      if (!data) return [];
+      const { data } = event;
       switch (data.type ?? event.event) {
         case "message_start": {
           const message = isRecord(data.message) ? data.message : {};
