@@ -9,7 +9,7 @@ import { summarize } from "../src/stats/summarize.js";
 import type { RequestRecord } from "../src/request-log/record.js";
 import { parseSince } from "../src/cli/commands/stats.js";
 import { createUsageObserver } from "../src/server/reply/observe-usage.js";
-import { includesBytes, mayHaveValueOf } from "../src/server/reply/event-boundary.js";
+import { eventsGivingValueOf, includesBytes } from "../src/server/reply/event-boundary.js";
 import { createInflight } from "../src/server/inflight.js";
 import { AbortSwitch } from "../src/server/abort-switch.js";
 import { createKeyCheck } from "../src/server/local-auth.js";
@@ -205,6 +205,12 @@ describe("usage observation of event streams", () => {
         }
       }
     });
+
+    it(`${name}: reads the usage of a stream that comes whole in one chunk`, () => {
+      const observer = createUsageObserver(familyNamed(name), "text/event-stream", undefined);
+      observer.observe(Buffer.from(streams[name].text));
+      expect(observer.result()).toMatchObject(streams[name].usage);
+    });
   }
 
   it("reads the usage of an OpenAI stream whose every chunk carries usage null, wherever the chunks split it", () => {
@@ -218,11 +224,16 @@ describe("usage observation of event streams", () => {
     }
   });
 
-  it("tells a chunk whose usage is only null from one that may carry a value", () => {
+  it("picks out the whole events in which usage has a value, whatever their line ends", () => {
     const marker = Buffer.from('"usage"');
-    const has = (text: string) => mayHaveValueOf(Buffer.from(text), marker);
-    expect([has('{"usage":null}'), has('{"usage" :\n null}'), has('{"a":1}'), has('{"usage":null}{"usage":null}')]).toEqual([false, false, false, false]);
-    expect([has('{"usage":{"prompt_tokens":1}}'), has('{"usage":nul'), has('{"usage"'), has('{"usage":null,"x":{"usage":{}}}')]).toEqual([true, true, true, true]);
+    const given = (text: string) => eventsGivingValueOf(Buffer.from(text), marker).map((event) => event.toString());
+    expect([given('data: {"usage":null}\n\n'), given('data: {"usage" :\n null}\n\n'), given('data: {"a":1}\n\n'), given('data: {"usage":null}\n\ndata: {"usage":null}\n\n')]).toEqual([[], [], [], []]);
+    const usage = 'data: {"usage":{"prompt_tokens":1}}';
+    for (const end of ["\n\n", "\r\n\r\n", "\r\r", "\r\n\n"]) {
+      const text = `data: {"a":1,"usage":null}${end}event: x${end.slice(0, end.length / 2)}${usage}${end}data: {"usage":null}${end}`;
+      expect(given(text), JSON.stringify(end)).toEqual([`event: x${end.slice(0, end.length / 2)}${usage}${end}`]);
+    }
+    expect(given('data: {"usage":null,"x":{"usage":{}}}\n\ndata: {"usage":{"b":2}}\n\n')).toEqual(['data: {"usage":null,"x":{"usage":{}}}\n\n', 'data: {"usage":{"b":2}}\n\n']);
   });
 
   it("finds a marker anywhere in a chunk, and nothing that is only its prefix", () => {
