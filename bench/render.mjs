@@ -18,14 +18,15 @@ function loadTable(report) {
 
 function translatedTable(report) {
   const lines = [
-    "| translated on a chat-only upstream | floor req/s, passthrough of the same upstream reply | gateway req/s | gateway/floor req/s | gateway CPU µs/req | gateway p50 / p99 ms | claude-code-router req/s | gateway/claude-code-router |",
-    "|---|---|---|---|---|---|---|---|",
+    "| translated on a chat-only upstream | floor req/s, passthrough of the same upstream reply | gateway req/s | gateway/floor req/s | gateway CPU µs/req | gateway p50 / p99 ms | translating floor req/s (its /floor), CPU µs/req | claude-code-router req/s | gateway/claude-code-router |",
+    "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const { label, reference } of report.translatedScenarios) {
-    const { several, ccr } = report.translated[label];
+    const { several, ccr, "floor-translate": least } = report.translated[label];
     const floor = report.load[reference].floor;
+    const leastCell = least ? `${f(least.rps)} (${f(ratio(least.rps, floor.rps), 2)}), ${f(least.cpuUsPerReq)}` : "-";
     lines.push(
-      `| ${label} | ${f(floor.rps)} | ${f(several.rps)} | ${f(ratio(several.rps, floor.rps), 2)} | ${f(several.cpuUsPerReq)} | ${f(several.p50Ms, 2)} / ${f(several.p99Ms, 2)} | ${f(ccr?.rps)} | ${f(ratio(several.rps, ccr?.rps), 1)} |`,
+      `| ${label} | ${f(floor.rps)} | ${f(several.rps)} | ${f(ratio(several.rps, floor.rps), 2)} | ${f(several.cpuUsPerReq)} | ${f(several.p50Ms, 2)} / ${f(several.p99Ms, 2)} | ${leastCell} | ${f(ccr?.rps)} | ${f(ratio(several.rps, ccr?.rps), 1)} |`,
     );
   }
   return lines;

@@ -62,7 +62,7 @@ const SCENARIOS = [
   { label: "chat non-stream, 1 connection", family: "chat", stream: false, connections: 1 },
 ];
 // Translated on the chat-only upstream of the several-upstreams gateway, against the floor's passthrough of the
-// same upstream reply (`reference`); claude-code-router translates messages -> chat only.
+// same upstream reply (`reference`); the translating floor and claude-code-router translate messages -> chat only.
 const TRANSLATED = [
   { label: "messages -> chat stream, 20 deltas", family: "messages", stream: true, reference: "chat stream, 20 chunks", peer: true },
   { label: "messages -> chat JSON", family: "messages", stream: false, reference: "chat non-stream", peer: true },
@@ -110,6 +110,7 @@ async function startTargets() {
     targets.push(await startGateway("several", instance, severalUpstreams(upstream.url)));
   }
   targets.push({ name: "floor-request", instance: 1, key: LOCAL_KEY, ...(await startProcess([here("floor-request.mjs")], floorEnv, /port (\d+)/)) });
+  targets.push({ name: "floor-translate", instance: 1, key: LOCAL_KEY, ...(await startProcess([here("translating-floor.mjs")], floorEnv, /port (\d+)/)) });
   const peer = await startPeer(upstream.url, UPSTREAM_KEY, LOCAL_KEY, scratch);
   if (peer) targets.push({ name: "ccr", instance: 1, key: LOCAL_KEY, ...peer });
   else say("claude-code-router is not installed (sh bench/setup.sh): its rows are left out");
@@ -179,7 +180,7 @@ async function main() {
     },
   );
   const settled = new Map(await Promise.all(settling));
-  const translated = await loadPhase(targets, TRANSLATED, (s) => ["several", ...(s.peer ? ["ccr"] : [])]);
+  const translated = await loadPhase(targets, TRANSLATED, (s) => ["several", ...(s.peer ? ["floor-translate", "ccr"] : [])]);
   const first = (name) => targets.find((t) => t.name === name && t.instance === 1);
   say("model list union ...");
   const modelList = { ms: await modelListMs(first("several"), quick ? 5 : 21), lags: LIST_LAGS };
