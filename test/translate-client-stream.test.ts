@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CLIENT_SIDES } from "../src/translate/index.js";
 import type { ClientEvent, ErrorFields, Format, HubToClientStream } from "../src/translate/types.js";
-import { deltaItem, testContext } from "./helpers/translate.js";
+import { checkedStream, deltaItem, testContext } from "./helpers/translate.js";
 
 /**
  * The contract of `HubToClientStream` that the server's writer relies on, for every client format (the messages,
@@ -23,7 +23,7 @@ const kind = (event: ClientEvent): string => {
 const FAILURE: Record<Format, string> = { messages: "error", responses: "response.failed", gemini: "error", chat: "error" };
 
 const formats = Object.keys(CLIENT_SIDES) as Format[];
-const open = (format: Format): HubToClientStream => CLIENT_SIDES[format].streamFromHub({}, testContext());
+const open = (format: Format): HubToClientStream => checkedStream(CLIENT_SIDES[format], {}, testContext());
 
 describe.each(formats)("a %s client stream", (format) => {
   it("opens once, before the first chunk's events, whether start() or push() comes first", () => {
@@ -56,5 +56,26 @@ describe.each(formats)("a %s client stream", (format) => {
     const events = stream.push({ type: "error", error: ERROR }).map(kind);
     expect(events.at(-1)).toBe(FAILURE[format]);
     expect([...stream.push(deltaItem({ content: "late" })), ...stream.finish()]).toEqual([]);
+  });
+});
+
+describe("events written from a template", () => {
+  // Every character class JSON.stringify escapes or passes: quotes, backslashes, line breaks, control characters,
+  // U+2028, astral characters, a lone surrogate (written as \ud800), and text that looks like markup or JSON.
+  const HOSTILE = ['say "hi"', "back\\slash", "line\nbreak\r\t", "\u0000\u0001\u001f", "\u2028\u2029", "😀 中文", "\ud800 lone", '</script>{"a":1}', ""];
+  const TOOL_ARGS = ['{"cmd":"echo \\"', 'hi\\"\\n', '","path":"C:\\\\x"}'];
+
+  it.each(formats)("%s: a template's JSON is JSON.stringify's, whatever the text (checkedStream throws when not)", (format) => {
+    const stream = open(format);
+    const events = [
+      ...stream.push(deltaItem({ reasoning_content: "think \"deep\"\n" })),
+      ...HOSTILE.flatMap((text) => stream.push(deltaItem({ content: text }))),
+      ...stream.push(deltaItem({ tool_calls: [{ index: 0, id: "call_\"1", type: "function", function: { name: "run", arguments: TOOL_ARGS[0]! } }] })),
+      ...TOOL_ARGS.slice(1).flatMap((args) => stream.push(deltaItem({ tool_calls: [{ index: 0, function: { arguments: args } }] }))),
+      ...stream.push(deltaItem({}, "tool_calls")),
+      ...stream.finish(),
+    ];
+    const text = JSON.stringify(events);
+    for (const piece of HOSTILE.filter(Boolean)) expect(text).toContain(JSON.stringify(piece).slice(1, -1));
   });
 });

@@ -4,13 +4,13 @@ import { encodeEvents } from "../src/sse/sse.js";
 import { geminiClient } from "../src/translate/gemini/index.js";
 import type { HubReply, HubUsage, Json } from "../src/translate/hub.js";
 import type { ClientEvent, HubStreamItem, ReplyHints } from "../src/translate/types.js";
-import { deltaItem, testContext, testSeal, usageItem } from "./helpers/translate.js";
+import { checkedStream, deltaItem, testContext, testSeal, usageItem } from "./helpers/translate.js";
 
 /** The hub stream as `streamGenerateContent?alt=sse` events (streamFromHub), for every upstream shape of research B2. */
 
 /** The events each push produced, and what finish() produced, so tests see when each event leaves. */
 function run(items: HubStreamItem[], hints: ReplyHints = {}) {
-  const stream = geminiClient.streamFromHub(hints, testContext());
+  const stream = checkedStream(geminiClient, hints, testContext());
   const opening = stream.start();
   const pushes = items.map((item) => stream.push(item));
   const end = stream.finish();
@@ -39,7 +39,7 @@ describe("text", () => {
   });
 
   it("a stream that ends without a finish reason or [DONE] still ends with STOP; the request's estimate stands in for missing usage", () => {
-    const stream = geminiClient.streamFromHub({ inputTokens: 77 }, testContext());
+    const stream = checkedStream(geminiClient, { inputTokens: 77 }, testContext());
     expect(stream.push(deltaItem({ content: "cut" }))).toEqual([chunk({ text: "cut" })]);
     expect(stream.finish()).toEqual([last([], { promptTokenCount: 77, candidatesTokenCount: 0, totalTokenCount: 77 })]);
     expect(stream.finish()).toEqual([]);
@@ -149,7 +149,7 @@ describe("reasoning and JSON", () => {
 describe("errors", () => {
   it("fail() sends Gemini's error envelope with Google's status name, and nothing after it", () => {
     const names = [400, 401, 403, 404, 429, 500, 502, 503, 504].map((status) => {
-      const stream = geminiClient.streamFromHub({}, testContext());
+      const stream = checkedStream(geminiClient, {}, testContext());
       const [event, ...rest] = stream.fail({ status, type: "api_error", message: "upstream broke", param: null, code: null });
       expect(rest).toEqual([]);
       expect(stream.push(deltaItem({ content: "late" }))).toEqual([]);
@@ -255,7 +255,7 @@ describe("the @google/genai SDK accepts the streams", () => {
   });
 
   it("the error event reaches the SDK as an ApiError with the status, after the text that came before it", async () => {
-    const stream = geminiClient.streamFromHub({}, testContext());
+    const stream = checkedStream(geminiClient, {}, testContext());
     const events = [...stream.push(deltaItem({ content: "partial" })), ...stream.fail({ status: 504, type: "timeout_error", message: "The upstream timed out.", param: null, code: null })];
     const seen: string[] = [];
     const fetch = async () => new Response(encodeEvents(events), { headers: { "content-type": "text/event-stream" } });

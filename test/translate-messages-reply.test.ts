@@ -4,7 +4,7 @@ import { encodeEvents } from "../src/sse/sse.js";
 import type { HubChunk, HubReply, Json } from "../src/translate/hub.js";
 import { messagesClient } from "../src/translate/messages/index.js";
 import type { HubStreamItem, ReplyHints } from "../src/translate/types.js";
-import { deltaItem, hubReply, testContext, testSeal, usageItem } from "./helpers/translate.js";
+import { checkedStream, deltaItem, hubReply, testContext, testSeal, usageItem } from "./helpers/translate.js";
 import { MESSAGES_USAGE, NO_USAGE, USAGE, assistant, body, hubOf, streamed, tools, user } from "./helpers/translate-messages.js";
 
 /** Chat replies as messages replies (`messagesClient.replyFromHub`), and the Anthropic SDK reading the stream of the same answer as the same message. */
@@ -159,7 +159,7 @@ describe("messages client: the Anthropic SDK reads the stream as the same messag
   }
 
   it("the SDK raises the stream's error event as an API error", async () => {
-    const stream = messagesClient.streamFromHub({}, testContext());
+    const stream = checkedStream(messagesClient, {}, testContext());
     const sse = encodeEvents([...stream.start(), ...stream.push(deltaItem({ content: "a" })), ...stream.fail({ status: 502, type: "api_error", message: "boom", param: null, code: null })]);
     await expect(anthropicOver(sse).messages.stream({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "x" }] }).finalMessage()).rejects.toThrow(/boom/);
   });

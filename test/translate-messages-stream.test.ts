@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Json } from "../src/translate/hub.js";
 import { messagesClient } from "../src/translate/messages/index.js";
 import type { HubStreamItem, ReplyHints } from "../src/translate/types.js";
-import { deltaItem, testContext, testSeal, usageItem } from "./helpers/translate.js";
+import { checkedStream, deltaItem, testContext, testSeal, usageItem } from "./helpers/translate.js";
 import {
   MESSAGES_USAGE,
   NO_USAGE,
@@ -197,7 +197,7 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
 
   it("ends an empty upstream stream by the grammar, message_start first", () => {
     expect(streamed([])).toStrictEqual([...opening(), ...closing("end_turn")]);
-    const stream = messagesClient.streamFromHub({ inputTokens: 7 }, testContext());
+    const stream = checkedStream(messagesClient, { inputTokens: 7 }, testContext());
     expect(stream.finish()).toStrictEqual([...opening(7), ...closing("end_turn", NO_USAGE(7))]);
     expect(stream.finish()).toEqual([]);
   });
@@ -209,7 +209,7 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
   });
 
   it("holds message_delta until finish() so that usage after the finish reason reaches it", () => {
-    const stream = messagesClient.streamFromHub({}, testContext());
+    const stream = checkedStream(messagesClient, {}, testContext());
     stream.start();
     expect(stream.push(deltaItem({ content: "Hi" }, "stop"))).toStrictEqual([textStart(0), text(0, "Hi")]);
     expect(stream.push(usageItem(USAGE))).toEqual([]);
@@ -221,14 +221,14 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
   });
 
   it("ends with one Anthropic-shaped error event and nothing after it when the upstream reports an error mid-stream", () => {
-    const stream = messagesClient.streamFromHub({}, testContext());
+    const stream = checkedStream(messagesClient, {}, testContext());
     const error = { status: 502, type: "api_error", message: "upstream overloaded", param: null, code: "upstream_error" };
     const events = [...stream.start(), ...stream.push(deltaItem({ content: "Hal" })), ...stream.push({ type: "error", error }), ...stream.push(deltaItem({ content: "f" })), ...stream.finish(), ...stream.keepAlive()];
     expect(events).toStrictEqual([...opening(), textStart(0), text(0, "Hal"), { event: "error", data: { type: "error", error: { type: "api_error", message: "upstream overloaded" } } }]);
   });
 
   it("sends message_start before the error event when the upstream fails before any chunk", () => {
-    const stream = messagesClient.streamFromHub({ inputTokens: 12 }, testContext());
+    const stream = checkedStream(messagesClient, { inputTokens: 12 }, testContext());
     const error = { status: 504, type: "timeout_error", message: "The upstream went silent for 300 s.", param: null, code: "upstream_timeout" };
     expect(stream.fail(error)).toStrictEqual([...opening(12), { event: "error", data: { type: "error", error: { type: "timeout_error", message: "The upstream went silent for 300 s." } } }]);
     expect(stream.fail(error)).toEqual([]);
@@ -236,7 +236,7 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
   });
 
   it("keeps a silent stream alive with pings, opening it first if needed", () => {
-    const stream = messagesClient.streamFromHub({}, testContext());
+    const stream = checkedStream(messagesClient, {}, testContext());
     expect(stream.keepAlive()).toStrictEqual(opening());
     expect(stream.keepAlive()).toStrictEqual([ev("ping")]);
     expect(stream.start()).toEqual([]);

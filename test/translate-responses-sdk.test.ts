@@ -5,7 +5,7 @@ import type { Json } from "../src/translate/hub.js";
 import { responsesClient } from "../src/translate/responses/index.js";
 import type { HubStreamItem } from "../src/translate/types.js";
 import { EXEC_CODE, codeModeRequest, text } from "./helpers/codex-requests.js";
-import { deltaItem, hubReply, testContext, usageItem } from "./helpers/translate.js";
+import { checkedStream, deltaItem, hubReply, testContext, usageItem } from "./helpers/translate.js";
 import { completed, data, runStream, sdkAnswering, stamped, toHub, toolChunk, unparsed, usage } from "./helpers/translate-responses.js";
 
 /** Responses streams as the openai SDK and Codex read them: the same response as the whole reply, every item whole in `output_item.done`. */
@@ -39,7 +39,7 @@ describe("responses streams: what the SDK and Codex make of them", () => {
 
   it("parses in the openai SDK's ResponseStream, keepalives included, to the same response as the non-stream translation", async () => {
     const { hints } = toHub(codeModeRequest());
-    const stream = responsesClient.streamFromHub(hints, testContext());
+    const stream = checkedStream(responsesClient, hints, testContext());
     const events = [...stream.start(), ...stream.keepAlive(), ...script().flatMap((item) => [...stream.push(item), ...stream.keepAlive()]), ...stream.finish()];
     const streamed = await sdkAnswering(encodeEvents(events), "text/event-stream").responses.stream({ model: "client-model", input: "List the files." }).finalResponse();
     const whole = await sdkAnswering(JSON.stringify(responsesClient.replyFromHub(scriptReply, hints, testContext())), "application/json").responses.create({ model: "client-model", input: "List the files." });

@@ -3,7 +3,7 @@ import type { Json } from "../src/translate/hub.js";
 import { responsesClient } from "../src/translate/responses/index.js";
 import type { ClientEvent } from "../src/translate/types.js";
 import { EXEC_CODE, codeModeRequest } from "./helpers/codex-requests.js";
-import { deltaItem, testContext, testSeal, usageItem } from "./helpers/translate.js";
+import { checkedStream, deltaItem, testContext, testSeal, usageItem } from "./helpers/translate.js";
 import { canonicalScript, completed, data, envelopeOf, responseUsage, runStream, stamped, toHub, toolChunk, types, usage } from "./helpers/translate-responses.js";
 
 /** Chat streams as Responses event streams (`responsesClient.streamFromHub`, research C2), for every upstream tool-call shape of research B2. */
@@ -45,7 +45,7 @@ describe("responses streams: the event sequence", () => {
   });
 
   it("sends each event as soon as the chunk that completes it arrives, and holds response.completed until the end", () => {
-    const stream = responsesClient.streamFromHub({}, testContext());
+    const stream = checkedStream(responsesClient, {}, testContext());
     expect(types(stream.start())).toEqual(["response.created", "response.in_progress"]);
     expect(types(stream.push(deltaItem({ content: "Hel" })))).toEqual(["response.output_item.added", "response.content_part.added", "response.output_text.delta"]);
     expect(types(stream.push(deltaItem({ content: "lo" })))).toEqual(["response.output_text.delta"]);
@@ -56,7 +56,7 @@ describe("responses streams: the event sequence", () => {
   });
 
   it("opens with response.created when push comes first, and start() after that sends nothing", () => {
-    const stream = responsesClient.streamFromHub({}, testContext());
+    const stream = checkedStream(responsesClient, {}, testContext());
     expect(types(stream.push(deltaItem({ content: "Hi" })))).toEqual(["response.created", "response.in_progress", "response.output_item.added", "response.content_part.added", "response.output_text.delta"]);
     expect(stream.start()).toEqual([]);
   });
@@ -118,7 +118,7 @@ describe("responses streams: the event sequence", () => {
   });
 
   it("answers keepAlive with the API's own keepalive event, numbered in sequence, and nothing after the end (table E row 15)", () => {
-    const stream = responsesClient.streamFromHub({}, testContext());
+    const stream = checkedStream(responsesClient, {}, testContext());
     expect(stream.keepAlive()).toEqual([
       expect.objectContaining({ event: "response.created" }),
       expect.objectContaining({ event: "response.in_progress" }),
@@ -233,7 +233,7 @@ describe("responses streams: tool-call chunk shapes (research B2)", () => {
 
 describe("responses streams: failures", () => {
   it("fails before anything was sent with response.created, response.in_progress, then response.failed and nothing after (table E rows 16, 17)", () => {
-    const stream = responsesClient.streamFromHub({}, testContext());
+    const stream = checkedStream(responsesClient, {}, testContext());
     const events = stamped(stream.fail({ status: 502, type: "api_error", message: "upstream closed", param: null, code: "upstream_error" }));
     expect(types(events)).toEqual(["response.created", "response.in_progress", "response.failed"]);
     expect(events[2]!.data).toEqual({
@@ -245,7 +245,7 @@ describe("responses streams: failures", () => {
   });
 
   it("leaves a half-streamed call out of a failed response, so Codex never runs it", () => {
-    const stream = responsesClient.streamFromHub({}, testContext());
+    const stream = checkedStream(responsesClient, {}, testContext());
     stream.push(deltaItem({ content: "Reading." }));
     stream.push(toolChunk([{ index: 0, id: "c1", type: "function", function: { name: "read", arguments: '{"pa' } }]));
     const events = stream.push({ type: "error", error: { status: 502, type: "api_error", message: "boom", param: null, code: null } });
@@ -260,7 +260,7 @@ describe("responses streams: failures", () => {
     [429, "Rate limit reached, try again in 2s", "rate_limit_exceeded"],
     [504, "The upstream timed out.", "server_error"],
   ])("gives a %i %j the code %s Codex acts on", (status, message, code) => {
-    const events = responsesClient.streamFromHub({}, testContext()).fail({ status, type: "api_error", message, param: null, code: null });
+    const events = checkedStream(responsesClient, {}, testContext()).fail({ status, type: "api_error", message, param: null, code: null });
     expect((events.at(-1)!.data as { response: { error: Json } }).response.error).toEqual({ code, message });
   });
 });

@@ -14,16 +14,20 @@ export interface SseMessage {
   data: string;
 }
 
-/** One event to write. `data` is serialised as JSON unless `raw`, in which case it is the text itself (`[DONE]`). */
+/**
+ * One event to write. `data` is serialised as JSON unless `raw`, in which case it is the text itself (`[DONE]`), or
+ * `json` holds its serialisation already.
+ */
 export interface SseOut {
   event?: string | undefined;
   data: unknown;
   raw?: boolean | undefined;
+  json?: string | undefined;
 }
 
 /** One event in SSE framing: an optional `event:` line, one `data:` line, the blank line. */
 export function encodeEvent(out: SseOut): string {
-  const data = out.raw ? String(out.data) : JSON.stringify(out.data);
+  const data = out.raw ? String(out.data) : (out.json ?? JSON.stringify(out.data));
   return `${out.event ? `event: ${out.event}\n` : ""}data: ${data}\n\n`;
 }
 

@@ -16,6 +16,12 @@ export interface ClientEvent {
   event?: string;
   data: unknown;
   raw?: boolean;
+  /**
+   * `data` already serialised, by a format's template for its commonest events (a text or argument delta): exactly
+   * what `JSON.stringify(data)` gives, written without walking the object, which was a fifth of a translated
+   * stream's own work. The test helpers check the equality on every event they see.
+   */
+  json?: string;
 }
 
 /**

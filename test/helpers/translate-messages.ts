@@ -2,7 +2,7 @@ import { expect } from "vitest";
 import type { HubToolCallDelta, Json } from "../../src/translate/hub.js";
 import { messagesClient } from "../../src/translate/messages/index.js";
 import type { ClientEvent, HubStreamItem, ReplyHints } from "../../src/translate/types.js";
-import { deltaItem, testContext } from "./translate.js";
+import { checkedStream, deltaItem, testContext } from "./translate.js";
 
 /** What the messages translator tests share: requests as Claude Code builds them, usage figures, the expected events of a stream. */
 
@@ -43,7 +43,7 @@ export const tools = (pieces: HubToolCallDelta[], finish: string | null = null) 
 
 /** Runs a hub stream through the messages translator: start, every item, finish. */
 export function streamed(items: HubStreamItem[], hints: ReplyHints = {}): ClientEvent[] {
-  const stream = messagesClient.streamFromHub(hints, testContext());
+  const stream = checkedStream(messagesClient, hints, testContext());
   const out = stream.start();
   for (const item of items) out.push(...stream.push(item));
   out.push(...stream.finish());

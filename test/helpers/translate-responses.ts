@@ -2,7 +2,7 @@ import OpenAI from "openai";
 import type { HubChunk, Json } from "../../src/translate/hub.js";
 import { responsesClient } from "../../src/translate/responses/index.js";
 import type { ClientEvent, HubStreamItem, ReplyHints, TranslateContext } from "../../src/translate/types.js";
-import { deltaItem, testContext, usageItem } from "./translate.js";
+import { checkedStream, deltaItem, testContext, usageItem } from "./translate.js";
 
 /** What the Responses translator tests share: the translator driven directly, the events' parts, the SDK over a canned body. */
 
@@ -16,7 +16,7 @@ export function toolChunk(pieces: NonNullable<HubChunk["choices"][number]["delta
 
 /** Every event a stream sends for a script of hub items, `start()` to `finish()`. */
 export function runStream(items: HubStreamItem[], hints: ReplyHints = {}, ctx = testContext()): ClientEvent[] {
-  const stream = responsesClient.streamFromHub(hints, ctx);
+  const stream = checkedStream(responsesClient, hints, ctx);
   return [...stream.start(), ...items.flatMap((item) => stream.push(item)), ...stream.finish()];
 }
 

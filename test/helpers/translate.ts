@@ -2,7 +2,7 @@ import { createSseDecoder } from "../../src/sse/sse.js";
 import { createReasoningSeal } from "../../src/translate/reasoning-seal.js";
 import { upstreamEventOf } from "../../src/translate/upstream-event.js";
 import type { HubChunk, HubReply } from "../../src/translate/hub.js";
-import type { ClientEvent, ClientSide, HubStreamItem, IdSource, ReplyHints, TranslateContext, UpstreamSide } from "../../src/translate/types.js";
+import type { ClientEvent, ClientSide, HubStreamItem, HubToClientStream, IdSource, ReplyHints, TranslateContext, UpstreamSide } from "../../src/translate/types.js";
 
 /** Ids `<prefix>1`, `<prefix>2`, ... per prefix: replies compare exactly. */
 export function sequentialIds(): IdSource {
@@ -11,6 +11,26 @@ export function sequentialIds(): IdSource {
     const n = (counts.get(prefix) ?? 0) + 1;
     counts.set(prefix, n);
     return `${prefix}${n}`;
+  };
+}
+
+/** The events as tests compare them: a template's `json` checked against `JSON.stringify(data)`, then left out. */
+export function checkedEvents(events: ClientEvent[]): ClientEvent[] {
+  return events.map(({ json, ...event }) => {
+    if (json !== undefined && json !== JSON.stringify(event.data)) throw new Error(`a template wrote ${json}\nwhere JSON.stringify writes ${JSON.stringify(event.data)}`);
+    return event;
+  });
+}
+
+/** A client format's stream translator whose every event goes through `checkedEvents`. */
+export function checkedStream(side: ClientSide, hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
+  const stream = side.streamFromHub(hints, ctx);
+  return {
+    start: () => checkedEvents(stream.start()),
+    push: (item) => checkedEvents(stream.push(item)),
+    finish: () => checkedEvents(stream.finish()),
+    fail: (error) => checkedEvents(stream.fail(error)),
+    keepAlive: () => checkedEvents(stream.keepAlive()),
   };
 }
 
@@ -53,7 +73,7 @@ export function hubReply(message: Partial<HubReply["choices"][number]["message"]
  */
 export function translateStream(client: ClientSide, upstream: UpstreamSide, pieces: readonly Buffer[], hints: ReplyHints = { inputTokens: 42, includeUsage: true }): ClientEvent[] {
   const ctx = testContext();
-  const sink = client.streamFromHub(hints, ctx);
+  const sink = checkedStream(client, hints, ctx);
   const source = upstream.streamToHub(ctx);
   const out: ClientEvent[] = [...sink.start()];
   const decoder = createSseDecoder((message) => {

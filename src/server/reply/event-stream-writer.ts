@@ -34,7 +34,7 @@ export function createEventStreamWriter(x: Exchange, sink: HubToClientStream, fr
   /** The events as bytes in this stream's framing (a JSON array takes only data, and no keep-alive comment). */
   function frame(events: ClientEvent[]): string {
     if (framing === "sse") return encodeEvents(events);
-    return events.map((event) => `${elements++ === 0 ? "[" : ",\r\n"}${JSON.stringify(event.data)}`).join("");
+    return events.map((event) => `${elements++ === 0 ? "[" : ",\r\n"}${event.json ?? JSON.stringify(event.data)}`).join("");
   }
 
   /** Bytes to the client, and to the capture as they left. */

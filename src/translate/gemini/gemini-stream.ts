@@ -39,6 +39,12 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
   let unsealed: HeldCall["reasoning"];
 
   const event = (parts: Json[]): ClientEvent => ({ data: responseBody(parts, ctx, responseId) });
+  const tail = `"modelVersion":${JSON.stringify(ctx.clientModel)},"responseId":${JSON.stringify(responseId)}`;
+  /** A text piece in an event of its own (most of a stream's events: its JSON from a template, `ClientEvent.json`). */
+  const textEvent = (text: string): ClientEvent => ({
+    data: responseBody([{ text }], ctx, responseId),
+    json: `{"candidates":[{"content":{"role":"model","parts":[{"text":${JSON.stringify(text)}}]},"index":0}],${tail}}`,
+  });
 
   /** A call's part, carrying the reasoning that came before it, sealed. */
   const callPart = (call: HeldCall): Json => functionCallPart(call, hints, call.reasoning ? ctx.seal.seal(call.reasoning.text, call.reasoning.field) : undefined);
@@ -61,10 +67,14 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
       case "reasoning":
         unsealed = { text: (unsealed?.text ?? "") + item.text, field: unsealed?.field ?? item.field };
         return hints.includeThoughts ? send({ text: item.text, thought: true }) : [];
-      case "text":
-        if (!hints.jsonText) return send({ text: item.text });
-        jsonText += item.text;
-        return [];
+      case "text": {
+        if (hints.jsonText) {
+          jsonText += item.text;
+          return [];
+        }
+        const ready = readyCalls();
+        return ready.length > 0 ? [event([...ready, { text: item.text }])] : [textEvent(item.text)];
+      }
       case "tool_start": {
         const out = send();
         const call: HeldCall = { id: callId(item.id), name: item.name, arguments: "", reasoning: unsealed };

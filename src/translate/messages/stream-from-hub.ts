@@ -59,7 +59,15 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
   /** White space that came while no text block was open: it goes out with the text that follows, or not at all. */
   let blank = "";
 
-  const delta = (index: number, fields: Json): ClientEvent => messagesEvent("content_block_delta", { index, delta: fields });
+  /**
+   * A content block delta (most of a stream's events): one string field under its delta type, its JSON written from
+   * a template (`ClientEvent.json`).
+   */
+  const delta = (index: number, type: string, field: string, value: string): ClientEvent => ({
+    event: "content_block_delta",
+    data: { type: "content_block_delta", index, delta: { type, [field]: value } },
+    json: `{"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${field}":${JSON.stringify(value)}}}`,
+  });
 
   function opening(): ClientEvent[] {
     const message = {
@@ -78,9 +86,9 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
   function close(): ClientEvent[] {
     if (!open) return [];
     const out: ClientEvent[] = [];
-    if (open.kind === "thinking") out.push(delta(open.index, { type: "signature_delta", signature: ctx.seal.sign(open.text, open.field) }));
+    if (open.kind === "thinking") out.push(delta(open.index, "signature_delta", "signature", ctx.seal.sign(open.text, open.field)));
     const ending = open.kind === "tool" ? argumentsEnding(open.call.args) : "";
-    if (ending) out.push(delta(open.index, { type: "input_json_delta", partial_json: ending }));
+    if (ending) out.push(delta(open.index, "input_json_delta", "partial_json", ending));
     out.push(messagesEvent("content_block_stop", { index: open.index }));
     open = undefined;
     return out;
@@ -98,11 +106,11 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
     open(call) {
       const index = nextIndex++;
       const events = [startBlock({ kind: "tool", index, call }, call.contentBlock)];
-      if (call.args) events.push(delta(index, { type: "input_json_delta", partial_json: call.args }));
+      if (call.args) events.push(delta(index, "input_json_delta", "partial_json", call.args));
       return events;
     },
     close,
-    piece: (text) => (open ? [delta(open.index, { type: "input_json_delta", partial_json: text })] : []),
+    piece: (text) => (open ? [delta(open.index, "input_json_delta", "partial_json", text)] : []),
   });
 
   /** Opens a text or thinking block after the open one, and every call waiting behind it, is closed. */
@@ -119,16 +127,16 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
         const { events, block } =
           open?.kind === "thinking" ? { events: [], block: open } : openBlock((index) => ({ kind: "thinking", index, text: "", field: event.field }), { type: "thinking", thinking: "" });
         block.text += event.text;
-        return [...events, delta(block.index, { type: "thinking_delta", thinking: event.text })];
+        return [...events, delta(block.index, "thinking_delta", "thinking", event.text)];
       }
       case "text": {
-        if (open?.kind === "text") return [delta(open.index, { type: "text_delta", text: event.text })];
+        if (open?.kind === "text") return [delta(open.index, "text_delta", "text", event.text)];
         blank += event.text;
         if (!blank.trim()) return [];
         const piece = blank;
         blank = "";
         const { events, block } = openBlock((index) => ({ kind: "text", index }), { type: "text", text: "" });
-        return [...events, delta(block.index, { type: "text_delta", text: piece })];
+        return [...events, delta(block.index, "text_delta", "text", piece)];
       }
       case "tool_start": {
         const contentBlock = { type: "tool_use", id: toolUseId(event.id, ctx.ids), name: clientTool(hints.toolNames, event.name).name, input: {} };

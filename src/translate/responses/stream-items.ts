@@ -4,8 +4,11 @@ import { customInput, messageItem, outputText, reasoningItem, toolCallItem } fro
 import type { ClientTool } from "../tool-names.js";
 import type { QueuedCall } from "../call-queue.js";
 
-/** Writes one Responses stream event: its SSE `event:` name equals `type`, and `sequence_number` counts from 0. */
-export type Emit = (type: string, fields: Json) => ClientEvent;
+/**
+ * Writes one Responses stream event: its SSE `event:` name equals `type`, and `sequence_number` counts from 0.
+ * `fieldsJson`, from a template, is `fields` serialised without its braces (`ClientEvent.json`).
+ */
+export type Emit = (type: string, fields: Json, fieldsJson?: string) => ClientEvent;
 
 /** An output item being streamed: its id, its `output_index`, and what it holds so far. */
 export type OpenItem =
@@ -47,13 +50,19 @@ export const itemEvents = {
     return [emit("response.output_item.added", { output_index: index, item: toolCallItem(id, callId, tool, "", "in_progress") }), ...itemEvents.delta(emit, item, args)];
   },
 
-  /** A piece of the item's text; `item` already holds it. */
+  /** A piece of the item's text (most of a stream's events: their JSON from a template); `item` already holds it. */
   delta(emit: Emit, item: OpenItem, delta: string): ClientEvent[] {
-    if (!delta) return [];
+    if (!delta || (item.kind === "tool" && item.call.tool.custom)) return [];
     const { id, index } = item;
-    if (item.kind === "reasoning") return [emit("response.reasoning_summary_text.delta", { item_id: id, output_index: index, summary_index: 0, delta })];
-    if (item.kind === "message") return [emit("response.output_text.delta", { item_id: id, output_index: index, content_index: 0, delta, logprobs: [] })];
-    return item.call.tool.custom ? [] : [emit("response.function_call_arguments.delta", { item_id: id, output_index: index, delta })];
+    const head = `"item_id":${JSON.stringify(id)},"output_index":${index}`;
+    const text = JSON.stringify(delta);
+    if (item.kind === "reasoning") {
+      return [emit("response.reasoning_summary_text.delta", { item_id: id, output_index: index, summary_index: 0, delta }, `${head},"summary_index":0,"delta":${text}`)];
+    }
+    if (item.kind === "message") {
+      return [emit("response.output_text.delta", { item_id: id, output_index: index, content_index: 0, delta, logprobs: [] }, `${head},"content_index":0,"delta":${text},"logprobs":[]`)];
+    }
+    return [emit("response.function_call_arguments.delta", { item_id: id, output_index: index, delta }, `${head},"delta":${text}`)];
   },
 
   /** The closing events; the last one carries the complete item, also returned for the response's `output`. */

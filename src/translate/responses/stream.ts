@@ -24,7 +24,12 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
   const echo = (hints as ResponsesHints).echo;
   const base = { id: ctx.ids("resp_"), createdAt: Math.floor(Date.now() / 1000), model: ctx.clientModel };
   let sequence = 0;
-  const emit: Emit = (type, fields) => ({ event: type, data: { type, sequence_number: sequence++, ...fields } });
+  const emit: Emit = (type, fields, fieldsJson) => {
+    const number = sequence++;
+    const data = { type, sequence_number: number, ...fields };
+    if (fieldsJson === undefined) return { event: type, data };
+    return { event: type, data, json: `{"type":"${type}","sequence_number":${number},${fieldsJson}}` };
+  };
   const output: Json[] = [];
   let open: OpenItem | undefined;
 
