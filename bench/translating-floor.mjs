@@ -73,7 +73,7 @@ function streamTranslator(model) {
   };
 }
 
-function serve(req, res, raw) {
+function serve(res, raw) {
   const body = JSON.parse(raw);
   const stream = body.stream === true;
   const translator = streamTranslator(body.model);
@@ -125,7 +125,7 @@ function serve(req, res, raw) {
 const server = createServer((req, res) => {
   const chunks = [];
   req.on("data", (chunk) => chunks.push(chunk));
-  req.on("end", () => serve(req, res, Buffer.concat(chunks).toString("utf8")));
+  req.on("end", () => serve(res, Buffer.concat(chunks).toString("utf8")));
 });
 server.keepAliveTimeout = 60_000;
 server.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, () => console.log(`port ${server.address().port}`));
