@@ -9,7 +9,7 @@ import { summarize } from "../src/stats/summarize.js";
 import type { RequestRecord } from "../src/request-log/record.js";
 import { parseSince } from "../src/cli/commands/stats.js";
 import { createUsageObserver } from "../src/server/reply/observe-usage.js";
-import { eventsGivingValueOf, includesBytes } from "../src/server/reply/event-boundary.js";
+import { firstEventGivingValueOf, includesBytes } from "../src/server/reply/event-boundary.js";
 import { createInflight } from "../src/server/inflight.js";
 import { AbortSwitch } from "../src/server/abort-switch.js";
 import { createKeyCheck } from "../src/server/local-auth.js";
@@ -224,16 +224,24 @@ describe("usage observation of event streams", () => {
     }
   });
 
-  it("picks out the whole events in which usage has a value, whatever their line ends", () => {
+  it("finds where the first event in which usage has a value begins, whatever the line ends", () => {
     const marker = Buffer.from('"usage"');
-    const given = (text: string) => eventsGivingValueOf(Buffer.from(text), marker).map((event) => event.toString());
-    expect([given('data: {"usage":null}\n\n'), given('data: {"usage" :\n null}\n\n'), given('data: {"a":1}\n\n'), given('data: {"usage":null}\n\ndata: {"usage":null}\n\n')]).toEqual([[], [], [], []]);
-    const usage = 'data: {"usage":{"prompt_tokens":1}}';
+    const first = (text: string) => firstEventGivingValueOf(Buffer.from(text), marker);
+    expect([first('data: {"usage":null}\n\n'), first('data: {"usage" :\n null}\n\n'), first('data: {"a":1}\n\n'), first('data: {"usage":null}\n\ndata: {"usage":null}\n\n')]).toEqual([-1, -1, -1, -1]);
     for (const end of ["\n\n", "\r\n\r\n", "\r\r", "\r\n\n"]) {
-      const text = `data: {"a":1,"usage":null}${end}event: x${end.slice(0, end.length / 2)}${usage}${end}data: {"usage":null}${end}`;
-      expect(given(text), JSON.stringify(end)).toEqual([`event: x${end.slice(0, end.length / 2)}${usage}${end}`]);
+      const before = `data: {"a":1,"usage":null}${end}`;
+      const text = `${before}event: x${end.slice(0, end.length / 2)}data: {"usage":{"prompt_tokens":1}}${end}data: {"usage":null}${end}`;
+      expect(first(text), JSON.stringify(end)).toBe(before.length);
     }
-    expect(given('data: {"usage":null,"x":{"usage":{}}}\n\ndata: {"usage":{"b":2}}\n\n')).toEqual(['data: {"usage":null,"x":{"usage":{}}}\n\n', 'data: {"usage":{"b":2}}\n\n']);
+    expect(first('data: {"usage":null,"x":{"usage":{}}}\n\ndata: {"usage":{"b":2}}\n\n')).toBe(0);
+  });
+
+  it("reads a usage event that a lone CR ends, in a chunk whose last event ends otherwise", () => {
+    for (const end of ["\r\r", "\n\r"]) {
+      const observer = createUsageObserver(familyNamed("chat"), "text/event-stream", undefined);
+      observer.observe(Buffer.from(`data: {"usage":{"prompt_tokens":1,"completion_tokens":2}}${end}data: {"a":1}\n\n`));
+      expect(observer.result(), JSON.stringify(end)).toEqual({ ...NO_USAGE, inputTokens: 1, outputTokens: 2 });
+    }
   });
 
   it("finds a marker anywhere in a chunk, and nothing that is only its prefix", () => {

@@ -52,11 +52,15 @@ export function createSseDecoder(onEvent: (message: SseMessage) => void) {
   };
 }
 
-/** Every event in `text` (a whole stream), for tests and whole-body readers. */
+/**
+ * Every event in `text` (a whole stream), for tests and whole-body readers. A CR at the very end ends its line: the
+ * parser holds it back to see whether an LF follows, and none will.
+ */
 export function decodeEvents(text: string | Buffer): SseMessage[] {
   const events: SseMessage[] = [];
   const decoder = createSseDecoder((event) => events.push(event));
   decoder.feed(text);
+  if (text[text.length - 1] === (typeof text === "string" ? "\r" : 0x0d)) decoder.feed("\n");
   decoder.end();
   return events;
 }

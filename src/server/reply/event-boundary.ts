@@ -44,35 +44,14 @@ export function indexOfBytes(buf: Buffer, needle: Uint8Array, from = 0): number 
 export const includesBytes = (buf: Buffer, needle: Uint8Array): boolean => indexOfBytes(buf, needle) !== -1;
 
 /**
- * The index just after the blank line that ends the event holding `from`, or `buf.length` when no blank line follows
- * (a caller passes only bytes that end with a whole event). A CRLF that ends the blank line is taken whole.
+ * Where the first event of `buf` (which starts at an event boundary) that gives the key `quotedKey` (`"usage"`) a
+ * value begins, or -1 when none does: an occurrence followed by `: null` gives none. OpenAI's streams, and servers
+ * copying them, put `"usage":null` in every chunk when the last one will carry it: such chunks are skipped, and one
+ * that ends the stream is parsed from its usage event on.
  */
-function eventEndAfter(buf: Uint8Array, from: number): number {
-  for (let p = from; p < buf.length; p++) {
-    const b = buf[p];
-    if (!isBreak(b)) continue;
-    const before = b === LF && buf[p - 1] === CR ? p - 2 : p - 1;
-    if (before >= from && isBreak(buf[before])) return b === CR && buf[p + 1] === LF ? p + 2 : p + 1;
+export function firstEventGivingValueOf(buf: Buffer, quotedKey: Uint8Array): number {
+  for (let at = indexOfBytes(buf, quotedKey); at !== -1; at = indexOfBytes(buf, quotedKey, at + quotedKey.length)) {
+    if (!nullValueAfter(buf, at + quotedKey.length)) return lastEventEnd(buf.subarray(0, at));
   }
-  return buf.length;
-}
-
-/**
- * The whole events of `buf` (which starts and ends at event boundaries) in which the key `quotedKey` (`"usage"`) has
- * a value: an occurrence followed by `: null` gives none. OpenAI's streams, and servers copying them, put
- * `"usage":null` in every chunk when the last one will carry it; a chunk of twenty such events and the usage is
- * parsed as the one event that reports it.
- */
-export function eventsGivingValueOf(buf: Buffer, quotedKey: Uint8Array): Buffer[] {
-  const events: Buffer[] = [];
-  for (let at = indexOfBytes(buf, quotedKey); at !== -1; ) {
-    if (nullValueAfter(buf, at + quotedKey.length)) {
-      at = indexOfBytes(buf, quotedKey, at + quotedKey.length);
-      continue;
-    }
-    const end = eventEndAfter(buf, at);
-    events.push(buf.subarray(lastEventEnd(buf.subarray(0, at)), end));
-    at = indexOfBytes(buf, quotedKey, end);
-  }
-  return events;
+  return -1;
 }

@@ -3,7 +3,7 @@ import { noUsage, type Family, type Usage } from "../../families/index.js";
 import { parseJsonObject } from "../../parse-json.js";
 import { createSseDecoder, decodeEvents, type SseMessage } from "../../sse/sse.js";
 import { lastObjectOf } from "../json-scan.js";
-import { eventsGivingValueOf, includesBytes, lastEventEnd } from "./event-boundary.js";
+import { firstEventGivingValueOf, includesBytes, lastEventEnd } from "./event-boundary.js";
 
 /** Largest non-stream body kept for reading its usage; bigger ones are not observed. */
 const MAX_OBSERVED_BODY = 1024 * 1024;
@@ -66,8 +66,7 @@ export function createUsageObserver(family: Family, contentType: string | undefi
   const readEvent = (event: SseMessage) => {
     if (event.data.includes(family.usageMarker)) read(event.data);
   };
-  const readEvents = (bytes: Buffer) => decodeEvents(bytes).forEach(readEvent);
-  const readBody = (body: Buffer) => (isEventStream ? readEvents(body) : readJson(body));
+  const readBody = (body: Buffer) => (isEventStream ? decodeEvents(body).forEach(readEvent) : readJson(body));
   const encoding = contentEncoding?.trim().toLowerCase();
   if (encoding && encoding !== "identity") {
     const inflate = INFLATE[encoding];
@@ -88,15 +87,13 @@ export function createUsageObserver(family: Family, contentType: string | undefi
     let atBoundary = true;
     const observe = (chunk: Buffer) => {
       const endsEvent = lastEventEnd(chunk) === chunk.length;
-      // Whole events: only those that give the marker a value are parsed, so the usual chunk skips the parser, its
+      // Whole events are parsed from the first that gives the marker a value: the usual chunk skips the parser, its
       // strings and its garbage (about a third of the gateway's CPU per stream over the floor's, in the profile), and
-      // a chunk that ends the stream parses its usage event alone.
-      if (atBoundary && endsEvent) {
-        for (const event of eventsGivingValueOf(chunk, marker)) readEvents(event);
-        return;
-      }
+      // an OpenAI stream that arrives in one read parses its usage event alone.
+      const from = atBoundary && endsEvent ? firstEventGivingValueOf(chunk, marker) : 0;
+      if (from === -1) return;
       decoder ??= createSseDecoder(readEvent);
-      decoder.feed(chunk);
+      decoder.feed(from === 0 ? chunk : chunk.subarray(from));
       atBoundary = endsEvent;
     };
     return { observe, result: () => usage };
