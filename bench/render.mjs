@@ -1,6 +1,8 @@
 // The bench report as Markdown tables. Throughput ratios are of the means over each name's processes.
 const f = (n, d = 0) => (n == null || Number.isNaN(n) ? "-" : n.toFixed(d));
 const ratio = (a, b) => (a !== undefined && b ? a / b : NaN);
+// A difference with its sign: +0.12, -0.09.
+const signed = (n, d) => (n >= 0 ? `+${f(n, d)}` : f(n, d));
 
 function loadTable(report) {
   const lines = [
@@ -46,14 +48,14 @@ function severalTable(report) {
 }
 
 function memoryTable({ memory: m, timing: t }) {
-  const added = (name, field) => `${f(t[name][field], 2)} (+${f(t[name][field] - t.direct[field], 2)})`;
-  const overPassthrough = (name) => (t[name] ? `${f(t[name].chunkLateP99, 2)} (+${f(t[name].chunkLateP99 - t.gateway.chunkLateP99, 2)} over the gateway's passthrough)` : "-");
+  const added = (name, field) => `${f(t[name][field], 2)} (${signed(t[name][field] - t.direct[field], 2)})`;
+  const overPassthrough = (name) => (t[name] ? `${f(t[name].chunkLateP99, 2)} (${signed(t[name].chunkLateP99 - t.gateway.chunkLateP99, 2)} over the gateway's passthrough)` : "-");
   return [
     "| figure | direct | floor | gateway | gateway/floor |",
     "|---|---|---|---|---|",
     `| RSS idle MB | ${f(m.idle.direct, 1)} | ${f(m.idle.floor, 1)} | ${f(m.idle.gateway, 1)} | ${f(ratio(m.idle.gateway, m.idle.floor), 2)} |`,
     `| RSS right after load MB | ${f(m.afterLoad.direct, 1)} | ${f(m.afterLoad.floor, 1)} | ${f(m.afterLoad.gateway, 1)} | ${f(ratio(m.afterLoad.gateway, m.afterLoad.floor), 2)} |`,
-    `| RSS after settling MB (above idle) | ${f(m.settled.direct, 1)} | ${f(m.settled.floor, 1)} (+${f(m.settled.floor - m.idle.floor, 1)}) | ${f(m.settled.gateway, 1)} (+${f(m.settled.gateway - m.idle.gateway, 1)}) | |`,
+    `| RSS after settling MB (above idle) | ${f(m.settled.direct, 1)} | ${f(m.settled.floor, 1)} (${signed(m.settled.floor - m.idle.floor, 1)}) | ${f(m.settled.gateway, 1)} (${signed(m.settled.gateway - m.idle.gateway, 1)}) | |`,
     `| stream TTFB p50 ms (added vs direct) | ${f(t.direct.ttfbP50, 2)} | ${added("floor", "ttfbP50")} | ${added("gateway", "ttfbP50")} | |`,
     `| chunk lateness p99 ms (added vs direct) | ${f(t.direct.chunkLateP99, 2)} | ${added("floor", "chunkLateP99")} | ${added("gateway", "chunkLateP99")} | |`,
     `| translated stream (messages -> chat), chunk lateness p99 ms: gateway / claude-code-router | | | ${overPassthrough("translated")} / ${overPassthrough("ccr")} | |`,
@@ -81,7 +83,7 @@ function scaleTable({ scale, burst, fdLimit }) {
 }
 
 function coldTable({ cold: c }) {
-  const over = (ms) => `${f(ms)} (+${f(ms - c.nodeFloor)})`;
+  const over = (ms) => `${f(ms)} (${signed(ms - c.nodeFloor)})`;
   return [
     "| cold start, median ms | time (over `node -e 0`) |",
     "|---|---|",

@@ -105,8 +105,9 @@ function serve(res, raw) {
         let out = "";
         for (let end = pending.indexOf("\n\n"); end !== -1; end = pending.indexOf("\n\n")) {
           const event = pending.slice(0, end);
-          const data = event.slice(event.indexOf("data: ") + 6);
           pending = pending.slice(end + 2);
+          const at = event.indexOf("data: ");
+          const data = at === -1 ? "[DONE]" : event.slice(at + 6);
           if (data !== "[DONE]") out += translator.event(JSON.parse(data));
         }
         return out === "" || res.write(out);

@@ -122,7 +122,7 @@ describe("replies and streams come back as Anthropic's", () => {
     const { id: _a, ...wholeRest } = whole;
     const { id: _b, parsed_output: _c, stop_details: _d, ...finalRest } = final as typeof final & { parsed_output?: unknown; stop_details?: unknown };
     expect(finalRest).toEqual(wholeRest);
-    expect(gateway!.records.at(-1)).toMatchObject({ translated: "messages -> chat", upstream: "local", status: 200, inputTokens: 20, outputTokens: 7 });
+    expect(gateway!.records.at(-1)).toMatchObject({ translated: "messages -> chat", upstream: "local", status: 200, inputTokens: 20, outputTokens: 7, cacheReadTokens: 4 });
   });
 
   it("each event leaves with the upstream bytes that complete it: message_start before the first upstream chunk", async () => {
@@ -304,5 +304,14 @@ describe("chat clients on a messages-only upstream", () => {
     expect(final.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 4 });
     // The record counts as the upstream reported: message_start's input and cache read, message_delta's output.
     expect(gateway!.records.at(-1)).toMatchObject({ translated: "chat -> messages", status: 200, inputTokens: 10, outputTokens: 4, cacheReadTokens: 2 });
+  });
+
+  it("a stream's record keeps the cache write the messages upstream reported", async () => {
+    const usage = { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 2, cache_creation_input_tokens: 30 };
+    const events = [{ type: "message_start", message: { ...toolReply, content: [], stop_reason: null, usage } }, ...toolEvents.slice(1)];
+    const client = await messagesOnly(() => ({ chunks: [messagesSse(events)] }));
+    const final = await client.chat.completions.stream({ model: "claude-x", messages: [{ role: "user", content: "read it" }], stream_options: { include_usage: true } }).finalChatCompletion();
+    expect(final.usage).toMatchObject({ prompt_tokens: 42, completion_tokens: 4 });
+    expect(gateway!.records.at(-1)).toMatchObject({ translated: "chat -> messages", inputTokens: 10, outputTokens: 4, cacheReadTokens: 2, cacheWriteTokens: 30 });
   });
 });

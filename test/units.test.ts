@@ -97,6 +97,17 @@ describe("terminal stream reading", () => {
   });
 });
 
+describe("whole-stream SSE decoding", () => {
+  it("ends the last event's blank line at a CR that ends the text, as bytes or as a string; without the blank line, no event", async () => {
+    const { decodeEvents } = await import("../src/sse/sse.js");
+    for (const text of ["data: a\r\r", "data: a\n\r", "data: a\r\n\r"]) {
+      expect(decodeEvents(text), JSON.stringify(text)).toEqual([{ id: undefined, event: undefined, data: "a" }]);
+      expect(decodeEvents(Buffer.from(text)), JSON.stringify(text)).toEqual([{ id: undefined, event: undefined, data: "a" }]);
+    }
+    expect(decodeEvents("data: a\r")).toEqual([]);
+  });
+});
+
 describe("verbose header redaction", () => {
   it("hides every credential-like header and keeps the rest", () => {
     const shown = redactHeaders({

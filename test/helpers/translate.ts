@@ -15,7 +15,7 @@ export function sequentialIds(): IdSource {
 }
 
 /** The events as tests compare them: a template's `json` checked against `JSON.stringify(data)`, then left out. */
-export function checkedEvents(events: ClientEvent[]): ClientEvent[] {
+function checkedEvents(events: ClientEvent[]): ClientEvent[] {
   return events.map(({ json, ...event }) => {
     if (json !== undefined && json !== JSON.stringify(event.data)) throw new Error(`a template wrote ${json}\nwhere JSON.stringify writes ${JSON.stringify(event.data)}`);
     return event;

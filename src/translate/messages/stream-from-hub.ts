@@ -63,11 +63,11 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
    * A content block delta (most of a stream's events): one string field under its delta type, its JSON written from
    * a template (`ClientEvent.json`).
    */
-  const delta = (index: number, type: string, field: string, value: string): ClientEvent => ({
-    event: "content_block_delta",
-    data: { type: "content_block_delta", index, delta: { type, [field]: value } },
-    json: `{"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${field}":${JSON.stringify(value)}}}`,
-  });
+  function delta(index: number, type: string, field: string, value: string): ClientEvent {
+    const event = messagesEvent("content_block_delta", { index, delta: { type, [field]: value } });
+    event.json = `{"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${field}":${JSON.stringify(value)}}}`;
+    return event;
+  }
 
   function opening(): ClientEvent[] {
     const message = {
