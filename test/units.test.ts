@@ -328,10 +328,10 @@ describe("in-flight registry", () => {
     const leaveA = inflight.enter(a);
     const leaveB = inflight.enter(b);
     const leaveC = inflight.enter(c);
-    expect(inflight.size).toBe(3);
+    expect(inflight.size()).toBe(3);
     leaveC();
     leaveC();
-    expect(inflight.size).toBe(2);
+    expect(inflight.size()).toBe(2);
     const error = upstreamFailed("shutting down");
     expect(inflight.stopAll(error)).toBe(2);
     expect(a.abort.reason).toBe(error);
@@ -341,7 +341,7 @@ describe("in-flight registry", () => {
     leaveB();
     leaveA();
     await idle;
-    expect(inflight.size).toBe(0);
+    expect(inflight.size()).toBe(0);
   });
 
   it("tells its occupancy when the first request opens and when the last one closes", () => {

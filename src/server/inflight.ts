@@ -51,7 +51,8 @@ export function createInflight(occupancy?: Occupancy) {
         onIdle?.();
       };
     },
-    get size(): number {
+    /** How many requests are open. */
+    size(): number {
       return size;
     },
     /** Resolves when no request is open, or after `ms`, whichever comes first. */

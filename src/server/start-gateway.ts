@@ -87,7 +87,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     url: running.url,
     port: running.port,
     upstream: upstreams.default.label,
-    inflight: () => ctx.inflight.size,
+    inflight: () => ctx.inflight.size(),
     close: (graceMs = 10_000) => (closing ??= shutdown(graceMs)),
   };
 }

@@ -84,7 +84,7 @@ export function createClientStream(ids: IdSource, format: ClientStreamFormat): H
       if (ended) return [];
       const out = [...start(), ...handle(reader.end())];
       ended = true;
-      const toolCalls = reader.toolCalls;
+      const toolCalls = reader.toolCalls();
       const answerFromReasoning = reasoningStandsIn(visibleText, toolCalls > 0, reasoning) ? reasoning : undefined;
       return [...out, ...format.closing({ finishReason, usage, toolCalls, answerFromReasoning })];
     },

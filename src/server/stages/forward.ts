@@ -3,7 +3,7 @@ import { UpstreamError } from "../../errors/index.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 import type { Exchange } from "../exchange.js";
 import type { GatewayContext } from "../gateway-context.js";
-import { createEventStreamWriter, type EventStreamWriter, type StreamFraming } from "../reply/event-stream-writer.js";
+import { EventStreamWriter, type StreamFraming } from "../reply/event-stream-writer.js";
 import type { ModelChoice } from "./alias-model.js";
 import { planRoute, type RoutePlan } from "./plan-route.js";
 import type { ClientRequest } from "./read-request.js";
@@ -42,7 +42,7 @@ export async function forward(x: Exchange, ctx: GatewayContext, endpoint: Endpoi
     const plan = planRoute(x.req, query, endpoint, request, model, upstream, ctx.seal);
     x.draft.translated = plan.kind === "translate" ? `${plan.from} -> ${plan.to}` : undefined;
     if (plan.kind === "count") return { plan };
-    const stream = plan.kind === "translate" && request.stream ? createEventStreamWriter(x, plan.client.streamFromHub(plan.hints, plan.tctx), framingOf(endpoint, query), ctx.keepAliveMs) : undefined;
+    const stream = plan.kind === "translate" && request.stream ? new EventStreamWriter(x, plan.client.streamFromHub(plan.hints, plan.tctx), framingOf(endpoint, query), ctx.keepAliveMs) : undefined;
     x.eventStream = stream;
     const early = stream && plan.kind === "translate" && plan.from === "messages" ? setTimeout(() => stream.open({ "x-gateway-upstream": upstream.name }), ctx.earlyStartMs) : undefined;
     const started = performance.now();
