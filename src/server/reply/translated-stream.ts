@@ -46,7 +46,7 @@ export async function relayTranslatedStream(x: Exchange, plan: TranslatePlan, re
     body = relayDecoded(reply, {
       data(chunk) {
         decoder.feed(chunk);
-        if (!writer.ended) return writer.flush();
+        if (!writer.ended) return writer.flushSoon();
         // The upstream's stream said it failed (an error event): the translator ended the client's stream with it.
         broken = true;
         body?.destroy();
