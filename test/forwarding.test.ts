@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { closeAfterEach } from "./helpers/close-after-each.js";
 import { FAKE_UPSTREAM_KEY, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { LOCAL_KEY, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
+import { LOCAL_KEY, startTestGateway, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
+import { chunkFrames, rawPost, startChunkedUpstream } from "./helpers/raw-chunked.js";
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
 const pair = useGatewayPair();
+const opened = closeAfterEach();
 const start = async (options: Parameters<typeof pair.start>[0] = {}) => ({ upstream, gateway } = await pair.start(options));
 
 /** Reads a streamed response, noting when each chunk arrived. */
@@ -112,6 +115,19 @@ describe("streaming", () => {
     expect(times[0]! - started).toBeLessThan(total / 3);
     expect(times.length).toBeGreaterThanOrEqual(8);
     expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
+  });
+
+  it("writes what one upstream read brought in one write: the twenty events of a read leave as one chunk, byte for byte", async () => {
+    // undici hands over each chunk of a chunked body on its own; written one by one, they were twenty writes.
+    const events = Array.from({ length: 20 }, (_, i) => `data: {"n":${i},"text":"piece ${i}"}\n\n`);
+    const rest = [...events.slice(1), "data: [DONE]\n\n"];
+    let sendRest!: () => void;
+    const raw = opened(await startChunkedUpstream(events.slice(0, 1), new Promise<void>((resolve) => (sendRest = resolve)), rest));
+    const alone = opened(await startTestGateway(raw.url));
+    const body = JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "hi" }] });
+    // The rest is sent once the first event is through, so it arrives while the stream is flowing.
+    const response = await rawPost(alone.url, "/v1/chat/completions", chatHeaders(LOCAL_KEY), body, (received) => received.includes('"n":0') && sendRest());
+    expect(chunkFrames(response)).toEqual([events[0], rest.join("")]);
   });
 
   it.each([

@@ -1,5 +1,4 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { connect, createServer, type AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
@@ -8,6 +7,7 @@ import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway
 import { messagesHeaders, rawRequest } from "./helpers/http.js";
 import { chatSse, chunk, messagesSse, startScriptedUpstream, type Script, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
 import { scripted, type ChatScript } from "./helpers/chat-script.js";
+import { chunkFrames, rawPost, startChunkedUpstream } from "./helpers/raw-chunked.js";
 import { decodeEvents } from "../src/sse/sse.js";
 
 /**
@@ -163,52 +163,19 @@ describe("replies and streams come back as Anthropic's", () => {
   it("the events of one upstream read leave in one write, however many HTTP chunks the read held", async () => {
     // undici hands over each chunk of a chunked body on its own, and upstreams send each event as a chunk: written
     // chunk by chunk, twenty events in one read became twenty frames to the client, each framed and queued by Node.
-    const frame = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
-    const sse = [chunk({ role: "assistant", content: "w0" }), ...Array.from({ length: 19 }, (_, i) => chunk({ content: ` w${i + 1}` })), chunk({}, "stop")].map((c) => chatSse([c], false));
+    const texts = ["w0", ...Array.from({ length: 19 }, (_, i) => ` w${i + 1}`)];
+    const sse = [...texts.map((text, i) => chunk(i === 0 ? { role: "assistant", content: text } : { content: text })), chunk({}, "stop")].map((c) => chatSse([c], false));
     let sendRest!: () => void;
-    const rest = new Promise<void>((resolve) => (sendRest = resolve));
-    // A raw upstream, so that what it sends in one write is exactly what the gateway reads at once.
-    const raw = createServer((socket) => {
-      let request = "";
-      socket.on("data", (data) => {
-        request += data.toString("latin1");
-        const head = request.indexOf("\r\n\r\n");
-        const length = Number(/content-length: (\d+)/i.exec(request)?.[1] ?? 0);
-        if (head === -1 || request.length < head + 4 + length) return;
-        socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n${frame(sse[0]!)}`);
-        void rest.then(() => socket.end(`${sse.slice(1).map(frame).join("")}${frame("data: [DONE]\n\n")}0\r\n\r\n`));
-      });
-    });
-    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
-    opened({ close: () => new Promise<void>((resolve) => raw.close(() => resolve())) });
-    gateway = opened(await startTestGateway(undefined, { file: { upstream: "raw", upstreams: { raw: { url: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`, formats: ["chat"], key: "none" } } } }));
-    const { port } = new URL(gateway.url);
+    const raw = opened(await startChunkedUpstream(sse.slice(0, 1), new Promise<void>((resolve) => (sendRest = resolve)), [...sse.slice(1), "data: [DONE]\n\n"]));
+    gateway = opened(await startTestGateway(undefined, { file: { upstream: "raw", upstreams: { raw: { url: raw.url, formats: ["chat"], key: "none" } } } }));
     const body = JSON.stringify({ model: "m", max_tokens: 10, stream: true, messages: [{ role: "user", content: "hi" }] });
-    const client = connect(Number(port), "127.0.0.1");
-    client.write(`POST /v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nx-api-key: ${LOCAL_KEY}\r\nanthropic-version: 2023-06-01\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
-    let received = "";
-    await new Promise<void>((resolve, reject) => {
-      client.on("data", (data) => {
-        received += data.toString("utf8");
-        // The rest is sent once the first delta is through, so it arrives while the stream is flowing.
-        if (received.includes("content_block_delta")) sendRest();
-      });
-      client.on("end", resolve);
-      client.on("error", reject);
-    });
-    const frames: string[] = [];
-    for (let at = received.indexOf("\r\n\r\n") + 4; ; ) {
-      const size = parseInt(received.slice(at, received.indexOf("\r\n", at)), 16);
-      if (size === 0) break;
-      at = received.indexOf("\r\n", at) + 2;
-      frames.push(received.slice(at, at + size));
-      at += size + 2;
-    }
+    // The rest is sent once the first delta is through, so it arrives while the stream is flowing.
+    const response = await rawPost(gateway.url, "/v1/messages", messagesHeaders(LOCAL_KEY), body, (received) => received.includes("content_block_delta") && sendRest());
+    const frames = chunkFrames(response);
     // message_start and ping; the first chunk's block start and delta; everything else.
     expect(frames.map((text) => decodeEvents(text).length)).toEqual([2, 2, 22]);
-    expect(decodeEvents(frames.join("")).filter((e) => e.event === "content_block_delta").map((e) => (JSON.parse(e.data) as { delta: { text: string } }).delta.text).join("")).toBe(
-      ["w0", ...Array.from({ length: 19 }, (_, i) => ` w${i + 1}`)].join(""),
-    );
+    const deltas = decodeEvents(frames.join("")).filter((e) => e.event === "content_block_delta");
+    expect(deltas.map((e) => (JSON.parse(e.data) as { delta: { text: string } }).delta.text)).toEqual(texts);
   });
 
   it("a chat stream the upstream gzipped anyway is decompressed on its way through the translator", async () => {

@@ -45,16 +45,24 @@ function lastBytes(pieces: readonly Buffer[], n: number): Buffer {
 export type RelayOutcome = "complete" | "upstream_error" | "client_closed";
 
 /**
- * Stage 8: copies the upstream body to the client as it arrives: no re-chunking, no buffering beyond socket
- * backpressure. In an event stream, the bytes of an event whose blank line has not come yet wait for it (SPEC
+ * Stage 8: copies the upstream body to the client as it arrives, no buffering beyond socket backpressure: what
+ * one read of the upstream's socket brings leaves in one write at the end of the same turn of the loop, before
+ * anything else runs. In an event stream, the bytes of an event whose blank line has not come yet wait for it (SPEC
  * section 5), so an upstream that dies mid-event never leaves half an event in front of the one error event that
- * then ends the stream; complete events leave the moment their last byte arrives. Any other body that breaks is
- * cut short, so the client can never take it for a complete reply.
+ * then ends the stream; complete events leave with the read that brought their last byte. Any other body that
+ * breaks is cut short, so the client can never take it for a complete reply.
  */
 export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOptions): Promise<RelayOutcome> {
   const { family, isEventStream, onChunk } = options;
   /** Bytes of an event still waiting for its blank line, as the chunks that brought them (never copied). */
   let held: Buffer[] = [];
+  /**
+   * Bytes ready for the client, written together at the end of this turn of the loop: undici hands over each HTTP
+   * chunk of a read on its own, and an upstream sends each event as a chunk, so one write per chunk was a write
+   * (framed and queued by Node) per event.
+   */
+  let ready: Buffer[] = [];
+  let writeQueued = false;
 
   /** Where the last complete event in `chunk` ends, counting a blank line that starts in the held bytes. */
   function eventEnd(chunk: Buffer): number {
@@ -65,23 +73,37 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
     return joint > tail.length ? joint - tail.length : 0;
   }
 
-  /** Writes what is complete of `chunk` and the bytes held before it; holds the rest. False on backpressure. */
-  function writeEvents(chunk: Buffer): boolean {
+  /** What is ready, as one buffer (undefined when nothing is). */
+  function takeReady(): Buffer | undefined {
+    const pieces = ready;
+    if (pieces.length === 0) return undefined;
+    ready = [];
+    return pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
+  }
+
+  function writeReady(): void {
+    writeQueued = false;
+    const bytes = takeReady();
+    if (bytes && !res.destroyed) res.write(bytes);
+  }
+
+  function queue(bytes: Buffer): void {
+    ready.push(bytes);
+    if (writeQueued) return;
+    writeQueued = true;
+    queueMicrotask(writeReady);
+  }
+
+  /** Queues what is complete of `chunk` after the bytes held before it; holds the rest. */
+  function queueEvents(chunk: Buffer): void {
     const end = eventEnd(chunk);
     if (end === 0) {
       held.push(chunk);
-      return true;
+      return;
     }
-    const ready = end === chunk.length ? chunk : chunk.subarray(0, end);
-    const waiting = held;
+    for (const piece of held) queue(piece);
+    queue(end === chunk.length ? chunk : chunk.subarray(0, end));
     held = end === chunk.length ? [] : [chunk.subarray(end)];
-    if (waiting.length === 0) return res.write(ready);
-    // One socket write for the held bytes and the rest of their event.
-    res.cork();
-    for (const piece of waiting) res.write(piece);
-    const flowing = res.write(ready);
-    res.uncork();
-    return flowing;
   }
 
   return new Promise((resolve) => {
@@ -100,7 +122,10 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
     body.relay({
       data(chunk) {
         if (settled) return true;
-        const flowing = isEventStream ? writeEvents(chunk) : res.write(chunk);
+        if (isEventStream) queueEvents(chunk);
+        else queue(chunk);
+        // What this read brings is written at the end of the turn; a socket already full pauses the upstream now.
+        const flowing = !res.writableNeedDrain;
         if (!flowing && !waiting) {
           waiting = true;
           res.once("drain", onDrain);
@@ -110,14 +135,18 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
       },
       end() {
         if (settled) return;
-        for (const piece of held) res.write(piece);
-        res.end();
+        for (const piece of held) ready.push(piece);
+        const bytes = takeReady();
+        if (bytes) res.end(bytes);
+        else res.end();
         settle("complete");
       },
       error(error) {
         if (settled) return;
         if (waiting) res.off("drain", onDrain);
         if (res.destroyed) return settle("client_closed");
+        // The complete events that came before the break reach the client before its error event.
+        writeReady();
         if (isEventStream) res.end(family.streamErrorEvent(midStreamError(error)));
         else res.destroy();
         settle("upstream_error");
