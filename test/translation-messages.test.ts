@@ -7,7 +7,7 @@ import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway
 import { messagesHeaders, rawRequest } from "./helpers/http.js";
 import { chatSse, chunk, messagesSse, startScriptedUpstream, type Script, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
 import { scripted, type ChatScript } from "./helpers/chat-script.js";
-import { chunkFrames, rawPost, startChunkedUpstream } from "./helpers/raw-chunked.js";
+import { chunkFrames, nextOnEach, rawPost, startChunkedUpstream } from "./helpers/raw-chunked.js";
 import { decodeEvents } from "../src/sse/sse.js";
 
 /**
@@ -160,20 +160,26 @@ describe("replies and streams come back as Anthropic's", () => {
     expect(rest).toMatch(/event: message_stop\n/);
   });
 
-  it("the events of one upstream read leave in one write, however many HTTP chunks the read held", async () => {
+  it("the events of one upstream read leave in two writes at most, however many HTTP chunks the read held", async () => {
     // undici hands over each chunk of a chunked body on its own, and upstreams send each event as a chunk: written
     // chunk by chunk, twenty events in one read became twenty frames to the client, each framed and queued by Node.
-    const texts = ["w0", ...Array.from({ length: 19 }, (_, i) => ` w${i + 1}`)];
-    const sse = [...texts.map((text, i) => chunk(i === 0 ? { role: "assistant", content: text } : { content: text })), chunk({}, "stop")].map((c) => chatSse([c], false));
-    let sendRest!: () => void;
-    const raw = opened(await startChunkedUpstream(sse.slice(0, 1), new Promise<void>((resolve) => (sendRest = resolve)), [...sse.slice(1), "data: [DONE]\n\n"]));
+    const texts = ["w0", ...Array.from({ length: 20 }, (_, i) => ` w${i + 1}`)];
+    const sse = texts.map((text, i) => chatSse([chunk(i === 0 ? { role: "assistant", content: text } : { content: text })], false));
+    const raw = opened(await startChunkedUpstream([sse.slice(0, 1), sse.slice(1), [chatSse([chunk({}, "stop")])]]));
     gateway = opened(await startTestGateway(undefined, { file: { upstream: "raw", upstreams: { raw: { url: raw.url, formats: ["chat"], key: "none" } } } }));
     const body = JSON.stringify({ model: "m", max_tokens: 10, stream: true, messages: [{ role: "user", content: "hi" }] });
-    // The rest is sent once the first delta is through, so it arrives while the stream is flowing.
-    const response = await rawPost(gateway.url, "/v1/messages", messagesHeaders(LOCAL_KEY), body, (received) => received.includes("content_block_delta") && sendRest());
+    // Each next write goes once the client has the one before, so the middle one arrives while the stream flows.
+    const response = await rawPost(gateway.url, "/v1/messages", messagesHeaders(LOCAL_KEY), body, nextOnEach(['"text":"w0"', '"text":" w20"'], raw.next));
     const frames = chunkFrames(response);
-    // message_start and ping; the first chunk's block start and delta; everything else.
-    expect(frames.map((text) => decodeEvents(text).length)).toEqual([2, 2, 22]);
+    // message_start and ping; the first chunk's block start and delta; of the next read's twenty deltas the first at
+    // once and the other nineteen together at the end of the turn; the end.
+    expect(frames.map((text) => decodeEvents(text).map((e) => e.event))).toEqual([
+      ["message_start", "ping"],
+      ["content_block_start", "content_block_delta"],
+      ["content_block_delta"],
+      Array.from({ length: 19 }, () => "content_block_delta"),
+      ["content_block_stop", "message_delta", "message_stop"],
+    ]);
     const deltas = decodeEvents(frames.join("")).filter((e) => e.event === "content_block_delta");
     expect(deltas.map((e) => (JSON.parse(e.data) as { delta: { text: string } }).delta.text)).toEqual(texts);
   });

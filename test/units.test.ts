@@ -1,3 +1,5 @@
+import { EventEmitter } from "node:events";
+import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { upstreamRequestHeaders, clientResponseHeaders } from "../src/upstream/header-policy.js";
 import { backoffDelay, parseRetryAfter, retryDelayFor } from "../src/upstream/retry-policy.js";
@@ -11,6 +13,8 @@ import { parseSince } from "../src/cli/commands/stats.js";
 import { createUsageObserver } from "../src/server/reply/observe-usage.js";
 import { firstEventGivingValueOf, includesBytes } from "../src/server/reply/event-boundary.js";
 import { createInflight } from "../src/server/inflight.js";
+import { midStreamError, relayBody } from "../src/server/reply/relay-body.js";
+import { ReplyBody } from "../src/upstream/reply-body.js";
 import { AbortSwitch } from "../src/server/abort-switch.js";
 import { createKeyCheck } from "../src/server/local-auth.js";
 import { pause } from "../src/upstream/abort-like.js";
@@ -416,5 +420,81 @@ describe("local key check", () => {
 
   it("never matches when the expected key is empty", () => {
     expect(createKeyCheck("")("")).toBe(false);
+  });
+});
+
+describe("the passthrough relay's writes", () => {
+  /** A response that records what reaches it. */
+  class RecordedResponse extends EventEmitter {
+    calls: string[] = [];
+    destroyed = false;
+    writableNeedDrain = false;
+    write(chunk: Buffer): boolean {
+      this.calls.push(`write ${String(chunk)}`);
+      return !this.writableNeedDrain;
+    }
+    end(chunk?: Buffer | string): this {
+      this.calls.push(chunk === undefined ? "end" : `end ${String(chunk)}`);
+      return this;
+    }
+    destroy(): this {
+      this.destroyed = true;
+      this.calls.push("destroy");
+      return this;
+    }
+  }
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  function relay() {
+    let resumed = 0;
+    const body = new ReplyBody(() => resumed++, () => undefined);
+    const res = new RecordedResponse();
+    const outcome = relayBody(body, res as unknown as ServerResponse, { family: familyNamed("chat"), isEventStream: true });
+    return { body, res, outcome, resumed: () => resumed };
+  }
+
+  it("writes the first chunk of a turn at once, the rest of the turn in one write at its end, the last turn's with the end", async () => {
+    const { body, res, outcome } = relay();
+    body.push(Buffer.from("data: 1\n\n"));
+    body.push(Buffer.from("data: 2\n\n"));
+    body.push(Buffer.from("data: 3\n\n"));
+    expect(res.calls).toEqual(["write data: 1\n\n"]);
+    await nextTurn();
+    expect(res.calls).toEqual(["write data: 1\n\n", "write data: 2\n\ndata: 3\n\n"]);
+    body.push(Buffer.from("data: 4\n\n"));
+    body.push(Buffer.from("data: 5\n\n"));
+    body.complete();
+    expect(res.calls.slice(2)).toEqual(["write data: 4\n\n", "end data: 5\n\n"]);
+    expect(await outcome).toBe("complete");
+  });
+
+  it("a break in the same turn: the complete events first, then the error event, never the half event", async () => {
+    const { body, res, outcome } = relay();
+    body.push(Buffer.from("data: 1\n\ndata: 2"));
+    body.fail(new Error("socket hang up"));
+    expect(res.calls).toEqual(["write data: 1\n\n", `end ${familyNamed("chat").streamErrorEvent(midStreamError(new Error("socket hang up")))}`]);
+    expect(await outcome).toBe("upstream_error");
+    await nextTurn();
+    expect(res.calls).toHaveLength(2);
+  });
+
+  it("writes nothing more to a client that went away before the turn ended", async () => {
+    const { body, res } = relay();
+    body.push(Buffer.from("data: 1\n\n"));
+    body.push(Buffer.from("data: 2\n\n"));
+    res.destroyed = true;
+    await nextTurn();
+    expect(res.calls).toEqual(["write data: 1\n\n"]);
+  });
+
+  it("pauses the upstream while the client's socket is full, and resumes it on drain", async () => {
+    const { body, res, resumed } = relay();
+    expect(body.push(Buffer.from("data: 1\n\n"))).toBe(true);
+    await nextTurn();
+    res.writableNeedDrain = true;
+    expect(body.push(Buffer.from("data: 2\n\n"))).toBe(false);
+    expect(resumed()).toBe(0);
+    res.writableNeedDrain = false;
+    res.emit("drain");
+    expect(resumed()).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 
-/** Where a body goes chunk by chunk, as the upstream sends it: the passthrough relay writes each one to the client. */
+/** Where a body goes chunk by chunk, as the upstream sends it: the passthrough relay queues each one for the client. */
 export interface BodySink {
   /** One chunk; false when the sink is full, and then nothing more comes until `ReplyBody.resume()`. */
   data(chunk: Buffer): boolean;

@@ -1,28 +1,45 @@
-import { connect, createServer, type AddressInfo } from "node:net";
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 
 const frame = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
 
 /**
  * An upstream on a bare socket, so that what it sends in one write is exactly what the gateway reads at once: once a
- * request is whole, it answers with a chunked `text/event-stream`, the `first` chunks (one chunk each) in one write
- * and, once `more` settles, the `rest` and the end of the body in another.
+ * request is whole, it answers with a chunked `text/event-stream` whose chunks come in `writes`, one socket write
+ * each: the first at once, each next one when the test calls `next()`; the last write also ends the body.
  */
-export async function startChunkedUpstream(first: string[], more: Promise<void>, rest: string[]): Promise<{ url: string; close(): Promise<void> }> {
+export async function startChunkedUpstream(writes: string[][]): Promise<{ url: string; next(): void; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let sent = 0;
+  let answering: Socket | undefined;
+  const send = () => {
+    const chunks = writes[sent++];
+    if (!answering || !chunks) return;
+    const last = sent === writes.length;
+    answering.write(`${sent === 1 ? "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n" : ""}${chunks.map(frame).join("")}${last ? "0\r\n\r\n" : ""}`);
+    if (last) answering.end();
+  };
   const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
     let request = "";
     socket.on("data", (data) => {
       request += data.toString("latin1");
       const head = request.indexOf("\r\n\r\n");
       const length = Number(/content-length: (\d+)/i.exec(request)?.[1] ?? 0);
       if (head === -1 || request.length < head + 4 + length) return;
-      socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n${first.map(frame).join("")}`);
-      void more.then(() => socket.end(`${rest.map(frame).join("")}0\r\n\r\n`));
+      answering = socket;
+      send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    next: send,
+    // A test that failed half-way leaves its connection open: it is cut, not waited for.
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
@@ -44,6 +61,17 @@ export function rawPost(url: string, path: string, headers: Record<string, strin
     socket.on("end", () => resolve(received));
     socket.on("error", reject);
   });
+}
+
+/** An `onData` for `rawPost` that calls `next` once for each marker, in order, the first time the response holds it. */
+export function nextOnEach(markers: string[], next: () => void): (received: string) => void {
+  let at = 0;
+  return (received) => {
+    while (at < markers.length && received.includes(markers[at]!)) {
+      at++;
+      next();
+    }
+  };
 }
 
 /** The chunks of a chunked HTTP response, as the frames it was sent in. */

@@ -19,8 +19,9 @@ export type StreamFraming = "sse" | "json-array";
  * A translated event stream on its way to the client: the status and headers once, the client format's opening
  * events, then events as the translator makes them, a keep-alive whenever the client has been sent nothing for
  * `KEEP_ALIVE_MS`, and one ending: the format's close or its error event. The events of one upstream read leave in
- * one write (`push` for each of its events, then `flushSoon`): they are all made in the same turn of the loop, so
- * none waits, and one write instead of one per event is a third less CPU for a translated stream. Safe to end twice.
+ * two writes at most (`push` for each of its events, `flushSoon` after each chunk): the first chunk's at once, the
+ * rest at the end of the same turn of the loop, so none waits for a later read, and a write per event was a third
+ * of a translated stream's CPU. Safe to end twice.
  *
  * A class, not an object literal of closures with `get opened()`: V8 gives each such literal's getter a map of its
  * own, in the old generation, which kept every stream's whole request (the getters' scope) alive through each
@@ -38,10 +39,11 @@ export class EventStreamWriter {
   #pending = "";
   #lastWriteAt = 0;
   #timer: NodeJS.Timeout | undefined;
-  #flushQueued = false;
-  readonly #queuedFlush = (): void => {
-    this.#flushQueued = false;
-    this.#flush();
+  /** Whether text left in this turn of the loop already (see `flushSoon`). */
+  #turnStarted = false;
+  readonly #endTurn = (): void => {
+    this.#turnStarted = false;
+    if (!this.#ended) this.#flush();
   };
 
   constructor(x: Exchange, sink: HubToClientStream, framing: StreamFraming = "sse", keepAliveMs = KEEP_ALIVE_MS) {
@@ -85,14 +87,16 @@ export class EventStreamWriter {
   }
 
   /**
-   * Writes what the events made at the end of this turn of the loop, with what the rest of the same upstream read
-   * makes: undici hands over each HTTP chunk of a read on its own, and an upstream sends each event as a chunk (the
-   * bench's twenty in one read: twenty writes, each framed and queued by Node). False when the client's socket is full.
+   * Writes what the events made: the first of a turn of the loop at once, what the rest of the same upstream read
+   * makes at the end of that turn, in one write. undici hands over each HTTP chunk of a read on its own, and an
+   * upstream sends each event as a chunk (the bench's twenty in one read: twenty writes, each framed and queued by
+   * Node). False when the client's socket is full. (Passthrough writes its bytes the same way: `relay-body.ts`.)
    */
   flushSoon(): boolean {
-    if (this.#pending !== "" && !this.#flushQueued) {
-      this.#flushQueued = true;
-      queueMicrotask(this.#queuedFlush);
+    if (this.#pending !== "" && !this.#turnStarted) {
+      this.#turnStarted = true;
+      queueMicrotask(this.#endTurn);
+      this.#flush();
     }
     return !this.#x.res.writableNeedDrain;
   }

@@ -12,8 +12,8 @@ import { relayBody } from "./relay-body.js";
 export const singleHeader = (value: string | string[] | undefined): string | undefined => (typeof value === "string" ? value : undefined);
 
 /**
- * The zero-copy reply: the upstream's status and headers, then its body piped through as it arrives (an event's
- * bytes held only until its blank line), watched for timing and usage on the way. `family` is the family of the
+ * The passthrough reply: the upstream's status and headers, then its body relayed as it arrives, byte for byte (an
+ * event's bytes held only until its blank line), watched for timing and usage on the way. `family` is the family of the
  * bytes, the upstream's: it reads their usage and writes the error event of a stream that breaks.
  */
 export async function relayPassthrough(x: Exchange, reply: UpstreamReply, family: Family, extraHeaders: Record<string, string>): Promise<void> {

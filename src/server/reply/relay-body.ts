@@ -9,7 +9,10 @@ export interface RelayOptions {
   family: Family;
   /** Server-sent events get a family error event when the upstream breaks; other bodies are cut (socket reset). */
   isEventStream: boolean;
-  /** Sees every chunk right after it was handed to the client, for timing and usage. */
+  /**
+   * Sees every chunk as it arrives from the upstream (it leaves at the end of the same turn or, for an event not yet
+   * complete, with the read that completes it), for timing and usage.
+   */
   onChunk?: ((chunk: Buffer) => void) | undefined;
 }
 
@@ -45,24 +48,21 @@ function lastBytes(pieces: readonly Buffer[], n: number): Buffer {
 export type RelayOutcome = "complete" | "upstream_error" | "client_closed";
 
 /**
- * Stage 8: copies the upstream body to the client as it arrives, no buffering beyond socket backpressure: what
- * one read of the upstream's socket brings leaves in one write at the end of the same turn of the loop, before
- * anything else runs. In an event stream, the bytes of an event whose blank line has not come yet wait for it (SPEC
- * section 5), so an upstream that dies mid-event never leaves half an event in front of the one error event that
- * then ends the stream; complete events leave with the read that brought their last byte. Any other body that
- * breaks is cut short, so the client can never take it for a complete reply.
+ * Stage 8: copies the upstream body to the client as it arrives, no buffering beyond socket backpressure. The
+ * first bytes a turn of the loop brings leave at once; what the same read brings after them waits for the end of
+ * that turn and leaves in one write (see `send`). In an event stream, the bytes of an event whose blank line has not
+ * come yet wait for it (SPEC section 5), so an upstream that dies mid-event never leaves half an event in front of
+ * the one error event that then ends the stream; complete events leave with the read that brought their last byte.
+ * Any other body that breaks is cut short, so the client can never take it for a complete reply.
  */
 export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOptions): Promise<RelayOutcome> {
   const { family, isEventStream, onChunk } = options;
-  /** Bytes of an event still waiting for its blank line, as the chunks that brought them (never copied). */
+  /** Bytes of an event still waiting for its blank line, as the chunks that brought them. */
   let held: Buffer[] = [];
-  /**
-   * Bytes ready for the client, written together at the end of this turn of the loop: undici hands over each HTTP
-   * chunk of a read on its own, and an upstream sends each event as a chunk, so one write per chunk was a write
-   * (framed and queued by Node) per event.
-   */
-  let ready: Buffer[] = [];
-  let writeQueued = false;
+  /** Bytes that came after the first of this turn, for the write at its end. */
+  let later: Buffer[] = [];
+  /** Whether bytes left in this turn of the loop already. */
+  let turnStarted = false;
 
   /** Where the last complete event in `chunk` ends, counting a blank line that starts in the held bytes. */
   function eventEnd(chunk: Buffer): number {
@@ -73,37 +73,45 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
     return joint > tail.length ? joint - tail.length : 0;
   }
 
-  /** What is ready, as one buffer (undefined when nothing is). */
-  function takeReady(): Buffer | undefined {
-    const pieces = ready;
-    if (pieces.length === 0) return undefined;
-    ready = [];
-    return pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
-  }
+  /** `pieces` as one buffer (undefined for none). */
+  const joined = (pieces: readonly Buffer[]): Buffer | undefined => (pieces.length <= 1 ? pieces[0] : Buffer.concat(pieces));
 
-  function writeReady(): void {
-    writeQueued = false;
-    const bytes = takeReady();
+  /** The end of the turn: what came after its first bytes, in one write. */
+  function endTurn(): void {
+    turnStarted = false;
+    const bytes = joined(later);
+    later = [];
     if (bytes && !res.destroyed) res.write(bytes);
   }
 
-  function queue(bytes: Buffer): void {
-    ready.push(bytes);
-    if (writeQueued) return;
-    writeQueued = true;
-    queueMicrotask(writeReady);
+  /**
+   * Bytes for the client; false when its socket is full. undici hands over each HTTP chunk of a read on its own, and
+   * an upstream sends each event as a chunk, so a write for each was a write, framed and queued by Node, per event
+   * (twenty for the bench's twenty-event read). The first bytes of a turn still leave at once: deferring them too
+   * raised the gateway's peak memory at 9,900 open streams from about 350 to 433 MB (buffers and heap held longer
+   * before collection). A translated stream writes its text the same way (`flushSoon` in `event-stream-writer.ts`).
+   */
+  function send(bytes: Buffer): boolean {
+    if (turnStarted) {
+      later.push(bytes);
+      return !res.writableNeedDrain;
+    }
+    turnStarted = true;
+    queueMicrotask(endTurn);
+    return res.write(bytes);
   }
 
-  /** Queues what is complete of `chunk` after the bytes held before it; holds the rest. */
-  function queueEvents(chunk: Buffer): void {
+  /** Sends what is complete of `chunk` after the bytes held before it; holds the rest. */
+  function sendEvents(chunk: Buffer): boolean {
     const end = eventEnd(chunk);
     if (end === 0) {
       held.push(chunk);
-      return;
+      return true;
     }
-    for (const piece of held) queue(piece);
-    queue(end === chunk.length ? chunk : chunk.subarray(0, end));
+    const complete = end === chunk.length ? chunk : chunk.subarray(0, end);
+    const waiting = held;
     held = end === chunk.length ? [] : [chunk.subarray(end)];
+    return send(waiting.length === 0 ? complete : Buffer.concat([...waiting, complete]));
   }
 
   return new Promise((resolve) => {
@@ -122,10 +130,7 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
     body.relay({
       data(chunk) {
         if (settled) return true;
-        if (isEventStream) queueEvents(chunk);
-        else queue(chunk);
-        // What this read brings is written at the end of the turn; a socket already full pauses the upstream now.
-        const flowing = !res.writableNeedDrain;
+        const flowing = isEventStream ? sendEvents(chunk) : send(chunk);
         if (!flowing && !waiting) {
           waiting = true;
           res.once("drain", onDrain);
@@ -135,9 +140,9 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
       },
       end() {
         if (settled) return;
-        for (const piece of held) ready.push(piece);
-        const bytes = takeReady();
-        if (bytes) res.end(bytes);
+        const rest = joined([...later, ...held]);
+        later = [];
+        if (rest) res.end(rest);
         else res.end();
         settle("complete");
       },
@@ -145,10 +150,11 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
         if (settled) return;
         if (waiting) res.off("drain", onDrain);
         if (res.destroyed) return settle("client_closed");
-        // The complete events that came before the break reach the client before its error event.
-        writeReady();
-        if (isEventStream) res.end(family.streamErrorEvent(midStreamError(error)));
-        else res.destroy();
+        if (isEventStream) {
+          // The complete events that came before the break reach the client before its error event.
+          endTurn();
+          res.end(family.streamErrorEvent(midStreamError(error)));
+        } else res.destroy();
         settle("upstream_error");
       },
     });
