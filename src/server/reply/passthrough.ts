@@ -13,8 +13,8 @@ export const singleHeader = (value: string | string[] | undefined): string | und
 
 /**
  * The passthrough reply: the upstream's status and headers, then its body relayed as it arrives, byte for byte (an
- * event's bytes held only until its blank line), watched for timing and usage on the way. `family` is the family of the
- * bytes, the upstream's: it reads their usage and writes the error event of a stream that breaks.
+ * event's bytes held only until its blank line), watched for timing and usage on the way. `family` is the family of
+ * the bytes, the upstream's: it reads their usage and writes the error event of a stream that breaks.
  */
 export async function relayPassthrough(x: Exchange, reply: UpstreamReply, family: Family, extraHeaders: Record<string, string>): Promise<void> {
   const contentType = singleHeader(reply.headers["content-type"]);

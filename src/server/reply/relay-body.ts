@@ -9,10 +9,7 @@ export interface RelayOptions {
   family: Family;
   /** Server-sent events get a family error event when the upstream breaks; other bodies are cut (socket reset). */
   isEventStream: boolean;
-  /**
-   * Sees every chunk as it arrives from the upstream (it leaves at the end of the same turn or, for an event not yet
-   * complete, with the read that completes it), for timing and usage.
-   */
+  /** Sees every chunk as it arrives from the upstream, for timing and usage. */
   onChunk?: ((chunk: Buffer) => void) | undefined;
 }
 
