@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import { encodeEvents } from "../../sse/sse.js";
 import type { ClientEvent, ErrorFields, HubStreamItem, HubToClientStream } from "../../translate/index.js";
 import type { Exchange } from "../exchange.js";
+import { TurnWrites } from "./turn-writes.js";
 
 /** While the upstream is silent, a keep-alive goes out at least this often (SPEC 10 rule 3: a `ping` every 15 s). */
 export const KEEP_ALIVE_MS = 15_000;
@@ -19,9 +20,9 @@ export type StreamFraming = "sse" | "json-array";
  * A translated event stream on its way to the client: the status and headers once, the client format's opening
  * events, then events as the translator makes them, a keep-alive whenever the client has been sent nothing for
  * `KEEP_ALIVE_MS`, and one ending: the format's close or its error event. The events of one upstream read leave in
- * two writes at most (`push` for each of its events, `flushSoon` after each chunk): the first chunk's at once, the
- * rest at the end of the same turn of the loop, so none waits for a later read, and a write per event was a third
- * of a translated stream's CPU. Safe to end twice.
+ * two writes at most (`push` for each of its events, `flushSoon` after each chunk, `TurnWrites`): the first chunk's
+ * at once, the rest at the end of the same turn of the loop, so none waits for a later read, and a write per event
+ * was a third of a translated stream's CPU. Safe to end twice.
  *
  * A class, not an object literal of closures with `get opened()`: V8 gives each such literal's getter a map of its
  * own, in the old generation, which kept every stream's whole request (the getters' scope) alive through each
@@ -39,18 +40,14 @@ export class EventStreamWriter {
   #pending = "";
   #lastWriteAt = 0;
   #timer: NodeJS.Timeout | undefined;
-  /** Whether text left in this turn of the loop already (see `flushSoon`). */
-  #turnStarted = false;
-  readonly #endTurn = (): void => {
-    this.#turnStarted = false;
-    if (!this.#ended) this.#flush();
-  };
+  readonly #turn: TurnWrites<string>;
 
   constructor(x: Exchange, sink: HubToClientStream, framing: StreamFraming = "sse", keepAliveMs = KEEP_ALIVE_MS) {
     this.#x = x;
     this.#sink = sink;
     this.#framing = framing;
     this.#keepAliveMs = keepAliveMs;
+    this.#turn = new TurnWrites<string>(x.res, (text) => this.#write(text), (texts) => texts.join(""));
   }
 
   get opened(): boolean {
@@ -87,18 +84,15 @@ export class EventStreamWriter {
   }
 
   /**
-   * Writes what the events made: the first of a turn of the loop at once, what the rest of the same upstream read
-   * makes at the end of that turn, in one write. undici hands over each HTTP chunk of a read on its own, and an
-   * upstream sends each event as a chunk (the bench's twenty in one read: twenty writes, each framed and queued by
-   * Node). False when the client's socket is full. (Passthrough writes its bytes the same way: `relay-body.ts`.)
+   * Writes what the events made since the last flush: the first of a turn of the loop at once, what the rest of the
+   * same upstream read makes at the end of that turn, in one write (`TurnWrites`). False when the client's socket is
+   * full.
    */
   flushSoon(): boolean {
-    if (this.#pending !== "" && !this.#turnStarted) {
-      this.#turnStarted = true;
-      queueMicrotask(this.#endTurn);
-      this.#flush();
-    }
-    return !this.#x.res.writableNeedDrain;
+    if (this.#pending === "" || this.#x.res.destroyed) return !this.#x.res.writableNeedDrain;
+    const text = this.#pending;
+    this.#pending = "";
+    return this.#turn.send(text);
   }
 
   finish(): void {
@@ -164,6 +158,8 @@ export class EventStreamWriter {
     clearTimeout(this.#timer);
     this.#send(events);
     if (this.#framing === "json-array") this.#pending += this.#elements === 0 ? "[]" : "]";
+    // What waits for the end of this turn leaves first, with the rest, in the last write.
+    this.#pending = (this.#turn.take() ?? "") + this.#pending;
     this.#flush();
     this.#x.res.end();
   }

@@ -4,6 +4,7 @@ import type { ErrorFields, Family } from "../../families/index.js";
 import type { ReplyBody } from "../../upstream/reply-body.js";
 import { isTimeout } from "../../upstream/retry-policy.js";
 import { lastEventEnd } from "./event-boundary.js";
+import { TurnWrites } from "./turn-writes.js";
 
 export interface RelayOptions {
   family: Family;
@@ -47,8 +48,8 @@ export type RelayOutcome = "complete" | "upstream_error" | "client_closed";
 /**
  * Stage 8: copies the upstream body to the client as it arrives, no buffering beyond socket backpressure. The
  * first bytes a turn of the loop brings leave at once; what the same read brings after them waits for the end of
- * that turn and leaves in one write (see `send`). In an event stream, the bytes of an event whose blank line has not
- * come yet wait for it (SPEC section 5), so an upstream that dies mid-event never leaves half an event in front of
+ * that turn and leaves in one write (`TurnWrites`). In an event stream, the bytes of an event whose blank line has
+ * not come yet wait for it (SPEC section 5), so an upstream that dies mid-event never leaves half an event in front of
  * the one error event that then ends the stream; complete events leave with the read that brought their last byte.
  * Any other body that breaks is cut short, so the client can never take it for a complete reply.
  */
@@ -56,10 +57,7 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
   const { family, isEventStream, onChunk } = options;
   /** Bytes of an event still waiting for its blank line, as the chunks that brought them. */
   let held: Buffer[] = [];
-  /** Bytes that came after the first of this turn, for the write at its end. */
-  let later: Buffer[] = [];
-  /** Whether bytes left in this turn of the loop already. */
-  let turnStarted = false;
+  const turn = new TurnWrites<Buffer>(res, (bytes) => res.write(bytes), Buffer.concat);
 
   /** Where the last complete event in `chunk` ends, counting a blank line that starts in the held bytes. */
   function eventEnd(chunk: Buffer): number {
@@ -68,34 +66,6 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
     const tail = lastBytes(held, 3);
     const joint = lastEventEnd(Buffer.concat([tail, chunk.subarray(0, 3)]));
     return joint > tail.length ? joint - tail.length : 0;
-  }
-
-  /** `pieces` as one buffer (undefined for none). */
-  const joined = (pieces: readonly Buffer[]): Buffer | undefined => (pieces.length <= 1 ? pieces[0] : Buffer.concat(pieces));
-
-  /** The end of the turn: what came after its first bytes, in one write. */
-  function endTurn(): void {
-    turnStarted = false;
-    const bytes = joined(later);
-    later = [];
-    if (bytes && !res.destroyed) res.write(bytes);
-  }
-
-  /**
-   * Bytes for the client; false when its socket is full. undici hands over each HTTP chunk of a read on its own, and
-   * an upstream sends each event as a chunk, so a write for each was a write, framed and queued by Node, per event
-   * (twenty for the bench's twenty-event read). The first bytes of a turn still leave at once: deferring them too
-   * raised the gateway's peak memory at 9,900 open streams from about 350 to 433 MB (buffers and heap held longer
-   * before collection). A translated stream writes its text the same way (`flushSoon` in `event-stream-writer.ts`).
-   */
-  function send(bytes: Buffer): boolean {
-    if (turnStarted) {
-      later.push(bytes);
-      return !res.writableNeedDrain;
-    }
-    turnStarted = true;
-    queueMicrotask(endTurn);
-    return res.write(bytes);
   }
 
   /** Sends what is complete of `chunk` after the bytes held before it; holds the rest. */
@@ -108,7 +78,7 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
     const complete = end === chunk.length ? chunk : chunk.subarray(0, end);
     const waiting = held;
     held = end === chunk.length ? [] : [chunk.subarray(end)];
-    return send(waiting.length === 0 ? complete : Buffer.concat([...waiting, complete]));
+    return turn.send(waiting.length === 0 ? complete : Buffer.concat([...waiting, complete]));
   }
 
   return new Promise((resolve) => {
@@ -127,7 +97,7 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
     body.relay({
       data(chunk) {
         if (settled) return true;
-        const flowing = isEventStream ? sendEvents(chunk) : send(chunk);
+        const flowing = isEventStream ? sendEvents(chunk) : turn.send(chunk);
         if (!flowing && !waiting) {
           waiting = true;
           res.once("drain", onDrain);
@@ -137,10 +107,10 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
       },
       end() {
         if (settled) return;
-        const rest = joined([...later, ...held]);
-        later = [];
-        if (rest) res.end(rest);
-        else res.end();
+        const queued = turn.take();
+        const rest = queued ? [queued, ...held] : held;
+        if (rest.length === 0) res.end();
+        else res.end(rest.length === 1 ? rest[0] : Buffer.concat(rest));
         settle("complete");
       },
       error(error) {
@@ -149,7 +119,7 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
         if (res.destroyed) return settle("client_closed");
         if (isEventStream) {
           // The complete events that came before the break reach the client before its error event.
-          endTurn();
+          turn.flush();
           res.end(family.streamErrorEvent(midStreamError(error)));
         } else res.destroy();
         settle("upstream_error");
