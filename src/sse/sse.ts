@@ -25,10 +25,12 @@ export interface SseOut {
   json?: string | undefined;
 }
 
+/** An event's data as it is written: the text itself when `raw`, else its JSON (`json` when a template made it). */
+export const dataText = (out: SseOut): string => (out.raw ? String(out.data) : (out.json ?? JSON.stringify(out.data)));
+
 /** One event in SSE framing: an optional `event:` line, one `data:` line, the blank line. */
 export function encodeEvent(out: SseOut): string {
-  const data = out.raw ? String(out.data) : (out.json ?? JSON.stringify(out.data));
-  return `${out.event ? `event: ${out.event}\n` : ""}data: ${data}\n\n`;
+  return `${out.event ? `event: ${out.event}\n` : ""}data: ${dataText(out)}\n\n`;
 }
 
 /** Several events as one string, for one socket write. */

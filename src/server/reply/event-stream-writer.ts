@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { encodeEvents } from "../../sse/sse.js";
+import { dataText, encodeEvents } from "../../sse/sse.js";
 import type { ClientEvent, ErrorFields, HubStreamItem, HubToClientStream } from "../../translate/index.js";
 import type { Exchange } from "../exchange.js";
 import { TurnWrites } from "./turn-writes.js";
@@ -112,7 +112,7 @@ export class EventStreamWriter {
   /** The events as bytes in this stream's framing (a JSON array takes only data, and no keep-alive comment). */
   #frame(events: ClientEvent[]): string {
     if (this.#framing === "sse") return encodeEvents(events);
-    return events.map((event) => `${this.#elements++ === 0 ? "[" : ",\r\n"}${event.json ?? JSON.stringify(event.data)}`).join("");
+    return events.map((event) => `${this.#elements++ === 0 ? "[" : ",\r\n"}${dataText(event)}`).join("");
   }
 
   #send(events: ClientEvent[]): void {
