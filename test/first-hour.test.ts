@@ -119,8 +119,19 @@ describe("status says what a newcomer needs (items 8 and 10)", () => {
     expect(status.code).toBe(0);
     expect(status.stderr).toContain("Key:       ✖ ");
     expect(status.stderr).toMatch(/⚠ Gateway \S+ is running on http:\/\/127\.0\.0\.1:\d+ \(pid \d+, up .+\), upstream: http:\/\/127\.0\.0\.1:\d+\. But every request gets 503: no upstream key\./);
-    expect(status.stderr).toContain("ℹ Store the key: `gateway login`.");
+    expect(status.stderr).toContain("ℹ Run `gateway login`, or set GATEWAY_API_KEY.");
     expect(status.stderr).not.toContain("✔ Gateway");
+  });
+
+  it("status names the variable to set for an upstream whose key comes from the environment, not a login it does not need", async () => {
+    upstream = await startFakeUpstream();
+    const file = { upstream: "main", upstreams: { main: { url: upstream.url }, team: { url: upstream.url, key: "env:TEAM_KEY", models: ["team-*"] } } };
+    const u = await user({ GATEWAY_API_KEY: FAKE_UPSTREAM_KEY }, file);
+    await detach(u);
+    const status = await runCli(["status"], { ...u.env, TEAM_KEY: undefined });
+    expect(status.stderr).toMatch(/But requests routed to team get 503: no upstream key\.\n/);
+    expect(status.stderr).toContain("ℹ Set TEAM_KEY in the gateway's environment and restart it.");
+    expect(status.stderr).not.toContain("gateway login");
   });
 });
 

@@ -50,8 +50,12 @@ describe("commands with several upstreams", () => {
     expect(out).toContain(`✔ Upstream local (${local.url}) reachable (HTTP 200)`);
     expect(out).toContain("✔ Upstream local answers without a key");
     const wrong = await runCli(["doctor"], { ...env, TEAM_KEY: "sk-wrong-key-000" });
-    expect(wrong.stdout + wrong.stderr).toContain("✖ Upstream team refused the key (HTTP 401)");
+    expect(wrong.stdout + wrong.stderr).toContain("✖ Upstream team refused the key (HTTP 401)\n    fix: Set TEAM_KEY to a valid key in the gateway's environment and restart it.");
     expect(wrong.code).toBe(1);
+    // An `env:` key is set in the environment: `gateway login team` would only answer that it needs no login.
+    const unset = await runCli(["doctor"], { ...env, TEAM_KEY: undefined });
+    expect(unset.stdout + unset.stderr).toContain("✖ Upstream team key: from $TEAM_KEY (unset)\n    fix: Set TEAM_KEY in the gateway's environment and restart it.");
+    expect(unset.stdout + unset.stderr).not.toContain("gateway login");
   });
 
   it("login of an upstream whose key is not in the keychain says so and exits 0; an unknown name is usage with the closest one", async () => {

@@ -14,6 +14,15 @@ export const keychainAccount = (upstream: UpstreamConfig): string => new URL(ups
 export const loginCommand = (ctx: CommandContext, upstream: UpstreamConfig): string =>
   upstream.name === ctx.config.defaultUpstream ? "gateway login" : `gateway login ${upstream.name}`;
 
+/**
+ * How to give an upstream the key it lacks, as one instruction: a variable for `key: "env:<VAR>"` (`gateway login`
+ * would only say that upstream needs no login), else `gateway login`. `valid` asks for a key it will accept.
+ */
+export function keyFix(ctx: CommandContext, upstream: UpstreamConfig, valid = false): string {
+  if (upstream.key.kind === "env") return `Set ${upstream.key.variable}${valid ? " to a valid key" : ""} in the gateway's environment and restart it.`;
+  return `Run \`${loginCommand(ctx, upstream)}\`${valid ? " with a valid key" : upstream.name === ctx.config.defaultUpstream ? ", or set GATEWAY_API_KEY" : ""}.`;
+}
+
 /** What an upstream's key is, for `status` and `doctor`: where it comes from, and whether it is there. */
 export interface KeyState {
   /** `true` stored or set, `false` missing, `undefined` not needed. */

@@ -7,7 +7,7 @@ import { checkKey } from "../../upstream/check-key.js";
 import { createContext, portFlag, type CommandContext } from "../context.js";
 import { chooseGateway, notYours } from "../running-gateway.js";
 import { log } from "../terminal.js";
-import { describeKey, keySources, keychainAccount, loginCommand } from "../upstream-keys.js";
+import { describeKey, keyFix, keySources, keychainAccount } from "../upstream-keys.js";
 
 interface Check {
   /** `undefined`: the check does not apply now, and the label says why. */
@@ -62,12 +62,11 @@ async function checkUpstream(ctx: CommandContext, upstream: UpstreamConfig, alon
   if (upstream.url === ECHO_UPSTREAM) return [{ ok: undefined, label: `Upstream${name}: echo (built in, offline): no reachability or key to check` }];
   const where = alone ? keychainAccount(upstream) : `${upstream.name} (${keychainAccount(upstream)})`;
   const state = await describeKey(ctx, upstream);
-  const login = loginCommand(ctx, upstream);
   const source = keySources(ctx)(upstream);
   const keyCheck: Check =
     source.kind === "keychain" && !keychainOk
       ? { ok: undefined, label: `Upstream${name} key: not checked, the OS keychain is not available (above)` }
-      : { ok: state.ok, label: `Upstream${name} key: ${state.text}`, fix: `Run \`${login}\`${upstream.name === ctx.config.defaultUpstream ? ", or set GATEWAY_API_KEY" : ""}.` };
+      : { ok: state.ok, label: `Upstream${name} key: ${state.text}`, fix: keyFix(ctx, upstream) };
   const key = source.kind === "none" ? undefined : await source.get().catch(() => undefined);
   try {
     const result = await checkKey(upstream, key);
@@ -77,7 +76,7 @@ async function checkUpstream(ctx: CommandContext, upstream: UpstreamConfig, alon
         ? { ok: valid, label: valid ? `Upstream${name} answers without a key` : `Upstream${name} refused the request without a key (HTTP ${result.status})`, fix: 'Give it a key in config.json ("key": "keychain" or "env:<VAR>").' }
         : key === undefined
           ? { ok: undefined, label: `Upstream${name} key check skipped: there is no key to send` }
-          : { ok: valid, label: valid ? `Upstream${name} accepts the key` : `Upstream${name} refused the key (HTTP ${result.status})`, fix: `Run \`${login}\` with a valid key.` };
+          : { ok: valid, label: valid ? `Upstream${name} accepts the key` : `Upstream${name} refused the key (HTTP ${result.status})`, fix: keyFix(ctx, upstream, true) };
     return [keyCheck, { ok: true, label: `Upstream ${where} reachable (HTTP ${result.status})` }, verdict];
   } catch (error) {
     return [keyCheck, { ok: false, label: `Upstream ${where} unreachable: ${(error as Error).message}`, fix: "Check the URL in config.json (or gateway login --upstream <url>), your network and HTTPS_PROXY." }];

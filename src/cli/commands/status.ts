@@ -8,7 +8,7 @@ import { createContext, localKeyOf, portFlag, type CommandContext } from "../con
 import { chooseGateway, notYours, portArg } from "../running-gateway.js";
 import { formatTable } from "../table.js";
 import { log } from "../terminal.js";
-import { describeKey, loginCommand, type KeyState } from "../upstream-keys.js";
+import { describeKey, keyFix, type KeyState } from "../upstream-keys.js";
 
 /** `pid 13984, up 12 minutes`: what a gateway's record and health say about its process. */
 function processLabel(gateway: Pick<LiveGateway, "health" | "record">): string {
@@ -61,7 +61,7 @@ export function registerStatus(program: Command): void {
       else {
         const where = upstreams.length === 1 ? "every request gets 503" : `requests routed to ${keyless.map((upstream) => upstream.name).join(", ")} get 503`;
         log.warn(`${line} But ${where}: no upstream key.`);
-        log.info(`Store the key: ${keyless.map((upstream) => `\`${loginCommand(ctx, upstream)}\``).join(", ")}.`);
+        log.info(keyless.map((upstream) => keyFix(ctx, upstream)).join(" "));
       }
       log.log(`  Dashboard: ${url}/ui/ (\`gateway ui${portArg(flag)}\` opens it with the key)`);
       if (running.record?.capture) log.log(`  Capture:   ${running.record.capture === "off" ? "off" : `${running.record.capture} (bodies kept in memory: the dashboard, gateway logs --show)`}`);
