@@ -331,6 +331,27 @@ describe("chat clients on a messages-only upstream", () => {
     expect(gateway!.records.at(-1)).toMatchObject({ translated: "chat -> messages", status: 200, inputTokens: 10, outputTokens: 4, cacheReadTokens: 2 });
   });
 
+  it("a stream's usage is OpenAI's: its own chunk with no choices after the finish chunk, only when include_usage asked, the others saying null", async () => {
+    await messagesOnly(() => ({ chunks: [messagesSse(toolEvents)] }));
+    const stream = async (options: Record<string, unknown>) => {
+      const body = JSON.stringify({ model: "claude-x", stream: true, messages: [{ role: "user", content: "read it" }], ...options });
+      const res = await rawRequest(gateway!.url, { method: "POST", path: "/v1/chat/completions", headers: { authorization: `Bearer ${LOCAL_KEY}`, "content-type": "application/json" }, body });
+      expect(res.status).toBe(200);
+      return decodeEvents(res.body).map((event) => event.data);
+    };
+    const asked = await stream({ stream_options: { include_usage: true } });
+    expect(asked.at(-1)).toBe("[DONE]");
+    const chunks = asked.slice(0, -1).map((data) => JSON.parse(data) as { id: string; choices: { finish_reason: string | null }[]; usage: unknown });
+    const [finish, usage] = chunks.slice(-2);
+    expect(finish).toMatchObject({ choices: [{ finish_reason: "tool_calls" }], usage: null });
+    expect(usage).toEqual({ id: finish!.id, object: "chat.completion.chunk", created: expect.any(Number), model: "claude-x", choices: [], usage: expect.objectContaining({ prompt_tokens: 12, completion_tokens: 4 }) });
+    expect(chunks.slice(0, -1).every((chunk) => chunk.usage === null && chunk.choices.length === 1)).toBe(true);
+    const unasked = await stream({});
+    expect(unasked.at(-1)).toBe("[DONE]");
+    expect(unasked.slice(0, -1).map((data) => JSON.parse(data) as Record<string, unknown>).filter((chunk) => "usage" in chunk)).toEqual([]);
+    expect(unasked).toHaveLength(asked.length - 1);
+  });
+
   it("a stream's record keeps the cache write the messages upstream reported", async () => {
     const usage = { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 2, cache_creation_input_tokens: 30 };
     const events = [{ type: "message_start", message: { ...toolReply, content: [], stop_reason: null, usage } }, ...toolEvents.slice(1)];
