@@ -52,6 +52,18 @@ describe("<think> tags at the start of content (Qwen3, DeepSeek-R1 behind a serv
     expect(read(["\n\n"])).toEqual({ reasoning: "", text: "\n\n" });
   });
 
+  it("sends white space it held before a tool call ahead of the call, in the upstream's order", () => {
+    const reader = createHubEventReader(sequentialIds());
+    expect(reader.push(deltaItem({ content: "\n\n" }))).toEqual([]);
+    const call = { index: 0, id: "call_1", type: "function" as const, function: { name: "f", arguments: "{}" } };
+    expect(reader.push(deltaItem({ tool_calls: [call] }))).toEqual([
+      { type: "text", text: "\n\n" },
+      { type: "tool_start", call: 0, id: "call_1", name: "f" },
+      { type: "tool_args", call: 0, text: "{}" },
+    ]);
+    expect(reader.end()).toEqual([]);
+  });
+
   it("reads a whole reply the same way, and prefers a reasoning field the upstream gave", () => {
     expect(readHubReply(hubReply({ content: answer }), sequentialIds())).toMatchObject({ reasoning: { text: "\nThe user wants 2+2.\n", field: "reasoning_content" }, text: "It is 4.", answer: "It is 4." });
     expect(readHubReply(hubReply({ content: answer, reasoning: "Field." }), sequentialIds())).toMatchObject({ reasoning: { text: "Field.", field: "reasoning" }, text: "It is 4." });

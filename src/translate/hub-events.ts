@@ -124,6 +124,9 @@ export function createHubEventReader(ids: IdSource) {
     if (call.ordinal === undefined) {
       call.pending += text;
       if (!call.name) return;
+      // Content the `<think>` splitter still holds (white space that could have opened a tag) came before the
+      // call: it goes out now, in the upstream's order, not after the call at the end of the stream.
+      out.push(...content.end().map(contentEvent));
       call.ordinal = opened++;
       if (call.id === undefined) {
         call.id = ids("call_");
