@@ -121,6 +121,29 @@ describe("hostile input", () => {
     await stillHealthy();
   });
 
+  it("a query whose escapes do not decode never takes the gateway down, capture on or not, and goes upstream as it came", async () => {
+    const capturing = await startTestGateway(upstream.url, { file: { capture: "all" } });
+    try {
+      const refused = await rawRequest(capturing.url, { path: "/v1beta/x?%zz&key=", headers: ["host", "evil.example"] });
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.body).error.status).toBe("PERMISSION_DENIED");
+      const body = JSON.stringify({ contents: [{ parts: [{ text: "hi" }] }] });
+      const res = await rawRequest(capturing.url, { method: "POST", path: `/v1beta/models/g:generateContent?%zz=1&key=${LOCAL_KEY}`, headers: { "content-type": "application/json" }, body });
+      expect(res.status).toBe(200);
+      expect(upstream.last().url).toMatch(/:generateContent\?%zz=1$/);
+      expect((await rawRequest(capturing.url, { path: "/health" })).status).toBe(200);
+    } finally {
+      await capturing.close(0);
+    }
+  });
+
+  it.each(["k%65y", "%6Bey", "%6b%65%79"])("takes the Gemini key spelled %s as the key it is, and never sends it upstream", async (name) => {
+    const body = JSON.stringify({ contents: [{ parts: [{ text: "hi" }] }] });
+    const res = await rawRequest(gateway.url, { method: "POST", path: `/v1beta/models/g:generateContent?${name}=${LOCAL_KEY}&alt=json`, headers: { "content-type": "application/json" }, body });
+    expect(res.status).toBe(200);
+    expect(upstream.last().url).toMatch(/:generateContent\?alt=json$/);
+  });
+
   it("passes other methods under /v1/ through, and 404s them elsewhere", async () => {
     const del = await rawRequest(gateway.url, { method: "DELETE", path: "/v1/files/abc", headers: { authorization: `Bearer ${LOCAL_KEY}` } });
     expect(del.status).toBe(200);

@@ -91,11 +91,13 @@ export const geminiFamily: Family = {
   keyHint: "x-goog-api-key: <key>",
   upstreamAuth: (key) => ({ "x-goog-api-key": key }),
   upstreamQuery(query) {
-    if (!query.includes("key=")) return query;
+    if (query.length < 2) return query;
+    // Each name decoded as `presentedKey` decodes it (URLSearchParams: `k%65y` is `key`, a malformed escape stays as
+    // it is), so a key the gateway accepted can never go upstream under another spelling; the rest leaves as it came.
     const kept = query
       .slice(1)
       .split("&")
-      .filter((part) => part && decodeURIComponent(part.split("=")[0]!.replaceAll("+", " ")) !== "key");
+      .filter((part) => part && !new URLSearchParams(part.split("=")[0]).has("key"));
     return kept.length > 0 ? `?${kept.join("&")}` : "";
   },
   needsVersion: false,

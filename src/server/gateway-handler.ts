@@ -82,14 +82,15 @@ export function createGatewayHandler(ctx: GatewayContext) {
       leave?.();
     });
     let recorded = true;
-    // Every recorded request reaches the capture decision, refusals included (a 401 is worth seeing).
-    x.draft.capture = ctx.captures.start(() => ({
-      method: req.method ?? "GET",
-      path: `${resolved.path}${family.upstreamQuery(resolved.query)}`,
-      headers: redactHeaders(req.headers),
-      body: undefined,
-    }));
     try {
+      // Every recorded request reaches the capture decision, refusals included (a 401 is worth seeing). Inside the
+      // boundary: whatever reading the request throws is an answer, never an unhandled rejection that ends the process.
+      x.draft.capture = ctx.captures.start(() => ({
+        method: req.method ?? "GET",
+        path: `${resolved.path}${family.upstreamQuery(resolved.query)}`,
+        headers: redactHeaders(req.headers),
+        body: undefined,
+      }));
       const repeated = repeatedHeader(req.rawHeaders);
       checkHost(req, ctx.anyHost, repeated);
       checkOrigin(req, ctx.allowedOrigins);

@@ -11,6 +11,8 @@ export interface ListenOptions {
   port: number;
   /** Slow-loris backstop: the whole request must arrive within this time, else Node answers 408. */
   requestTimeoutMs: number;
+  /** Told of an error the handler let through; that request's connection is closed. */
+  onInternalError: (error: unknown) => void;
 }
 
 export interface RunningServer {
@@ -60,7 +62,14 @@ export async function listenHandler(handler: (req: IncomingMessage, res: ServerR
       hint: `Choose another port: gateway start --port 8484 (or --port 0 for any free port).`,
     });
   }
-  const server = createServer({ requestTimeout: options.requestTimeoutMs, headersTimeout: Math.min(options.requestTimeoutMs, 30_000) }, (req, res) => void handler(req, res));
+  // The handler answers every error itself; one that escapes it (a bug) costs that request its connection, never
+  // the gateway's process, as an unhandled rejection would.
+  const serve = (req: IncomingMessage, res: ServerResponse) =>
+    void handler(req, res).catch((error: unknown) => {
+      options.onInternalError(error);
+      res.destroy();
+    });
+  const server = createServer({ requestTimeout: options.requestTimeoutMs, headersTimeout: Math.min(options.requestTimeoutMs, 30_000) }, serve);
   try {
     await bind(server, host, port);
   } catch (error) {

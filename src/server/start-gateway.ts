@@ -62,6 +62,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       host: options.config.host,
       port: options.config.port,
       requestTimeoutMs: bodyTimeoutMs + 30_000,
+      onInternalError: ctx.onInternalError,
     });
   } catch (error) {
     await upstreams.close();
