@@ -7,30 +7,35 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaptureStore } from "../src/dashboard/capture-store.js";
 import { createLiveFeed } from "../src/dashboard/live-feed.js";
+import { Secrets } from "../src/secrets.js";
 import type { RequestRecord } from "../src/request-log/record.js";
 import { assembleReply } from "../ui/src/assemble-reply.js";
 import { curlCommand } from "../ui/src/curl-command.js";
 import { arrayElements, parseJson, replyEvents } from "../ui/src/reply-events.js";
+import { FAKE_UPSTREAM_KEY } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
 import { chatSse, chunk, startScriptedUpstream, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
 import { rawRequest } from "./helpers/http.js";
+import { closeAfterEach } from "./helpers/close-after-each.js";
 
 const record = (id: string, status = 200): RequestRecord => ({
   time: new Date().toISOString(), requestId: id, method: "POST", path: "/v1/chat/completions", family: "chat", model: "m", status,
   durationMs: 1, ttfbMs: 1, inputTokens: 1, outputTokens: 1, cacheReadTokens: undefined, cacheWriteTokens: undefined, userAgent: "t", outcome: "complete",
 });
 const request0 = (body: string) => () => ({ method: "POST", path: "/v1/chat/completions", headers: {}, body });
+const unchanged = (text: string) => text;
+const opened = closeAfterEach();
 
 describe("capture store limits", () => {
   it("keeps at most maxRequests, oldest dropped first", () => {
-    const store = createCaptureStore("all", { maxRequests: 3, maxBytes: 1_000_000 });
+    const store = createCaptureStore("all", unchanged, { maxRequests: 3, maxBytes: 1_000_000 });
     for (let i = 0; i < 5; i++) store.start(request0(`body ${i}`))!.finish(record(`r${i}`));
     expect(["r0", "r1", "r2", "r3", "r4"].map((id) => store.get(id)?.request.body)).toEqual([undefined, undefined, "body 2", "body 3", "body 4"]);
     expect(store.stats()).toEqual({ requests: 3, bytes: 18 });
   });
 
   it("keeps at most maxBytes, and a single capture over it not at all", () => {
-    const store = createCaptureStore("all", { maxRequests: 100, maxBytes: 100 });
+    const store = createCaptureStore("all", unchanged, { maxRequests: 100, maxBytes: 100 });
     for (let i = 0; i < 4; i++) {
       const recorder = store.start(request0("x".repeat(10)))!;
       recorder.response(200, {}, true);
@@ -46,12 +51,12 @@ describe("capture store limits", () => {
   });
 
   it("errors mode keeps failed requests only; off keeps nothing", () => {
-    const errors = createCaptureStore("errors");
+    const errors = createCaptureStore("errors", unchanged);
     errors.start(request0("ok"))!.finish(record("ok"));
     errors.start(request0("bad"))!.finish(record("bad", 502));
     expect(errors.get("ok")).toBeUndefined();
     expect(errors.get("bad")?.request.body).toBe("bad");
-    expect(createCaptureStore("off").start(request0("x"))).toBeUndefined();
+    expect(createCaptureStore("off", unchanged).start(request0("x"))).toBeUndefined();
   });
 });
 
@@ -78,6 +83,42 @@ describe("captured credentials", () => {
     }
     const gemini = JSON.parse((await rawRequest(gateway.url, { path: `/ui/api/requests/${gateway.records[0]!.requestId}`, headers: { authorization: `Bearer ${LOCAL_KEY}` } })).body);
     expect(gemini.capture.request.path).toBe("/gemini/v1beta/models/m:generateContent?alt=json");
+  });
+
+  it("no upstream key an upstream echoes in its error, and no key a client pasted into its request", async () => {
+    const echoing = opened(await startScriptedUpstream((req) => ({ status: 400, json: { error: { message: `your key ${req.headers.authorization} is bad`, type: "invalid_request_error" } } })));
+    const gateway = opened(await startTestGateway(echoing.url, { file: { capture: "all" } }));
+    const body = JSON.stringify({ model: "m", messages: [{ role: "user", content: `my keys are ${LOCAL_KEY} and ${FAKE_UPSTREAM_KEY}` }] });
+    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: { authorization: `Bearer ${LOCAL_KEY}`, "content-type": "application/json" }, body });
+    // The client's own answer is the upstream's, as it came (SPEC 4): only what the gateway keeps is redacted.
+    expect(res.status).toBe(400);
+    await expect.poll(() => gateway.records.length).toBe(1);
+    const detail = await rawRequest(gateway.url, { path: `/ui/api/requests/${gateway.records[0]!.requestId}`, headers: { authorization: `Bearer ${LOCAL_KEY}` } });
+    const { capture } = JSON.parse(detail.body);
+    expect(capture.chunks.map((c: { text: string }) => c.text).join("")).toBe('{"error":{"message":"your key Bearer *** is bad","type":"invalid_request_error"}}');
+    expect(capture.request.body).toContain("my keys are *** and ***");
+    expect(detail.body).not.toContain(FAKE_UPSTREAM_KEY);
+    expect(detail.body).not.toContain(LOCAL_KEY);
+  });
+});
+
+describe("the capture of a reply that holds a key", () => {
+  const secrets = new Secrets();
+  secrets.remember("sk-secret-0123456789");
+
+  it("is kept redacted, as one chunk when the key was cut across two; a reply without one keeps its chunks", () => {
+    const store = createCaptureStore("all", (text) => secrets.redact(text));
+    const cut = store.start(request0("send sk-secret-0123456789"))!;
+    cut.response(400, {}, false);
+    cut.chunk(1, Buffer.from('{"error":"bad sk-secret-01'));
+    cut.chunk(2, Buffer.from('23456789 here"}'));
+    cut.finish(record("cut", 400));
+    expect(store.get("cut")).toMatchObject({ request: { body: "send ***" }, chunks: [{ at: 1, text: '{"error":"bad *** here"}' }] });
+    const plain = store.start(request0("hi"))!;
+    plain.chunk(1, Buffer.from("one "));
+    plain.chunk(2, Buffer.from("two"));
+    plain.finish(record("plain"));
+    expect(store.get("plain")?.chunks).toEqual([{ at: 1, text: "one " }, { at: 2, text: "two" }]);
   });
 });
 

@@ -41,11 +41,23 @@ const wanted = (mode: CaptureMode, record: RequestRecord): boolean =>
   mode === "all" || (mode === "errors" && (record.status >= 400 || record.outcome !== "complete"));
 
 /**
- * Bodies of recent requests in memory only (SPEC section 9): at most `maxRequests` and `maxBytes`, the oldest
- * dropped first, never written to disk. A reply's chunks are kept as the references undici handed over (no copy on
- * the hot path) and decoded to text only when the request ends.
+ * A reply's chunks as text without credentials. A key can be cut across two chunks, so the joined text is what is
+ * checked; a reply that holds one (an upstream echoing the key it was sent in its error) is kept redacted as one
+ * chunk at the time of its first: its timing matters less than the key.
  */
-export function createCaptureStore(mode: CaptureMode, limits: CaptureLimits = { maxRequests: 200, maxBytes: 64 * 1024 * 1024 }) {
+function redactChunks(chunks: { at: number; text: string }[], redact: (text: string) => string): { at: number; text: string }[] {
+  const whole = chunks.map((chunk) => chunk.text).join("");
+  const clean = redact(whole);
+  return clean === whole ? chunks : [{ at: chunks[0]!.at, text: clean }];
+}
+
+/**
+ * Bodies of recent requests in memory only (SPEC section 9): at most `maxRequests` and `maxBytes`, the oldest
+ * dropped first, never written to disk, and without a key the gateway knows (`redact`: an upstream may echo its key
+ * in an error, a client may paste one into a prompt). A reply's chunks are kept as the references undici handed over
+ * (no copy on the hot path) and decoded to text only when the request ends.
+ */
+export function createCaptureStore(mode: CaptureMode, redact: (text: string) => string, limits: CaptureLimits = { maxRequests: 200, maxBytes: 64 * 1024 * 1024 }) {
   const kept = new Map<string, { capture: Capture; bytes: number }>();
   let bytes = 0;
 
@@ -91,7 +103,8 @@ export function createCaptureStore(mode: CaptureMode, limits: CaptureLimits = { 
           if (!wanted(mode, record)) return;
           const decoder = new TextDecoder();
           const text = chunks.map(({ at, data }) => ({ at: Math.round(at * 10) / 10, text: decoder.decode(data, { stream: true }) }));
-          keep(record.requestId, { request, response, chunks: text, attempts }, size);
+          if (request.body !== undefined) request.body = redact(request.body);
+          keep(record.requestId, { request, response, chunks: redactChunks(text, redact), attempts }, size);
         },
       };
     },

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { isLoopbackHost, type GatewayConfig } from "../config/index.js";
+import type { Secrets } from "../secrets.js";
 import { createCaptureStore, type CaptureStore } from "../dashboard/capture-store.js";
 import { createLiveFeed, type LiveFeed } from "../dashboard/live-feed.js";
 import type { Segments } from "../families/index.js";
@@ -20,6 +21,8 @@ export interface GatewayContextOptions {
   config: GatewayConfig;
   upstreams: UpstreamSet;
   localKey: string;
+  /** The keys this gateway handles (its local key, the upstream keys it sends): kept out of every capture. */
+  secrets: Secrets;
   seal: ReasoningSeal;
   /** Package version, for `/health`. */
   version: string;
@@ -83,7 +86,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
   const nextRequestId = () => `req_${runId}${(++count).toString(36).padStart(8, "0")}`;
   const keyMatches = createKeyCheck(options.localKey);
   const feed = createLiveFeed();
-  const captures = createCaptureStore(config.capture);
+  const captures = createCaptureStore(config.capture, (text) => options.secrets.redact(text));
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error(error));
   const upstream = upstreams.default.label;
   return {

@@ -7,6 +7,7 @@ import { createGatewayContext } from "./gateway-context.js";
 import { createGatewayHandler } from "./gateway-handler.js";
 import type { Occupancy } from "./inflight.js";
 import { listenHandler, type RunningServer } from "./listen.js";
+import { Secrets } from "../secrets.js";
 import { refuseUpgrade } from "./refuse-upgrade.js";
 import { BODY_DEADLINE_MS } from "./stages/read-body.js";
 
@@ -52,9 +53,12 @@ export interface Gateway {
 
 /** Starts the upstreams, the request handler and the listener: everything `gateway start` runs. */
 export async function startGateway(options: StartGatewayOptions): Promise<Gateway> {
-  const upstreams = await openUpstreams(options.config, options.keySourceFor);
+  // The keys this gateway handles, hidden in everything it keeps (captures): its local key, and each upstream key it sends.
+  const secrets = new Secrets();
+  secrets.remember(options.localKey);
+  const upstreams = await openUpstreams(options.config, options.keySourceFor, secrets);
   const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_DEADLINE_MS;
-  const ctx = createGatewayContext({ ...options, upstreams, bodyTimeoutMs });
+  const ctx = createGatewayContext({ ...options, upstreams, bodyTimeoutMs, secrets });
   let running: RunningServer;
   try {
     // Node's own request timeout is only the backstop: the handler's body deadline answers first, in the family's shape.

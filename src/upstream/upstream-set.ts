@@ -4,6 +4,7 @@ import { startEchoServer, type EchoServer } from "../echo/echo-server.js";
 import { createModelTable } from "../routing/model-table.js";
 import { createDispatcher } from "./create-dispatcher.js";
 import type { KeySource } from "./key-source.js";
+import type { Secrets } from "../secrets.js";
 import { createUpstream, type Upstream } from "./upstream.js";
 
 /** Makes the key source of one upstream (the CLI decides: keychain, `GATEWAY_API_KEY`, an `env:` variable, none). */
@@ -28,7 +29,7 @@ export interface UpstreamSet {
 }
 
 /** Builds the upstreams of `config`, starting an in-process echo server for each `echo` one. */
-export async function openUpstreams(config: GatewayConfig, keySourceFor: KeySourceFor): Promise<UpstreamSet> {
+export async function openUpstreams(config: GatewayConfig, keySourceFor: KeySourceFor, secrets: Secrets): Promise<UpstreamSet> {
   const echoes: EchoServer[] = [];
   const all: Upstream[] = [];
   try {
@@ -43,6 +44,7 @@ export async function openUpstreams(config: GatewayConfig, keySourceFor: KeySour
           label: echo ? ECHO_UPSTREAM : base.origin,
           keySource: keySourceFor(upstreamConfig),
           dispatcher: () => createDispatcher(base, upstreamConfig.timeouts),
+          secrets,
         }),
       );
     }

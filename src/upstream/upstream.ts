@@ -6,6 +6,7 @@ import { FORMAT_FAMILY, type Family, type Format, type Segments } from "../famil
 import { dispatchReply, type DispatchedReply, type ParseHeaders } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
 import type { KeySource } from "./key-source.js";
+import type { Secrets } from "../secrets.js";
 import { backoffDelay, isConnectionFailure, retryDelayFor } from "./retry-policy.js";
 import type { ReplyBody } from "./reply-body.js";
 import { toUpstreamError } from "./upstream-errors.js";
@@ -53,6 +54,11 @@ export interface UpstreamOptions {
   keySource: KeySource;
   /** Makes the connection pool; called once, on the first request. */
   dispatcher: () => Promise<Dispatcher>;
+  /**
+   * Told every key sent, so that what the gateway keeps (captures) can hide it wherever an upstream echoes it;
+   * absent for a one-off key check, whose caller holds the key it checks.
+   */
+  secrets?: Secrets | undefined;
 }
 
 /**
@@ -101,6 +107,7 @@ export function createUpstream(options: UpstreamOptions) {
     let key = await keySource.get();
     // Forwarding without a credential would only earn the upstream's own 401 (SPEC section 8).
     if (key === undefined && keySource.kind !== "none") throw keySource.missing(config.name);
+    options.secrets?.remember(key);
     let keyRefreshed = false;
     for (let attempts = 1; ; attempts++) {
       let response: DispatchedReply;
@@ -123,6 +130,7 @@ export function createUpstream(options: UpstreamOptions) {
         const fresh = await keySource.refresh();
         if (fresh && fresh !== key) {
           key = fresh;
+          options.secrets?.remember(key);
           await response.body.dump();
           continue;
         }

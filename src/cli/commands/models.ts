@@ -5,7 +5,7 @@ import { statusError } from "../../upstream/error-message.js";
 import { collectCatalog } from "../../upstream/model-catalog.js";
 import { openUpstreams } from "../../upstream/upstream-set.js";
 import { createContext } from "../context.js";
-import { redact } from "../secrets.js";
+import { redact, secrets } from "../secrets.js";
 import { formatTable } from "../table.js";
 import { print } from "../terminal.js";
 import { keySources } from "../upstream-keys.js";
@@ -36,7 +36,7 @@ export function registerModels(program: Command): void {
     .action(async (options: { api: FamilyName; json?: boolean }) => {
       const ctx = createContext();
       const family = familyNamed(options.api);
-      const upstreams = await openUpstreams(ctx.config, keySources(ctx));
+      const upstreams = await openUpstreams(ctx.config, keySources(ctx), secrets);
       try {
         const catalog = await collectCatalog(upstreams, family, { headers: { "user-agent": "gateway-cli" }, version: "2023-06-01", signal: AbortSignal.timeout(60_000) });
         if (catalog.failure) {
