@@ -52,13 +52,21 @@ describe("gateway start", () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("refuses to start with a real upstream and no key, naming both ways out", async () => {
+  it("refuses to start with a real upstream and no keychain, saying the keychain is missing and both ways out", async () => {
     const started = Date.now();
     const result = await runCli(["start", "--port", "0", "--upstream", "https://gateway.example.com"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir() }));
     expect(result.code).toBe(1);
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(result.stderr).toMatch(/keychain is not available|No upstream key is stored/);
-    expect(result.stderr).toContain("GATEWAY_API_KEY");
+    expect(result.stderr).toContain("✖ The OS keychain is not available: no D-Bus session bus, so no Secret Service can be reached (DBUS_SESSION_BUS_ADDRESS is unset).");
+    expect(result.stderr).toContain("or set GATEWAY_API_KEY in the environment to the upstream key.");
+    expect(result.stderr).not.toContain("No upstream key is stored");
+  });
+
+  it("refuses to start with a real upstream whose key the keychain does not hold, naming both ways out", async () => {
+    const result = await runCli(["start", "--port", "0", "--upstream", "https://never-stored.example.com"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("✖ No upstream key is stored for https://never-stored.example.com.");
+    expect(result.stderr).toContain("Run `gateway login` to store one in the OS keychain, or set GATEWAY_API_KEY.");
   });
 
   it("starts with GATEWAY_API_KEY when there is no keychain at all", async () => {

@@ -59,7 +59,10 @@ export async function startupKeySources(ctx: CommandContext): Promise<KeySourceF
     const source = sourceFor(upstream);
     const isDefault = upstream.name === ctx.config.defaultUpstream;
     if (source.kind === "none") continue;
-    const key = isDefault ? await source.get() : await source.get().catch(() => undefined);
+    // The keychain itself, not its key source: a running gateway's source answers "no key" when the keychain fails
+    // (it keeps serving its last key), and a start that cannot reach the keychain must say so (SPEC 6 and 8).
+    const read = source.kind === "keychain" ? () => ctx.store.get(keychainAccount(upstream)) : () => source.get();
+    const key = isDefault ? await read() : await read().catch(() => undefined);
     rememberSecret(key);
     if (key !== undefined && source.kind === "keychain") initial.set(keychainAccount(upstream), key);
     if (key === undefined && isDefault) {
