@@ -86,10 +86,16 @@ describe("captured credentials", () => {
   });
 
   it("no upstream key an upstream echoes in its error, and no key a client pasted into its request", async () => {
-    const echoing = opened(await startScriptedUpstream((req) => ({ status: 400, json: { error: { message: `your key ${req.headers.authorization} is bad`, type: "invalid_request_error" } } })));
+    const echoing = opened(
+      await startScriptedUpstream((req) => ({
+        status: 400,
+        headers: { "x-echo": String(req.headers.authorization), location: `https://example.com/?k=${FAKE_UPSTREAM_KEY}` },
+        json: { error: { message: `your key ${req.headers.authorization} is bad`, type: "invalid_request_error" } },
+      })),
+    );
     const gateway = opened(await startTestGateway(echoing.url, { file: { capture: "all" } }));
     const body = JSON.stringify({ model: "m", messages: [{ role: "user", content: `my keys are ${LOCAL_KEY} and ${FAKE_UPSTREAM_KEY}` }] });
-    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: { authorization: `Bearer ${LOCAL_KEY}`, "content-type": "application/json" }, body });
+    const res = await rawRequest(gateway.url, { method: "POST", path: `/v1/chat/completions?key=${LOCAL_KEY}`, headers: { authorization: `Bearer ${LOCAL_KEY}`, "content-type": "application/json" }, body });
     // The client's own answer is the upstream's, as it came (SPEC 4): only what the gateway keeps is redacted.
     expect(res.status).toBe(400);
     await expect.poll(() => gateway.records.length).toBe(1);
@@ -97,6 +103,9 @@ describe("captured credentials", () => {
     const { capture } = JSON.parse(detail.body);
     expect(capture.chunks.map((c: { text: string }) => c.text).join("")).toBe('{"error":{"message":"your key Bearer *** is bad","type":"invalid_request_error"}}');
     expect(capture.request.body).toContain("my keys are *** and ***");
+    // Headers are redacted by name; a key echoed in any other header, or a chat path's ?key=, is redacted by value.
+    expect(capture.response.headers).toMatchObject({ "x-echo": "Bearer ***", location: "https://example.com/?k=***" });
+    expect(capture.request.path).toBe("/v1/chat/completions?key=***");
     expect(detail.body).not.toContain(FAKE_UPSTREAM_KEY);
     expect(detail.body).not.toContain(LOCAL_KEY);
   });

@@ -51,6 +51,10 @@ function redactChunks(chunks: { at: number; text: string }[], redact: (text: str
   return clean === whole ? chunks : [{ at: chunks[0]!.at, text: clean }];
 }
 
+/** Header values without a known key: headers are redacted by name, but an upstream may echo a key in any of them (`location`, its own). */
+const redactValues = (headers: Record<string, string>, redact: (text: string) => string): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, redact(value)]));
+
 /**
  * Bodies of recent requests in memory only (SPEC section 9): at most `maxRequests` and `maxBytes`, the oldest
  * dropped first, never written to disk, and without a key the gateway knows (`redact`: an upstream may echo its key
@@ -103,8 +107,9 @@ export function createCaptureStore(mode: CaptureMode, redact: (text: string) => 
           if (!wanted(mode, record)) return;
           const decoder = new TextDecoder();
           const text = chunks.map(({ at, data }) => ({ at: Math.round(at * 10) / 10, text: decoder.decode(data, { stream: true }) }));
-          if (request.body !== undefined) request.body = redact(request.body);
-          keep(record.requestId, { request, response, chunks: redactChunks(text, redact), attempts }, size);
+          const clean = { ...request, path: redact(request.path), headers: redactValues(request.headers, redact), body: request.body === undefined ? undefined : redact(request.body) };
+          const reply = response && { ...response, headers: redactValues(response.headers, redact) };
+          keep(record.requestId, { request: clean, response: reply, chunks: redactChunks(text, redact), attempts }, size);
         },
       };
     },
