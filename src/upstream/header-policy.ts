@@ -16,8 +16,12 @@ export const HOP_BY_HOP: ReadonlySet<string> = new Set([
   "upgrade",
 ]);
 
-/** The client's local credentials: replaced by the upstream key, never sent on. Cookies belong to localhost. */
-export const CLIENT_CREDENTIALS: ReadonlySet<string> = new Set(["authorization", "x-api-key", "x-goog-api-key", "cookie"]);
+/**
+ * Headers that carry a key: the chat, messages and Gemini styles', Azure's and Portkey's, proxies', and cookies. A
+ * client's are its local credentials: replaced by the upstream key, never sent on (cookies belong to localhost); and
+ * no upstream's static `headers` may hold one (the config never holds a key).
+ */
+export const CLIENT_CREDENTIALS: ReadonlySet<string> = new Set(["authorization", "proxy-authorization", "x-api-key", "x-goog-api-key", "api-key", "x-portkey-api-key", "cookie"]);
 
 /** Metadata about the local hop; the upstream must not learn the user's local addresses from it. */
 export const PROXY_METADATA: ReadonlySet<string> = new Set([

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { CLIENT_CREDENTIALS } from "../../upstream/header-policy.js";
 import { frozenMap, mapOf } from "./shapes.js";
 
 /**
@@ -12,18 +13,20 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** RFC 9110 5.5: what Node lets through in a header value (no line breaks, no other control characters). */
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-/** Headers that carry a key: the chat, messages and Gemini styles', Azure's and Portkey's, and cookies. */
-const CREDENTIAL_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "x-goog-api-key", "api-key", "x-portkey-api-key", "cookie"]);
 /** Hop-by-hop headers (RFC 9110 7.6.1), and `host` and `content-length`, which describe one request's connection and body. */
 const CONNECTION_HEADERS = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length"]);
 
 const CONNECTION = "free of connection headers (hop-by-hop ones, Host, Content-Length): the gateway sets those itself";
 
-/** `keyHeader`: the header that carries the bare key instead of the format's usual one (Azure's `api-key`). */
+/**
+ * `keyHeader`: the header that carries the bare key instead of the format's usual one (Azure's `api-key`). Lower
+ * case, as the client's headers are: the key then replaces a client header of that name instead of going beside it.
+ */
 export const keyHeader = v.pipe(
   v.string("a header name such as api-key"),
   v.check((name) => TOKEN.test(name), "a header name such as api-key"),
   v.check((name) => !CONNECTION_HEADERS.has(name.toLowerCase()), CONNECTION),
+  v.transform((name) => name.toLowerCase()),
 );
 
 const VALUE = "a string without line breaks or control characters";
@@ -35,7 +38,7 @@ export const staticHeaders = v.pipe(
       v.string(),
       v.check((name) => TOKEN.test(name), 'an object whose keys are header names such as "X-Title"'),
       v.check(
-        (name) => !CREDENTIAL_HEADERS.has(name.toLowerCase()),
+        (name) => !CLIENT_CREDENTIALS.has(name.toLowerCase()),
         'free of credentials: give the key with "key" (the keychain, or "env:<VAR>") and its header with "keyHeader"',
       ),
       v.check((name) => !CONNECTION_HEADERS.has(name.toLowerCase()), CONNECTION),
