@@ -3,6 +3,7 @@ import { gzipSync } from "node:zlib";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { closeAfterEach } from "./helpers/close-after-each.js";
+import { FAKE_UPSTREAM_KEY } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { messagesHeaders, rawRequest } from "./helpers/http.js";
 import { chatSse, chunk, messagesSse, startScriptedUpstream, type Script, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
@@ -28,6 +29,26 @@ async function chatOnly(script: Script, options: { file?: Record<string, unknown
   }));
   return new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
 }
+
+describe("an upstream that echoes its key in an error", () => {
+  it("reaches a translated client without the key, in the body and in every header it rewrote", async () => {
+    await chatOnly(
+      (req) => ({
+        status: 401,
+        headers: { "www-authenticate": `Bearer error="invalid_token", key="${String(req.headers.authorization)}"`, "x-echo": String(req.headers.authorization) },
+        json: { error: { message: `Incorrect API key provided: ${String(req.headers.authorization)}`, type: "invalid_request_error" } },
+      }),
+      { file: { key: "keychain" } },
+    );
+    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "hi" }] }) });
+    expect(upstream.last().headers.authorization).toBe(`Bearer ${FAKE_UPSTREAM_KEY}`);
+    expect(res.status).toBe(401);
+    expect(JSON.parse(res.body)).toEqual({ type: "error", error: { type: "authentication_error", message: "Incorrect API key provided: Bearer ***" } });
+    expect(res.headers["www-authenticate"]).toBe('Bearer error="invalid_token", key="Bearer ***"');
+    expect(res.headers["x-echo"]).toBe("Bearer ***");
+    expect(JSON.stringify(res)).not.toContain(FAKE_UPSTREAM_KEY);
+  });
+});
 
 const TOOLS = [{ name: "Bash", description: "Run a shell command", input_schema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object" as const, properties: { command: { type: "string" } }, required: ["command"] } }];
 

@@ -63,6 +63,8 @@ export interface GatewayContext {
   readonly recordHeaders: boolean;
   readonly feed: LiveFeed;
   readonly captures: CaptureStore;
+  /** The keys this gateway handles: hidden in captures and in the replies it rewrites. */
+  readonly secrets: Secrets;
   /** `/health` and the dashboard (an h3 app). */
   readonly app: AppHandler;
   readonly bodyTimeoutMs: number;
@@ -103,6 +105,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     recordHeaders: options.recordHeaders === true,
     feed,
     captures,
+    secrets: options.secrets,
     app: createApp({
       feed,
       captures,

@@ -58,7 +58,7 @@ async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolve
   draft.target = model.target;
   draft.stream = request.stream;
   if (endpoint.kind === "models") return answerModelList(x, ctx, endpoint, query);
-  await deliver(x, endpoint, await forward(x, ctx, endpoint, query, request, model));
+  await deliver(x, endpoint, await forward(x, ctx, endpoint, query, request, model), ctx.secrets);
 }
 
 /**

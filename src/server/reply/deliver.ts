@@ -1,6 +1,7 @@
 import type { Exchange } from "../exchange.js";
 import type { Endpoint } from "../stages/resolve.js";
 import type { Forwarded } from "../stages/forward.js";
+import type { Secrets } from "../../secrets.js";
 import { clientResponseHeaders } from "../../upstream/header-policy.js";
 import { sendLocalCount } from "./local-count.js";
 import { relayPassthrough } from "./passthrough.js";
@@ -8,10 +9,14 @@ import { sendTranslatedError } from "./translated-error.js";
 import { sendTranslatedJson } from "./translated-json.js";
 import { relayTranslatedStream } from "./translated-stream.js";
 
-/** An upstream's headers for a reply whose body the gateway rewrote: its own, without length and encoding. */
-function rewrittenHeaders(headers: Record<string, string | string[] | undefined>, upstream: string): Record<string, string | string[]> {
+/**
+ * An upstream's headers for a reply whose body the gateway rewrote: its own, without length and encoding, and
+ * without a key it echoed (`location`, `www-authenticate`, its own headers), as the rewritten body is.
+ */
+function rewrittenHeaders(headers: Record<string, string | string[] | undefined>, upstream: string, secrets: Secrets): Record<string, string | string[]> {
   const out = clientResponseHeaders(headers);
   for (const name of ["content-length", "content-encoding", "content-type"]) delete out[name];
+  for (const [name, value] of Object.entries(out)) out[name] = Array.isArray(value) ? value.map((item) => secrets.redact(item)) : secrets.redact(value);
   out["x-gateway-upstream"] = upstream;
   return out;
 }
@@ -22,18 +27,14 @@ function rewrittenHeaders(headers: Record<string, string | string[] | undefined>
  * event (streams); a count the upstream cannot make is made here. Every answer to a routed request names its
  * upstream in `x-gateway-upstream`.
  */
-export async function deliver(x: Exchange, endpoint: Endpoint, forwarded: Forwarded): Promise<void> {
+export async function deliver(x: Exchange, endpoint: Endpoint, forwarded: Forwarded, secrets: Secrets): Promise<void> {
   const { plan } = forwarded;
   if (plan.kind === "count") return sendLocalCount(x, plan);
   const { reply } = forwarded as Exclude<Forwarded, { plan: { kind: "count" } }>;
   if (plan.kind === "passthrough") return relayPassthrough(x, reply, plan.call.family, { "x-gateway-upstream": plan.upstream.name });
-  const headers = rewrittenHeaders(reply.headers, plan.upstream.name);
+  const headers = rewrittenHeaders(reply.headers, plan.upstream.name, secrets);
   const stream = (forwarded as Extract<Forwarded, { plan: { kind: "translate" } }>).stream;
-  if (reply.status >= 400) {
-    const key = await plan.upstream.keySource.get().catch(() => undefined);
-    const redact = (text: string) => (key && key.length >= 8 ? text.split(key).join("***") : text);
-    return sendTranslatedError(x, reply, plan.upstream, endpoint.family, redact, headers, stream);
-  }
+  if (reply.status >= 400) return sendTranslatedError(x, reply, plan.upstream, endpoint.family, (text) => secrets.redact(text), headers, stream);
   if (stream) return relayTranslatedStream(x, plan, reply, stream, headers);
   return sendTranslatedJson(x, plan, reply, headers);
 }
