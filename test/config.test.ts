@@ -269,8 +269,9 @@ describe("an upstreams entry", () => {
     expect(fileProblem(entry({ url: "http://ollama.lan:11434" }))).toBe(
       '"upstreams.local.url" must be an https:// URL (plain http:// is only allowed for loopback hosts) (got "http://ollama.lan:11434").',
     );
+    // The message never repeats the credentials it refuses.
     expect(fileProblem(entry({ url: "https://user:pw@example.com" }))).toBe(
-      '"upstreams.local.url" must be a base URL without credentials, query or fragment (got "https://user:pw@example.com").',
+      '"upstreams.local.url" must be a base URL without credentials, query or fragment (got "https://***@example.com").',
     );
     expect(fileProblem(entry({ url: "https://example.com/?a=1" }))).toContain("without credentials, query or fragment");
     expect(fileProblem(entry({ url: "local" }))).toBe('"upstreams.local.url" must be "echo" or a URL such as https://gateway.example.com (got "local").');
@@ -314,6 +315,8 @@ describe("an upstreams entry", () => {
     for (const key of ["env:", "env:1KEY", "env:MY-KEY", "ENV:KEY", "env: KEY", "sk-abc", "", 5, null]) {
       expect(fileProblem(entry({ key })), String(key)).toBe(`"upstreams.local.key" must be ${expected} (got ${JSON.stringify(key)}).`);
     }
+    // A key pasted where its source belongs is the likeliest mistake here: the message does not repeat it.
+    expect(fileProblem(entry({ key: "sk-proj-0123456789abcdef" }))).toBe(`"upstreams.local.key" must be ${expected} (got a value not shown here, since it may be a key).`);
   });
 
   it("refuses a credential in headers, pointing at key and keyHeader, without showing its value", () => {

@@ -7,12 +7,27 @@ export interface Source {
   kind: ConfigSource;
 }
 
+/** A URL with its user name and password (`https://user:pass@`) as `***`, the rest as written; anything else as it is. */
+const withoutUserInfo = (text: string): string => text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, "$1***@");
+
+/**
+ * A rejected value as a message shows it, never a credential the user put in the wrong place: a URL's user name and
+ * password, or a long string given as a `key` (a pasted key is the likeliest mistake there; a short typo such as
+ * "keychian" is still shown).
+ */
+function shownValue(field: string, value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (typeof value !== "string") return JSON.stringify(value);
+  if (/(^|\.)key$/.test(field) && value.length >= 12) return "a value not shown here, since it may be a key";
+  return JSON.stringify(withoutUserInfo(value));
+}
+
 /**
  * The one message of an invalid value: `Invalid configuration in <source>: "<field>" must be <expected> (got
  * <value>).` Flags are usage (exit 2), a file or a variable a failure (exit 1); the hint says which fix applies.
  */
 export function invalidConfig(source: Source, field: string, expected: string, value: unknown): ConfigError {
-  const shown = value === undefined ? "nothing" : JSON.stringify(value);
+  const shown = shownValue(field, value);
   return new ConfigError(`Invalid configuration in ${source.label}: "${field}" must be ${expected} (got ${shown}).`, source.kind, {
     hint:
       source.kind === "flag"
