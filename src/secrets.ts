@@ -17,4 +17,38 @@ export class Secrets {
     for (const secret of this.#known) if (out.includes(secret)) out = out.split(secret).join("***");
     return out;
   }
+
+  /**
+   * `redact` for text that arrives in pieces (a streamed reply): a key can be cut across two pieces, so the end of
+   * each piece that could begin a key waits for the next one, and `end()` writes what still waits.
+   */
+  redactor(write: (text: string) => void): { write(piece: string): void; end(): void } {
+    let held = "";
+    return {
+      write: (piece) => {
+        const text = this.redact(held + piece);
+        const keep = this.#keyStartAtEnd(text);
+        held = text.slice(text.length - keep);
+        if (text.length > keep) write(text.slice(0, text.length - keep));
+      },
+      end: () => {
+        if (held) write(held);
+        held = "";
+      },
+    };
+  }
+
+  /** How many characters at the end of `text` could be the start of a known key. */
+  #keyStartAtEnd(text: string): number {
+    let longest = 0;
+    for (const secret of this.#known) {
+      for (let length = Math.min(secret.length - 1, text.length); length > longest; length--) {
+        if (text.endsWith(secret.slice(0, length))) {
+          longest = length;
+          break;
+        }
+      }
+    }
+    return longest;
+  }
 }

@@ -18,6 +18,7 @@ import { ReplyBody } from "../src/upstream/reply-body.js";
 import { AbortSwitch } from "../src/server/abort-switch.js";
 import { createKeyCheck } from "../src/server/local-auth.js";
 import { pause } from "../src/upstream/abort-like.js";
+import { Secrets } from "../src/secrets.js";
 import type { Exchange } from "../src/server/exchange.js";
 import { upstreamFailed } from "../src/errors/index.js";
 import { FAMILY_NAMES, familyNamed, type FamilyName, type Usage } from "../src/families/index.js";
@@ -82,6 +83,35 @@ describe("retry policy", () => {
     expect(retryDelayFor(400, undefined, 0)).toBeUndefined();
     expect(retryDelayFor(429, "31", 0)).toBeUndefined();
     expect(retryDelayFor(529, undefined, 0)).toBeGreaterThan(0);
+  });
+});
+
+describe("redacting text that arrives in pieces", () => {
+  const secrets = new Secrets();
+  secrets.remember("sk-secret-0123456789");
+  secrets.remember("gw-local-abcdefghij");
+  const text = "key sk-secret-0123456789 and gw-local-abcdefghij, not sk-sec or gw-l alone";
+
+  it("never writes a key cut across two pieces, at any offset, and writes everything else as it came", () => {
+    for (let cut = 0; cut <= text.length; cut++) {
+      let out = "";
+      const redactor = secrets.redactor((piece) => (out += piece));
+      redactor.write(text.slice(0, cut));
+      redactor.write(text.slice(cut));
+      redactor.end();
+      expect(out, `cut at ${cut}`).toBe("key *** and ***, not sk-sec or gw-l alone");
+    }
+  });
+
+  it("holds back only what could begin a key", () => {
+    const written: string[] = [];
+    const redactor = secrets.redactor((piece) => written.push(piece));
+    redactor.write("plain text ");
+    redactor.write("then sk-se");
+    expect(written).toEqual(["plain text ", "then "]);
+    redactor.write("cret-0123456789!");
+    redactor.end();
+    expect(written.join("")).toBe("plain text then ***!");
   });
 });
 

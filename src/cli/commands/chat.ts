@@ -6,7 +6,7 @@ import { UsageError } from "../../errors/index.js";
 import { FAMILY_NAMES, familyNamed, type Family, type FamilyName, type Turn } from "../../families/index.js";
 import { createContext } from "../context.js";
 import { startupKeySources } from "../upstream-keys.js";
-import { redact } from "../secrets.js";
+import { redact, secrets } from "../secrets.js";
 import { log, print, readStdin } from "../terminal.js";
 
 interface ChatOptions {
@@ -38,9 +38,13 @@ async function ask(session: Session, turns: readonly Turn[], signal: AbortSignal
   const body = family.chat.body(turns, request);
   const reply = await session.gateway.send(family, { method: "POST", path: family.chat.path(request), body, signal });
   if (request.stream) {
-    const text = await streamReply(reply, family, (piece) => process.stdout.write(redact(piece)));
-    process.stdout.write("\n");
-    return text;
+    const out = secrets.redactor((text) => process.stdout.write(text));
+    try {
+      return await streamReply(reply, family, (piece) => out.write(piece));
+    } finally {
+      out.end();
+      process.stdout.write("\n");
+    }
   }
   const { json, text } = await readReply(reply, family);
   print(redact(options.json ? JSON.stringify(json, null, 2) : text));
