@@ -1,13 +1,21 @@
 import type { Dispatcher } from "undici";
 import { GatewayProcessError } from "../errors/index.js";
 import type { Family } from "../families/index.js";
+import { parseJsonObject } from "../parse-json.js";
 import { createSseDecoder } from "../sse/sse.js";
 
 /**
  * Streams the reply's text to `write` as events arrive and returns the whole text. The bytes are decoded as one
- * stream, not chunk by chunk: a character split between two network writes must not become two U+FFFD.
+ * stream, not chunk by chunk: a character split between two network writes must not become two U+FFFD. A server
+ * that answers a stream request with one JSON reply (some local ones ignore `stream`) is read whole.
  */
 export async function streamReply(reply: Dispatcher.ResponseData, family: Family, write: (text: string) => void): Promise<string> {
+  const contentType = reply.headers["content-type"];
+  if (typeof contentType === "string" && !contentType.startsWith("text/event-stream")) {
+    const { text } = await readReply(reply, family);
+    write(text);
+    return text;
+  }
   let text = "";
   let failure: string | undefined;
   const decoder = createSseDecoder((event) => {
@@ -27,6 +35,13 @@ export async function streamReply(reply: Dispatcher.ResponseData, family: Family
 
 /** Reads a whole non-stream reply: the parsed JSON and its text. */
 export async function readReply(reply: Dispatcher.ResponseData, family: Family): Promise<{ json: Record<string, unknown>; text: string }> {
-  const json = (await reply.body.json()) as Record<string, unknown>;
+  const body = await reply.body.text();
+  const json = parseJsonObject(body);
+  if (!json) {
+    // Not quoted: a body from the network may hold a key, and a slice of one would not be redacted.
+    throw new GatewayProcessError(`The reply is not a JSON object (${body.length} characters of ${reply.headers["content-type"] ?? "no content type"}).`, {
+      hint: "The upstream answered 200 with something else: look at it in a capture (`gateway start --capture`, then `gateway logs --show`), or run `gateway doctor`.",
+    });
+  }
   return { json, text: family.chat.replyText(json) };
 }
