@@ -141,13 +141,11 @@ describe("keys: each upstream only ever sees its own", () => {
     expect(portkey.last().headers["x-api-key"]).toBeUndefined();
   });
 
-  it("a keyHeader written in any case replaces the client's header of that name, and no key header of a client goes on", async () => {
+  it("a keyHeader written in any case replaces the client's header of that name instead of going beside it", async () => {
     const portkey = await named("portkey");
     await startWith({ upstreams: { portkey: { url: portkey.url, keyHeader: "X-Portkey-Api-Key" } } }, { keychain: { [portkey.url]: "pk-0123456789" } });
-    await chat("m", { authorization: `Bearer ${LOCAL_KEY}`, "x-portkey-api-key": LOCAL_KEY, "api-key": LOCAL_KEY });
-    const sent = portkey.last().headers;
-    expect(sent["x-portkey-api-key"]).toBe("pk-0123456789");
-    expect(sent["api-key"]).toBeUndefined();
+    await chat("m", { authorization: `Bearer ${LOCAL_KEY}`, "x-portkey-api-key": LOCAL_KEY });
+    expect(portkey.last().headers["x-portkey-api-key"]).toBe("pk-0123456789");
     expect(JSON.stringify(portkey.received.map((r) => r.headers))).not.toContain(LOCAL_KEY);
   });
 });

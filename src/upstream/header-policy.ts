@@ -17,11 +17,13 @@ export const HOP_BY_HOP: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Headers that carry a key: the chat, messages and Gemini styles', Azure's and Portkey's, proxies', and cookies. A
- * client's are its local credentials: replaced by the upstream key, never sent on (cookies belong to localhost); and
- * no upstream's static `headers` may hold one (the config never holds a key).
+ * The client's local credentials (SPEC section 5): replaced by the upstream key, never sent on. Cookies belong to
+ * localhost. Every other client header goes upstream; a `keyHeader` of the same name is replaced by the key.
  */
-export const CLIENT_CREDENTIALS: ReadonlySet<string> = new Set(["authorization", "proxy-authorization", "x-api-key", "x-goog-api-key", "api-key", "x-portkey-api-key", "cookie"]);
+export const CLIENT_CREDENTIALS: ReadonlySet<string> = new Set(["authorization", "x-api-key", "x-goog-api-key", "cookie"]);
+
+/** Every header that carries a key (the families', Azure's and Portkey's, proxies'): an upstream's static `headers` hold none. */
+export const KEY_HEADERS: ReadonlySet<string> = new Set([...CLIENT_CREDENTIALS, "proxy-authorization", "api-key", "x-portkey-api-key"]);
 
 /** Metadata about the local hop; the upstream must not learn the user's local addresses from it. */
 export const PROXY_METADATA: ReadonlySet<string> = new Set([

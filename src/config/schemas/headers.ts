@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { CLIENT_CREDENTIALS } from "../../upstream/header-policy.js";
+import { KEY_HEADERS } from "../../upstream/header-policy.js";
 import { frozenMap, mapOf } from "./shapes.js";
 
 /**
@@ -38,7 +38,7 @@ export const staticHeaders = v.pipe(
       v.string(),
       v.check((name) => TOKEN.test(name), 'an object whose keys are header names such as "X-Title"'),
       v.check(
-        (name) => !CLIENT_CREDENTIALS.has(name.toLowerCase()),
+        (name) => !KEY_HEADERS.has(name.toLowerCase()),
         'free of credentials: give the key with "key" (the keychain, or "env:<VAR>") and its header with "keyHeader"',
       ),
       v.check((name) => !CONNECTION_HEADERS.has(name.toLowerCase()), CONNECTION),
