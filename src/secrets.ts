@@ -3,6 +3,16 @@
  * upstream's error body, a reply, a header under `--verbose`) is shown or kept only through `redact`, because an
  * upstream may echo the key it was sent. Each holder has its own: the CLI one for its run, each gateway one.
  */
+/**
+ * Header values with `redact` applied to each (a repeated header's values one by one): headers are redacted by name
+ * elsewhere, but an upstream may echo a key in any of them (`location`, `www-authenticate`, its own).
+ */
+export function redactValues<T extends string | string[]>(headers: Record<string, T>, redact: (text: string) => string): Record<string, T> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) out[name] = Array.isArray(value) ? value.map(redact) : redact(value as string);
+  return out as Record<string, T>;
+}
+
 export class Secrets {
   readonly #known = new Set<string>();
 

@@ -1,5 +1,6 @@
 import type { CaptureMode } from "../config/index.js";
 import type { RequestRecord } from "../request-log/record.js";
+import { redactValues } from "../secrets.js";
 
 /** One captured exchange: what went upstream and what came back, credentials removed. */
 export interface Capture {
@@ -50,10 +51,6 @@ function redactChunks(chunks: { at: number; text: string }[], redact: (text: str
   const clean = redact(whole);
   return clean === whole ? chunks : [{ at: chunks[0]!.at, text: clean }];
 }
-
-/** Header values without a known key: headers are redacted by name, but an upstream may echo a key in any of them (`location`, its own). */
-const redactValues = (headers: Record<string, string>, redact: (text: string) => string): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, redact(value)]));
 
 /**
  * Bodies of recent requests in memory only (SPEC section 9): at most `maxRequests` and `maxBytes`, the oldest

@@ -1,7 +1,7 @@
 import type { Exchange } from "../exchange.js";
 import type { Endpoint } from "../stages/resolve.js";
 import type { Forwarded } from "../stages/forward.js";
-import type { Secrets } from "../../secrets.js";
+import { redactValues, type Secrets } from "../../secrets.js";
 import { clientResponseHeaders } from "../../upstream/header-policy.js";
 import { sendLocalCount } from "./local-count.js";
 import { relayPassthrough } from "./passthrough.js";
@@ -14,9 +14,8 @@ import { relayTranslatedStream } from "./translated-stream.js";
  * without a key it echoed (`location`, `www-authenticate`, its own headers), as the rewritten body is.
  */
 function rewrittenHeaders(headers: Record<string, string | string[] | undefined>, upstream: string, secrets: Secrets): Record<string, string | string[]> {
-  const out = clientResponseHeaders(headers);
+  const out = redactValues(clientResponseHeaders(headers), (text) => secrets.redact(text));
   for (const name of ["content-length", "content-encoding", "content-type"]) delete out[name];
-  for (const [name, value] of Object.entries(out)) out[name] = Array.isArray(value) ? value.map((item) => secrets.redact(item)) : secrets.redact(value);
   out["x-gateway-upstream"] = upstream;
   return out;
 }
