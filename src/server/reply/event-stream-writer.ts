@@ -89,10 +89,8 @@ export class EventStreamWriter {
    * full.
    */
   flushSoon(): boolean {
-    if (this.#pending === "" || this.#x.res.destroyed) return !this.#x.res.writableNeedDrain;
-    const text = this.#pending;
-    this.#pending = "";
-    return this.#turn.send(text);
+    const text = this.#takePending();
+    return text === undefined ? !this.#x.res.writableNeedDrain : this.#turn.send(text);
   }
 
   finish(): void {
@@ -121,10 +119,16 @@ export class EventStreamWriter {
 
   /** What the events made since the last flush, written now. */
   #flush(): void {
-    if (this.#pending === "" || this.#x.res.destroyed) return;
+    const text = this.#takePending();
+    if (text !== undefined) this.#write(text);
+  }
+
+  /** What the events made since the last flush, taken for writing; undefined when nothing waits or the client is gone. */
+  #takePending(): string | undefined {
+    if (this.#pending === "" || this.#x.res.destroyed) return undefined;
     const text = this.#pending;
     this.#pending = "";
-    this.#write(text);
+    return text;
   }
 
   /** Bytes to the client, and to the capture as they left. */

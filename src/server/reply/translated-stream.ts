@@ -16,9 +16,9 @@ type TranslatePlan = Extract<RoutePlan, { kind: "translate" }>;
 /**
  * A translated stream (SPEC 10 rule 3): the upstream's bytes are decoded into events as they arrive, each event goes
  * through the upstream format's reader to the hub and through the client format's state machine out again, and what
- * one upstream read makes is written at the end of the same turn of the loop; nothing waits for a later read. The client's socket pushes back on the upstream. An
- * upstream that dies or times out ends the stream with the client format's error event; a client that goes away
- * aborts the upstream.
+ * one upstream read makes is written by the end of the same turn of the loop; nothing waits for a later read. The
+ * client's socket pushes back on the upstream. An upstream that dies or times out ends the stream with the client
+ * format's error event; a client that goes away aborts the upstream.
  */
 export async function relayTranslatedStream(x: Exchange, plan: TranslatePlan, reply: UpstreamReply, writer: EventStreamWriter, headers: Record<string, string | string[]>): Promise<void> {
   const { draft, res } = x;
