@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { errorTypeFor } from "../errors/index.js";
 import { chatFamily, claimPath, geminiFamily, messagesFamily, type Family, type Segments } from "../families/index.js";
 import { parseJsonObject } from "../parse-json.js";
 import * as gemini from "./echo-gemini.js";
@@ -41,7 +42,7 @@ function sendEvents(res: ServerResponse, events: string[]): void {
 }
 
 function sendError(res: ServerResponse, family: Family, status: number, message: string): void {
-  sendJson(res, status, family.errorBody({ status, type: status === 404 ? "not_found_error" : "invalid_request_error", message, param: null, code: null }));
+  sendJson(res, status, family.errorBody({ status, type: errorTypeFor(status), message, param: null, code: null }));
 }
 
 /** A Gemini `GET models/{model}`: the model named, else undefined. */

@@ -1,3 +1,4 @@
+import { googleStatusFor } from "../errors/index.js";
 import { encodeEvent } from "../sse/sse.js";
 import { parseJsonObject } from "../parse-json.js";
 import { bearerToken, headerValue } from "./bearer.js";
@@ -5,28 +6,6 @@ import { arrayOf, count, isArray, sumCounts } from "./fields.js";
 import type { Family, FieldRule, Segments } from "./types.js";
 
 const GENERATE_RULES: readonly FieldRule[] = [["contents", "an array", isArray]];
-
-/** Google's status names for HTTP statuses (SPEC sections 4 and 10 rule 5; 529 is Anthropic's "overloaded"). */
-const STATUS_NAMES: Readonly<Record<number, string>> = {
-  400: "INVALID_ARGUMENT",
-  401: "UNAUTHENTICATED",
-  403: "PERMISSION_DENIED",
-  404: "NOT_FOUND",
-  408: "DEADLINE_EXCEEDED",
-  409: "ABORTED",
-  413: "INVALID_ARGUMENT",
-  415: "INVALID_ARGUMENT",
-  429: "RESOURCE_EXHAUSTED",
-  500: "INTERNAL",
-  501: "UNIMPLEMENTED",
-  502: "UNAVAILABLE",
-  503: "UNAVAILABLE",
-  504: "DEADLINE_EXCEEDED",
-  529: "UNAVAILABLE",
-};
-
-/** The Google status name of an HTTP status; one the table does not name gets its class's usual one. */
-const statusName = (status: number): string => STATUS_NAMES[status] ?? (status >= 500 ? "INTERNAL" : "FAILED_PRECONDITION");
 
 /** `/v1beta/models/{model}:{method}`: the model may hold slashes (`anthropic/claude-x`), the method may not. */
 const MODEL_METHOD = /^\/(v1(?:beta)?)\/models\/(.*):([A-Za-z]+)$/;
@@ -103,7 +82,7 @@ export const geminiFamily: Family = {
   needsVersion: false,
 
   // The SDK turns this envelope into an ApiError with the code, so Gemini CLI retries a 429 or 5xx as against Google.
-  errorBody: ({ status, message }) => ({ error: { code: status, message, status: statusName(status) } }),
+  errorBody: ({ status, message }) => ({ error: { code: status, message, status: googleStatusFor(status) } }),
   streamErrorEvent(error) {
     return encodeEvent({ data: this.errorBody(error) });
   },

@@ -1,15 +1,8 @@
 import type { IncomingHttpHeaders } from "node:http";
+import type { ErrorFields } from "../errors/index.js";
 /** The four wire formats (SPEC section 10, Formats): what a body is, whichever family's path it came on. */
 export type Format = "chat" | "responses" | "messages" | "gemini";
 
-/** What went wrong, before it is put in a format's envelope. `type` is SPEC section 4's and 10.5's vocabulary. */
-export interface ErrorFields {
-  status: number;
-  type: string;
-  message: string;
-  param: string | null;
-  code: string | null;
-}
 
 /**
  * The three API families (SPEC section 1): OpenAI's, Anthropic's and Google's. A family decides a path layout (which

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { CaptureRecorder } from "../dashboard/capture-store.js";
-import type { HttpError } from "../errors/index.js";
-import type { ErrorFields, FamilyName, Usage } from "../families/index.js";
+import type { ApiError, ErrorFields } from "../errors/index.js";
+import type { FamilyName, Usage } from "../families/index.js";
 import type { RequestRecord, TriedUpstream } from "../request-log/record.js";
 import { AbortSwitch } from "./abort-switch.js";
 
@@ -26,7 +26,7 @@ export interface RecordDraft {
   outcome: RequestRecord["outcome"];
   usage: Usage | undefined;
   firstByteAt: number | undefined;
-  error: HttpError | undefined;
+  error: ApiError | undefined;
   replyHeaders: Record<string, string | string[] | undefined> | undefined;
   capture: CaptureRecorder | undefined;
 }
@@ -36,7 +36,7 @@ export interface Exchange {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
   readonly started: number;
-  /** Aborted when the client goes away, or with an `HttpError` as the reason when the gateway shuts down. */
+  /** Aborted when the client goes away, or with an `ApiError` as the reason when the gateway shuts down. */
   readonly abort: AbortSwitch;
   /** CORS headers for an allowed origin, added to every answer. */
   cors: Record<string, string>;

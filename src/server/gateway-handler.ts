@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import { HttpError, notFound } from "../errors/index.js";
+import { ApiError, notFound, toApiError } from "../errors/index.js";
 import { chatFamily, type Family } from "../families/index.js";
 import { createExchange, type Exchange } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { redactHeaders } from "./redact-headers.js";
-import { sendError, toHttpError } from "./render-error.js";
+import { sendError } from "./render-error.js";
 import { deliver } from "./reply/deliver.js";
 import { answerModelList } from "./reply/model-list.js";
 import { aliasModel } from "./stages/alias-model.js";
@@ -23,11 +23,11 @@ import { resolve, type Resolved } from "./stages/resolve.js";
  */
 function answerError(x: Exchange, ctx: GatewayContext, family: Family, error: unknown): void {
   const { draft, abort } = x;
-  if (abort.aborted && !(abort.reason instanceof HttpError)) {
+  if (abort.aborted && !(abort.reason instanceof ApiError)) {
     draft.outcome = "client_closed";
     return;
   }
-  const http = toHttpError(error, ctx.onInternalError);
+  const http = toApiError(error, ctx.onInternalError);
   draft.error = http;
   if (x.eventStream?.opened) {
     draft.outcome = "upstream_error";

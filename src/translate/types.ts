@@ -7,7 +7,8 @@ import type { HubChunk, HubReply, HubRequest, Json, ReasoningField } from "./hub
  * clock but the injected ids, so tests drive every function directly.
  */
 
-import type { ErrorFields, Format } from "../families/types.js";
+import type { ErrorFields } from "../errors/index.js";
+import type { Format } from "../families/types.js";
 
 export type { ErrorFields, Format };
 
@@ -121,7 +122,7 @@ export interface ToHub {
 /** A format that clients speak: its requests go to the hub, the hub's replies come back in its shape. */
 export interface ClientSide {
   readonly format: Format;
-  /** The client's request body -> a chat request. Throws a `badRequest` HttpError for what cannot be translated (`previous_response_id`). */
+  /** The client's request body -> a chat request. Throws a `badRequest` ApiError for what cannot be translated (`previous_response_id`). */
   toHub(body: Json, ctx: TranslateContext): ToHub;
   /** A whole chat reply -> the client's reply body. */
   replyFromHub(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json;

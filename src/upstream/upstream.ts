@@ -9,7 +9,7 @@ import type { KeySource } from "./key-source.js";
 import type { Secrets } from "../secrets.js";
 import { backoffDelay, isConnectionFailure, retryDelayFor } from "./retry-policy.js";
 import type { ReplyBody } from "./reply-body.js";
-import { toUpstreamError } from "./upstream-errors.js";
+import { toUpstreamError } from "./network-failure.js";
 
 /** One request to an upstream, in one family; the body is in memory so it can be replayed. */
 export interface UpstreamCall {

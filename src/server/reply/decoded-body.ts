@@ -1,6 +1,6 @@
 import type { Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import { toUpstreamError } from "../../upstream/upstream-errors.js";
+import { toUpstreamError } from "../../upstream/network-failure.js";
 import type { BodySink } from "../../upstream/reply-body.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 

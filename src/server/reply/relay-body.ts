@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
-import { HttpError } from "../../errors/index.js";
-import type { ErrorFields, Family } from "../../families/index.js";
+import { ApiError, apiError, type ErrorFields } from "../../errors/index.js";
+import type { Family } from "../../families/index.js";
 import type { ReplyBody } from "../../upstream/reply-body.js";
 import { isTimeout } from "../../upstream/retry-policy.js";
 import { lastEventEnd } from "./event-boundary.js";
@@ -14,19 +14,12 @@ export interface RelayOptions {
   onChunk?: ((chunk: Buffer) => void) | undefined;
 }
 
-/** The error event for a body that broke: an `HttpError` (shutdown) speaks for itself, else timeout or broken. */
+/** The error event for a body that broke: an `ApiError` (shutdown) speaks for itself, else timeout or broken. */
 export function midStreamError(error: Error): ErrorFields {
-  if (error instanceof HttpError) return error;
-  const timedOut = isTimeout(error);
-  return {
-    status: timedOut ? 504 : 502,
-    type: timedOut ? "timeout_error" : "api_error",
-    message: timedOut
-      ? "The upstream stopped sending in the middle of the reply (idle timeout). Try again."
-      : "The upstream connection broke in the middle of the reply. Try again.",
-    param: null,
-    code: timedOut ? "upstream_timeout" : "upstream_error",
-  };
+  if (error instanceof ApiError) return error;
+  return isTimeout(error)
+    ? apiError(504, "The upstream stopped sending in the middle of the reply (idle timeout). Try again.", { type: "timeout_error", code: "upstream_timeout" })
+    : apiError(502, "The upstream connection broke in the middle of the reply. Try again.", { code: "upstream_error" });
 }
 
 /** The last `n` bytes of `pieces` together (a small copy: `n` is at most the length of a CRLF CRLF). */

@@ -1,5 +1,5 @@
 import type { Family } from "../../families/index.js";
-import { isContextLengthError, readUpstreamError } from "../../translate/upstream-errors.js";
+import { isContextLengthError, readUpstreamError } from "../../translate/upstream-error-reply.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 import type { Exchange } from "../exchange.js";
 import { readText } from "./decoded-body.js";

@@ -1,28 +1,6 @@
+import { errorTypeFor } from "../errors/index.js";
 import { parseJsonObject } from "../parse-json.js";
 import type { ErrorFields } from "./types.js";
-
-/** SPEC 10 rule 5: the error type a status means, in every client format (Gemini names its statuses itself). */
-export function errorTypeFor(status: number): string {
-  switch (status) {
-    case 400:
-      return "invalid_request_error";
-    case 401:
-      return "authentication_error";
-    case 403:
-      return "permission_error";
-    case 404:
-      return "not_found_error";
-    case 413:
-      return "request_too_large";
-    case 429:
-      return "rate_limit_error";
-    case 503:
-    case 529:
-      return "overloaded_error";
-    default:
-      return status >= 500 ? "api_error" : "invalid_request_error";
-  }
-}
 
 /** Words upstreams use for a prompt longer than the model's context (OpenAI, vLLM, llama.cpp, Ollama, OpenRouter). */
 const CONTEXT_LENGTH = /context[_ ]length|maximum context|context window|exceeds? (the )?(max(imum)? )?context|longer than the model'?s context|too many tokens|prompt is too long/i;
