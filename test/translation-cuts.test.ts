@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { encodeEvents } from "../src/sse/sse.js";
-import { CLIENT_SIDES, UPSTREAM_SIDES, type Format } from "../src/translate/index.js";
+import { formatNamed, type Format } from "../src/formats/index.js";
 import { scriptStream } from "./helpers/chat-script.js";
 import { messagesSse } from "./helpers/scripted-upstream.js";
 import { translateStream } from "./helpers/translate.js";
@@ -44,8 +44,8 @@ const routes: [client: Format, upstream: Format, bytes: Buffer][] = [
 ];
 
 describe.each(routes)("%s client on a %s upstream", (clientFormat, upstreamFormat, bytes) => {
-  const client = CLIENT_SIDES[clientFormat];
-  const upstream = UPSTREAM_SIDES[upstreamFormat]!;
+  const client = formatNamed(clientFormat).client;
+  const upstream = formatNamed(upstreamFormat).upstream!;
   const whole = translateStream(client, upstream, [bytes]);
 
   it("translates the whole stream into a non-trivial event sequence in the client's grammar", () => {
@@ -67,13 +67,13 @@ describe.each(routes)("%s client on a %s upstream", (clientFormat, upstreamForma
 
 describe.each(routes.filter(([, upstream]) => upstream === "chat"))("%s client on a chat upstream that writes SSE as OpenRouter does", (clientFormat) => {
   it("gives the events of a plain stream: comments, data: without a space, CRLF, no [DONE] (table E row 18)", () => {
-    const client = CLIENT_SIDES[clientFormat];
+    const client = formatNamed(clientFormat).client;
     const events = chatStream
       .toString("utf8")
       .split("\n\n")
       .filter((event) => event && event !== "data: [DONE]");
     const openRouter = `: OPENROUTER PROCESSING\r\n\r\n${events.map((event) => `${event.replace(/^data: /, "data:")}\r\n\r\n: OPENROUTER PROCESSING\r\n\r\n`).join("")}`;
     expect(openRouter).not.toContain("[DONE]");
-    expect(translateStream(client, UPSTREAM_SIDES.chat!, [Buffer.from(openRouter)])).toEqual(translateStream(client, UPSTREAM_SIDES.chat!, [chatStream]));
+    expect(translateStream(client, formatNamed("chat").upstream!, [Buffer.from(openRouter)])).toEqual(translateStream(client, formatNamed("chat").upstream!, [chatStream]));
   });
 });

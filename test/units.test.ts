@@ -3,8 +3,8 @@ import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { upstreamRequestHeaders, clientResponseHeaders } from "../src/upstream/header-policy.js";
 import { backoffDelay, parseRetryAfter, retryDelayFor } from "../src/upstream/retry-policy.js";
-import { claimPath } from "../src/families/index.js";
-import { streamPieces } from "../src/echo/echo-text.js";
+import { claimPath } from "../src/formats/index.js";
+import { streamPieces } from "../src/formats/echo-turn.js";
 import { redactHeaders } from "../src/server/redact-headers.js";
 import { clientName } from "../src/request-log/client-name.js";
 import { summarize } from "../src/stats/summarize.js";
@@ -21,13 +21,13 @@ import { pause } from "../src/upstream/abort-like.js";
 import { Secrets } from "../src/secrets.js";
 import type { Exchange } from "../src/server/exchange.js";
 import { upstreamFailed } from "../src/errors/index.js";
-import { FAMILY_NAMES, familyNamed, type FamilyName, type Usage } from "../src/families/index.js";
+import { FAMILY_NAMES, familyNamed, type FamilyName, type Usage } from "../src/formats/index.js";
 
 describe("route resolution", () => {
   const segments = { messages: "anthropic", gemini: "gemini" };
   const route = (method: string, path: string, headers = {}) => {
     const claimed = claimPath(method, path, headers, segments);
-    return claimed && { family: claimed.family.name, upstreamPath: `${claimed.family.prefix(segments)}${claimed.rest}`, checked: claimed.rules !== undefined, pathModel: claimed.pathModel };
+    return claimed && { family: claimed.family.name, upstreamPath: `${claimed.family.paths.prefix(segments)}${claimed.rest}`, checked: claimed.rules !== undefined, pathModel: claimed.pathModel };
   };
 
   it("sends GET /v1/models to the messages catalog only when a version header is present", () => {
@@ -123,11 +123,11 @@ describe("echo streaming pieces", () => {
 
 describe("terminal stream reading", () => {
   it("ignores events whose data is not a JSON object instead of crashing", async () => {
-    const { FAMILIES, messagesFamily } = await import("../src/families/index.js");
+    const { FAMILIES, familyNamed } = await import("../src/formats/index.js");
     for (const family of FAMILIES) {
-      for (const data of ["null", "42", "[1]", "{broken"]) expect(family.chat.streamPiece(undefined, data)).toBeUndefined();
+      for (const data of ["null", "42", "[1]", "{broken"]) expect(family.terminal.streamPiece(undefined, data)).toBeUndefined();
     }
-    expect(messagesFamily.chat.streamPiece("error", '{"type":"error","error":{"message":"overloaded"}}')).toEqual({ error: "overloaded" });
+    expect(familyNamed("messages").terminal.streamPiece("error", '{"type":"error","error":{"message":"overloaded"}}')).toEqual({ error: "overloaded" });
   });
 });
 
@@ -244,7 +244,7 @@ describe("usage observation of event streams", () => {
       for (let a = 1; a < bytes.length; a++) {
         for (const b of [a + 1, Math.min(bytes.length - 1, a + 7), bytes.length - 1]) {
           if (b <= a || b >= bytes.length) continue;
-          const observer = createUsageObserver(familyNamed(name), "text/event-stream", undefined);
+          const observer = createUsageObserver(familyNamed(name).usage, "text/event-stream", undefined);
           for (const piece of [bytes.subarray(0, a), bytes.subarray(a, b), bytes.subarray(b)]) observer.observe(piece);
           expect(observer.result(), `cut at ${a} and ${b}`).toMatchObject(streams[name].usage);
         }
@@ -252,7 +252,7 @@ describe("usage observation of event streams", () => {
     });
 
     it(`${name}: reads the usage of a stream that comes whole in one chunk`, () => {
-      const observer = createUsageObserver(familyNamed(name), "text/event-stream", undefined);
+      const observer = createUsageObserver(familyNamed(name).usage, "text/event-stream", undefined);
       observer.observe(Buffer.from(streams[name].text));
       expect(observer.result()).toMatchObject(streams[name].usage);
     });
@@ -262,7 +262,7 @@ describe("usage observation of event streams", () => {
     const chunk = (delta: string) => `data: {"id":"c","choices":[{"delta":{"content":"${delta}"}}],"usage":null}\n\n`;
     const bytes = Buffer.from(`${chunk("a")}${chunk("b")}data: {"id":"c","choices":[],"usage":{"prompt_tokens":7,"completion_tokens":3}}\n\ndata: [DONE]\n\n`);
     for (let cut = 0; cut <= bytes.length; cut++) {
-      const observer = createUsageObserver(familyNamed("chat"), "text/event-stream", undefined);
+      const observer = createUsageObserver(familyNamed("chat").usage, "text/event-stream", undefined);
       observer.observe(bytes.subarray(0, cut));
       observer.observe(bytes.subarray(cut));
       expect(observer.result(), `cut at ${cut}`).toEqual({ ...NO_USAGE, inputTokens: 7, outputTokens: 3 });
@@ -283,7 +283,7 @@ describe("usage observation of event streams", () => {
 
   it("reads a usage event that a lone CR ends, in a chunk whose last event ends otherwise", () => {
     for (const end of ["\r\r", "\n\r"]) {
-      const observer = createUsageObserver(familyNamed("chat"), "text/event-stream", undefined);
+      const observer = createUsageObserver(familyNamed("chat").usage, "text/event-stream", undefined);
       observer.observe(Buffer.from(`data: {"usage":{"prompt_tokens":1,"completion_tokens":2}}${end}data: {"a":1}\n\n`));
       expect(observer.result(), JSON.stringify(end)).toEqual({ ...NO_USAGE, inputTokens: 1, outputTokens: 2 });
     }
@@ -304,7 +304,7 @@ describe("usage observation of event streams", () => {
 describe("usage observation of JSON replies", () => {
   const observe = (family: FamilyName, text: string, cuts: number[] = []) => {
     const bytes = Buffer.from(text);
-    const observer = createUsageObserver(familyNamed(family), "application/json", undefined);
+    const observer = createUsageObserver(familyNamed(family).usage, "application/json", undefined);
     let from = 0;
     for (const cut of [...cuts, bytes.length]) {
       observer.observe(bytes.subarray(from, cut));
@@ -478,7 +478,7 @@ describe("the passthrough relay's writes", () => {
     let resumed = 0;
     const body = new ReplyBody(() => resumed++, () => undefined);
     const res = new RecordedResponse();
-    const outcome = relayBody(body, res as unknown as ServerResponse, { family: familyNamed("chat"), isEventStream: true });
+    const outcome = relayBody(body, res as unknown as ServerResponse, { errors: familyNamed("chat").errors, isEventStream: true });
     return { body, res, outcome, resumed: () => resumed };
   }
 
@@ -501,7 +501,7 @@ describe("the passthrough relay's writes", () => {
     const { body, res, outcome } = relay();
     body.push(Buffer.from("data: 1\n\ndata: 2"));
     body.fail(new Error("socket hang up"));
-    expect(res.calls).toEqual(["write data: 1\n\n", `end ${familyNamed("chat").streamErrorEvent(midStreamError(new Error("socket hang up")))}`]);
+    expect(res.calls).toEqual(["write data: 1\n\n", `end ${familyNamed("chat").errors.streamEvent(midStreamError(new Error("socket hang up")))}`]);
     expect(await outcome).toBe("upstream_error");
     await nextTurn();
     expect(res.calls).toHaveLength(2);

@@ -1,4 +1,4 @@
-import type { FamilyName } from "../families/index.js";
+import type { FamilyName } from "../formats/index.js";
 
 /** What the gateway records about one request; never a key, never a body. */
 export interface RequestRecord {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { CaptureRecorder } from "../dashboard/capture-store.js";
 import type { ApiError, ErrorFields } from "../errors/index.js";
-import type { FamilyName, Usage } from "../families/index.js";
+import type { FamilyName, Usage } from "../formats/index.js";
 import type { RequestRecord, TriedUpstream } from "../request-log/record.js";
 import { AbortSwitch } from "./abort-switch.js";
 

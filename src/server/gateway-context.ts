@@ -3,7 +3,7 @@ import { isLoopbackHost, type GatewayConfig } from "../config/index.js";
 import type { Secrets } from "../secrets.js";
 import { createCaptureStore, type CaptureStore } from "../dashboard/capture-store.js";
 import { createLiveFeed, type LiveFeed } from "../dashboard/live-feed.js";
-import type { Segments } from "../families/index.js";
+import type { Segments } from "../formats/index.js";
 import { fanOut, type RequestSink } from "../request-log/record.js";
 import { keyFingerprint } from "../running/key-fingerprint.js";
 import { createModelAliases, type ModelAliases } from "../routing/model-aliases.js";

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { ApiError, notFound, toApiError } from "../errors/index.js";
-import { chatFamily, type Family } from "../families/index.js";
+import { chatFamily, type Family } from "../formats/index.js";
 import { createExchange, type Exchange } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { redactHeaders } from "./redact-headers.js";
@@ -58,7 +58,7 @@ async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolve
   draft.target = model.target;
   draft.stream = request.stream;
   if (endpoint.kind === "models") return answerModelList(x, ctx, endpoint, query);
-  await deliver(x, endpoint, await forward(x, ctx, endpoint, query, request, model), ctx.secrets);
+  await deliver(x, await forward(x, ctx, endpoint, query, request, model), ctx.secrets);
 }
 
 /**
@@ -87,7 +87,7 @@ export function createGatewayHandler(ctx: GatewayContext) {
       // boundary: whatever reading the request throws is an answer, never an unhandled rejection that ends the process.
       x.draft.capture = ctx.captures.start(() => ({
         method: req.method ?? "GET",
-        path: `${resolved.path}${family.upstreamQuery(resolved.query)}`,
+        path: `${resolved.path}${family.auth.upstreamQuery(resolved.query)}`,
         headers: redactHeaders(req.headers),
         body: undefined,
       }));

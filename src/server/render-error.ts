@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { ApiError } from "../errors/index.js";
-import type { Family } from "../families/index.js";
+import type { Family } from "../formats/index.js";
 
 /**
  * The one place an error becomes an HTTP answer in the caller's family envelope, with `x-request-id`. Returns the
@@ -12,7 +12,7 @@ export function sendError(res: ServerResponse, family: Family, error: ApiError, 
     res.destroy();
     return undefined;
   }
-  const body = JSON.stringify(family.errorBody(error));
+  const body = JSON.stringify(family.errors.body(error));
   res.writeHead(error.status, {
     ...extraHeaders,
     "content-type": "application/json",

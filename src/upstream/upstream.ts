@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { Dispatcher } from "undici";
 import type { UpstreamConfig } from "../config/index.js";
 import { pause, type AbortLike } from "./abort-like.js";
-import { FORMAT_FAMILY, type Family, type Format, type Segments } from "../families/index.js";
+import { formatNamed, type Family, type Format, type Segments } from "../formats/index.js";
 import { dispatchReply, type DispatchedReply, type ParseHeaders } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
 import type { KeySource } from "./key-source.js";
@@ -73,7 +73,7 @@ export function createUpstream(options: UpstreamOptions) {
   const basePath = base.pathname === "/" ? "" : base.pathname.replace(/\/+$/, "");
   const segments: Segments = { messages: config.messagesSegment, gemini: config.geminiSegment };
   const formats: ReadonlySet<Format> = new Set(config.formats);
-  const families: readonly Family[] = [...new Set(config.formats.map((format) => FORMAT_FAMILY[format]))];
+  const families: readonly Family[] = [...new Set(config.formats.map((format) => formatNamed(format).family))];
   const staticHeaders = Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value] as const);
   let pool: Promise<{ dispatcher: Dispatcher; parseHeaders: ParseHeaders }> | undefined;
   // The pool once made: a request then reaches undici without waiting a turn for a settled promise.
@@ -81,9 +81,9 @@ export function createUpstream(options: UpstreamOptions) {
 
   function headersFor(call: UpstreamCall, key: string | undefined): HeaderMap {
     const headers: HeaderMap = { ...call.headers };
-    if (key !== undefined) Object.assign(headers, config.keyHeader ? { [config.keyHeader]: key } : call.family.upstreamAuth(key));
+    if (key !== undefined) Object.assign(headers, config.keyHeader ? { [config.keyHeader]: key } : call.family.auth.upstreamAuth(key));
     const version = config.anthropicVersion ?? call.version;
-    if (call.family.needsVersion && version) headers["anthropic-version"] = version;
+    if (call.family.auth.needsVersion && version) headers["anthropic-version"] = version;
     // Static headers win over a client's header of the same name (SPEC 10, Details).
     for (const [name, value] of staticHeaders) headers[name] = value;
     return headers;
@@ -95,7 +95,7 @@ export function createUpstream(options: UpstreamOptions) {
     const { dispatcher, parseHeaders } = ready ?? (await pool);
     const request = {
       origin,
-      path: `${basePath}${call.family.prefix(segments)}${call.path}`,
+      path: `${basePath}${call.family.paths.prefix(segments)}${call.path}`,
       method: call.method as Dispatcher.HttpMethod,
       headers: headersFor(call, key),
       body: call.body,

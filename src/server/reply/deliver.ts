@@ -1,5 +1,4 @@
 import type { Exchange } from "../exchange.js";
-import type { Endpoint } from "../stages/resolve.js";
 import type { Forwarded } from "../stages/forward.js";
 import { redactValues, type Secrets } from "../../secrets.js";
 import { clientResponseHeaders } from "../../upstream/header-policy.js";
@@ -26,14 +25,14 @@ function rewrittenHeaders(headers: Record<string, string | string[] | undefined>
  * event (streams); a count the upstream cannot make is made here. Every answer to a routed request names its
  * upstream in `x-gateway-upstream`.
  */
-export async function deliver(x: Exchange, endpoint: Endpoint, forwarded: Forwarded, secrets: Secrets): Promise<void> {
+export async function deliver(x: Exchange, forwarded: Forwarded, secrets: Secrets): Promise<void> {
   const { plan } = forwarded;
   if (plan.kind === "count") return sendLocalCount(x, plan);
   const { reply } = forwarded as Exclude<Forwarded, { plan: { kind: "count" } }>;
-  if (plan.kind === "passthrough") return relayPassthrough(x, reply, plan.call.family, { "x-gateway-upstream": plan.upstream.name });
+  if (plan.kind === "passthrough") return relayPassthrough(x, reply, plan.shape, { "x-gateway-upstream": plan.upstream.name });
   const headers = rewrittenHeaders(reply.headers, plan.upstream.name, secrets);
   const stream = (forwarded as Extract<Forwarded, { plan: { kind: "translate" } }>).stream;
-  if (reply.status >= 400) return sendTranslatedError(x, reply, plan.upstream, endpoint.family, (text) => secrets.redact(text), headers, stream);
+  if (reply.status >= 400) return sendTranslatedError(x, reply, plan.upstream, plan.from, (text) => secrets.redact(text), headers, stream);
   if (stream) return relayTranslatedStream(x, plan, reply, stream, headers);
   return sendTranslatedJson(x, plan, reply, headers);
 }

@@ -1,5 +1,4 @@
 import { countHubTokens } from "../../translate/count-tokens.js";
-import { countTokensRequest } from "../../translate/gemini/index.js";
 import type { Exchange } from "../exchange.js";
 import type { RoutePlan } from "../stages/plan-route.js";
 import { sendJson } from "./send-json.js";
@@ -10,8 +9,7 @@ import { sendJson } from "./send-json.js";
  * Code's `/context` breaks on an error here, and a missing count only makes Gemini CLI guess.
  */
 export async function sendLocalCount(x: Exchange, plan: Extract<RoutePlan, { kind: "count" }>): Promise<void> {
-  const gemini = plan.client.format === "gemini";
-  const { request } = plan.client.toHub(gemini ? countTokensRequest(plan.body) : plan.body, plan.tctx);
-  const tokens = await countHubTokens(request);
-  sendJson(x, 200, gemini ? { totalTokens: tokens } : { input_tokens: tokens }, { "x-gateway-upstream": plan.upstream.name });
+  const count = plan.from.count!;
+  const { request } = plan.from.client.toHub(count.request(plan.body), plan.tctx);
+  sendJson(x, 200, count.reply(await countHubTokens(request)), { "x-gateway-upstream": plan.upstream.name });
 }

@@ -1,11 +1,10 @@
-import { withAliases } from "../../families/fields.js";
+import { withAliases } from "../../formats/fields.js";
+import type { Endpoint } from "../../formats/index.js";
 import { parseJsonObject } from "../../parse-json.js";
 import { clientResponseHeaders, upstreamRequestHeaders, withoutClientFormatHeaders } from "../../upstream/header-policy.js";
 import { collectCatalog } from "../../upstream/model-catalog.js";
 import type { Exchange } from "../exchange.js";
 import type { GatewayContext } from "../gateway-context.js";
-import { clientVersion } from "../stages/authenticate.js";
-import type { Endpoint } from "../stages/resolve.js";
 import { readText } from "./decoded-body.js";
 import { relayPassthrough } from "./passthrough.js";
 import { sendJson } from "./send-json.js";
@@ -20,14 +19,14 @@ export async function answerModelList(x: Exchange, ctx: GatewayContext, endpoint
   const { family } = endpoint;
   const { all } = ctx.upstreams;
   const aliases = ctx.aliases.exact;
-  const version = clientVersion(x.req.headers);
+  const version = family.auth.version(x.req.headers);
   const clientHeaders = upstreamRequestHeaders(x.req.rawHeaders, x.req.headers.connection);
   if (all.length === 1 && all[0]!.families.includes(family)) {
     const upstream = all[0]!;
     x.draft.upstream = upstream.name;
     // Aliases mean the gateway reads the body: ask for it uncompressed.
     const headers = aliases.length > 0 ? withoutClientFormatHeaders(clientHeaders) : clientHeaders;
-    const reply = await upstream.send({ family, method: "GET", path: `${endpoint.rest}${family.upstreamQuery(query)}`, headers, version, signal: x.abort });
+    const reply = await upstream.send({ family, method: "GET", path: `${endpoint.rest}${family.auth.upstreamQuery(query)}`, headers, version, signal: x.abort });
     if (aliases.length === 0) return relayPassthrough(x, reply, family, { "x-gateway-upstream": upstream.name });
     const text = await readText(reply, upstream);
     const list = reply.status === 200 ? parseJsonObject(text) : undefined;

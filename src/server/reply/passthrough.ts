@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { Family } from "../../families/index.js";
+import type { ReplyShape } from "../../formats/index.js";
 import { clientResponseHeaders } from "../../upstream/header-policy.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 import type { Exchange } from "../exchange.js";
@@ -13,10 +13,11 @@ export const singleHeader = (value: string | string[] | undefined): string | und
 
 /**
  * The passthrough reply: the upstream's status and headers, then its body relayed as it arrives, byte for byte (an
- * event's bytes held only until its blank line), watched for timing and usage on the way. `family` is the family of
- * the bytes, the upstream's: it reads their usage and writes the error event of a stream that breaks.
+ * event's bytes held only until its blank line), watched for timing and usage on the way. `shape` is the format of
+ * the bytes (or their family's, at a path no format claims): it reads their usage and writes the error event of a
+ * stream that breaks.
  */
-export async function relayPassthrough(x: Exchange, reply: UpstreamReply, family: Family, extraHeaders: Record<string, string>): Promise<void> {
+export async function relayPassthrough(x: Exchange, reply: UpstreamReply, shape: ReplyShape, extraHeaders: Record<string, string>): Promise<void> {
   const contentType = singleHeader(reply.headers["content-type"]);
   const isEventStream = contentType?.startsWith("text/event-stream") === true;
   const { res, draft } = x;
@@ -30,11 +31,11 @@ export async function relayPassthrough(x: Exchange, reply: UpstreamReply, family
       if (draft.firstByteAt === undefined && !res.writableEnded) res.flushHeaders();
     });
   }
-  const usage = createUsageObserver(family, contentType, singleHeader(reply.headers["content-encoding"]));
+  const usage = createUsageObserver(shape.usage, contentType, singleHeader(reply.headers["content-encoding"]));
   const { capture } = draft;
   capture?.response(reply.status, redactHeaders(reply.headers), isEventStream);
   draft.outcome = await relayBody(reply.body, res, {
-    family,
+    errors: shape.errors,
     isEventStream,
     onChunk: (chunk) => {
       const now = performance.now();

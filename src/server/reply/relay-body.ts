@@ -1,14 +1,15 @@
 import type { ServerResponse } from "node:http";
 import { ApiError, apiError, type ErrorFields } from "../../errors/index.js";
-import type { Family } from "../../families/index.js";
+import type { ErrorRenderer } from "../../formats/index.js";
 import type { ReplyBody } from "../../upstream/reply-body.js";
 import { isTimeout } from "../../upstream/retry-policy.js";
 import { lastEventEnd } from "./event-boundary.js";
 import { TurnWrites } from "./turn-writes.js";
 
 export interface RelayOptions {
-  family: Family;
-  /** Server-sent events get a family error event when the upstream breaks; other bodies are cut (socket reset). */
+  /** Whose error event ends an event stream the upstream breaks off; other bodies are cut (socket reset). */
+  errors: ErrorRenderer;
+  /** Whether the body is server-sent events. */
   isEventStream: boolean;
   /** Sees every chunk as it arrives from the upstream, for timing and usage. */
   onChunk?: ((chunk: Buffer) => void) | undefined;
@@ -47,7 +48,7 @@ export type RelayOutcome = "complete" | "upstream_error" | "client_closed";
  * Any other body that breaks is cut short, so the client can never take it for a complete reply.
  */
 export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOptions): Promise<RelayOutcome> {
-  const { family, isEventStream, onChunk } = options;
+  const { errors, isEventStream, onChunk } = options;
   /** Bytes of an event still waiting for its blank line, as the chunks that brought them. */
   let held: Buffer[] = [];
   const turn = new TurnWrites<Buffer>(res, (bytes) => res.write(bytes), Buffer.concat);
@@ -113,7 +114,7 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
         if (isEventStream) {
           // The complete events that came before the break reach the client before its error event.
           turn.flush();
-          res.end(family.streamErrorEvent(midStreamError(error)));
+          res.end(errors.streamEvent(midStreamError(error)));
         } else res.destroy();
         settle("upstream_error");
       },

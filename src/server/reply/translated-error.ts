@@ -1,5 +1,5 @@
-import type { Family } from "../../families/index.js";
-import { isContextLengthError, readUpstreamError } from "../../translate/upstream-error-reply.js";
+import type { WireFormat } from "../../formats/index.js";
+import { readUpstreamError } from "../../translate/upstream-error-reply.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 import type { Exchange } from "../exchange.js";
 import { readText } from "./decoded-body.js";
@@ -16,19 +16,15 @@ export async function sendTranslatedError(
   x: Exchange,
   reply: UpstreamReply,
   upstream: { name: string; label: string },
-  clientFamily: Family,
+  client: WireFormat,
   redact: (text: string) => string,
   headers: Record<string, string | string[]>,
   stream: EventStreamWriter | undefined,
 ): Promise<void> {
   const text = await readText(reply, upstream).catch(() => "");
-  const { fields, upstreamType, upstreamCode } = readUpstreamError(reply.status, text, redact);
-  if (clientFamily.name === "chat") Object.assign(fields, { type: upstreamType ?? fields.type, code: upstreamCode ?? fields.code });
-  if (clientFamily.name === "messages" && isContextLengthError(fields.message, fields.code) && !/prompt is too long/i.test(fields.message)) {
-    fields.message = `prompt is too long: ${fields.message}`;
-  }
+  const fields = client.wordUpstreamError(readUpstreamError(reply.status, text, redact));
   x.draft.replyHeaders = reply.headers;
   // A messages stream that started early has said 200 already: the error is its last event.
   if (stream?.opened) return stream.fail(fields);
-  sendJson(x, reply.status, clientFamily.errorBody(fields), headers);
+  sendJson(x, reply.status, client.errors.body(fields), headers);
 }

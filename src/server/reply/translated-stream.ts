@@ -1,5 +1,5 @@
 import { createSseDecoder } from "../../sse/sse.js";
-import { noUsage } from "../../families/index.js";
+import { noUsage } from "../../formats/index.js";
 import { upstreamEventOf } from "../../translate/index.js";
 import { replyAsStream } from "../../translate/reply-as-stream.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
@@ -27,16 +27,16 @@ export async function relayTranslatedStream(x: Exchange, plan: TranslatePlan, re
   if (!singleHeader(reply.headers["content-type"])?.startsWith("text/event-stream")) {
     const { json, usage } = await readUpstreamJson(reply, plan);
     draft.usage = usage;
-    writer.push(replyAsStream(plan.target.replyToHub(json, plan.tctx)));
+    writer.push(replyAsStream(plan.to.upstream!.replyToHub(json, plan.tctx)));
     return writer.finish();
   }
-  const source = plan.target.streamToHub(plan.tctx);
+  const source = plan.to.upstream!.streamToHub(plan.tctx);
   const usage = noUsage();
   const decoder = createSseDecoder((message) => {
     const event = upstreamEventOf(message);
     if (!event) return;
     // Read from the object the translator reads: no second scan of the bytes and no second parse for the usage.
-    plan.call.family.readUsage(event.data, usage);
+    plan.to.usage.read(event.data, usage);
     if (!writer.ended) writer.push(source.push(event));
   });
   draft.outcome = await new Promise((resolve) => {

@@ -3,11 +3,11 @@ import { UpstreamError } from "../../errors/index.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 import type { Exchange } from "../exchange.js";
 import type { GatewayContext } from "../gateway-context.js";
-import { EventStreamWriter, type StreamFraming } from "../reply/event-stream-writer.js";
+import { EventStreamWriter } from "../reply/event-stream-writer.js";
 import type { ModelChoice } from "./alias-model.js";
 import { planRoute, type RoutePlan } from "./plan-route.js";
 import type { ClientRequest } from "./read-request.js";
-import type { Endpoint } from "./resolve.js";
+import type { Endpoint } from "../../formats/index.js";
 
 /** Statuses that send a request on to the next upstream of the fallback list, once the upstream's own retries are spent. */
 const FALLBACK_STATUS: ReadonlySet<number> = new Set([429, 500, 502, 503, 529]);
@@ -17,10 +17,6 @@ export type Forwarded =
   | { plan: Extract<RoutePlan, { kind: "passthrough" }>; reply: UpstreamReply }
   | { plan: Extract<RoutePlan, { kind: "translate" }>; reply: UpstreamReply; stream: EventStreamWriter | undefined }
   | { plan: Extract<RoutePlan, { kind: "count" }> };
-
-/** Gemini streams a JSON array to a client that leaves out `alt=sse`; everything else streams server-sent events. */
-const framingOf = (endpoint: Endpoint, query: string): StreamFraming =>
-  endpoint.family.name === "gemini" && new URLSearchParams(query).get("alt") !== "sse" ? "json-array" : "sse";
 
 /** Why an upstream was left for the next one, for the record: `upstream 429`, `unreachable`, `timeout`, `no key`. */
 const failureOf = (outcome: UpstreamReply | UpstreamError): string => (outcome instanceof UpstreamError ? outcome.failure : `upstream ${outcome.status}`);
@@ -40,11 +36,11 @@ export async function forward(x: Exchange, ctx: GatewayContext, endpoint: Endpoi
     const last = i === candidates.length - 1;
     x.draft.upstream = upstream.name;
     const plan = planRoute(x.req, query, endpoint, request, model, upstream, ctx.seal);
-    x.draft.translated = plan.kind === "translate" ? `${plan.from} -> ${plan.to}` : undefined;
+    x.draft.translated = plan.kind === "translate" ? `${plan.from.name} -> ${plan.to.name}` : undefined;
     if (plan.kind === "count") return { plan };
-    const stream = plan.kind === "translate" && request.stream ? new EventStreamWriter(x, plan.client.streamFromHub(plan.hints, plan.tctx), framingOf(endpoint, query), ctx.keepAliveMs) : undefined;
+    const stream = plan.kind === "translate" && request.stream ? new EventStreamWriter(x, plan.from.client.streamFromHub(plan.hints, plan.tctx), plan.from.framing(query), ctx.keepAliveMs) : undefined;
     x.eventStream = stream;
-    const early = stream && plan.kind === "translate" && plan.from === "messages" ? setTimeout(() => stream.open({ "x-gateway-upstream": upstream.name }), ctx.earlyStartMs) : undefined;
+    const early = stream && plan.kind === "translate" && plan.from.startsEarly ? setTimeout(() => stream.open({ "x-gateway-upstream": upstream.name }), ctx.earlyStartMs) : undefined;
     const started = performance.now();
     let outcome: UpstreamReply | UpstreamError;
     try {

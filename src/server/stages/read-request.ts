@@ -3,7 +3,7 @@ import { parseJsonObject } from "../../parse-json.js";
 import { findTopLevelString } from "../json-scan.js";
 import { checkBody } from "./check-body.js";
 import { readBody } from "./read-body.js";
-import type { Endpoint } from "./resolve.js";
+import type { Endpoint } from "../../formats/index.js";
 
 /** The request as the client sent it, read and checked: what routing and translation start from. */
 export interface ClientRequest {
@@ -13,7 +13,7 @@ export interface ClientRequest {
   json: Record<string, unknown> | undefined;
   /** The model the request names: the Gemini path's, else the body's `model`; undefined when it names none. */
   model: string | undefined;
-  /** Whether the client asked for a stream (`"stream": true`, or Gemini's `:streamGenerateContent`). */
+  /** Whether a model call or count asked for a stream (`"stream": true`, or Gemini's `:streamGenerateContent`). */
   stream: boolean;
 }
 
@@ -36,6 +36,6 @@ export async function readRequest(req: IncomingMessage, endpoint: Endpoint, maxB
   const json = checkBody(endpoint, req.headers["content-type"], bytes) ?? (endpoint.format !== undefined && bytes ? parseJsonObject(bytes.toString("utf8")) : undefined);
   const model =
     endpoint.pathModel ?? (json ? (typeof json.model === "string" ? json.model : undefined) : looksLikeJsonObject(bytes) ? findTopLevelString(bytes, "model")?.value : undefined);
-  const stream = endpoint.family.name === "gemini" ? endpoint.rest.endsWith(":streamGenerateContent") : json?.stream === true;
+  const stream = endpoint.format?.streams(endpoint.rest, json) ?? false;
   return { bytes, json, model, stream };
 }

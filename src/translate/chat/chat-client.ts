@@ -13,7 +13,6 @@ const errorEvent = ({ message, type, param, code }: ErrorFields): ClientEvent =>
  * event, so the hub's finish chunk carries it; the last usage the stream reported goes out when it ends.
  */
 export const chatClient: ClientSide = {
-  format: "chat",
   toHub(body, ctx) {
     const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
     return { request: { ...(body as HubRequest), model: ctx.upstreamModel }, hints: { includeUsage } };

@@ -35,10 +35,15 @@ export function chatStreamToHub(): UpstreamToHubStream {
 /** A chat upstream's whole reply, as the hub reads it. */
 export const chatReplyToHub = (reply: Record<string, unknown>): HubReply => reply as unknown as HubReply;
 
-/** Chat upstreams speak the hub's language: requests go out as they are, replies come back as they are. */
+/**
+ * Chat upstreams speak the hub's language: requests go out as they are, asked for usage in their streams (SPEC 10
+ * rule 3: only a chat stream needs asking), and replies come back as they are.
+ */
 export const chatUpstream: UpstreamSide = {
-  format: "chat",
-  fromHub: (request) => request,
+  fromHub(request) {
+    if (request.stream) request.stream_options = { include_usage: true };
+    return request;
+  },
   replyToHub: chatReplyToHub,
   streamToHub: chatStreamToHub,
 };

@@ -3,7 +3,7 @@ import { createClientStream } from "../client-stream.js";
 import type { HubEvent } from "../hub-events.js";
 import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
 import { createCallIds, finishReasonOf, functionCallPart, responseBody, unwrapJsonText, usageMetadataOf } from "./gemini-response.js";
-import { geminiFamily } from "../../families/gemini.js";
+import { geminiFamily } from "../../formats/gemini/family.js";
 import { parsesAsObject } from "../tool-arguments.js";
 
 /** A call whose arguments are still arriving, with the reasoning that came before it. */
@@ -106,7 +106,7 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
       const end = { finishReason: finishReasonOf(finishReason ?? null, toolCalls > 0), usageMetadata: usageMetadataOf(usage, hints) };
       return [{ data: responseBody(parts, ctx, responseId, end) }];
     },
-    failure: (error) => [{ data: geminiFamily.errorBody(error) }],
+    failure: (error) => [{ data: geminiFamily.errors.body(error) }],
     keepAlive: () => [],
   });
 }

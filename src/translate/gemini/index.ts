@@ -17,7 +17,6 @@ import { geminiStreamFromHub } from "./gemini-stream.js";
  * - `:countTokens` bodies: `countTokensRequest(body)` is the generate request inside, to translate and count.
  */
 export const geminiClient: ClientSide = {
-  format: "gemini",
   toHub: geminiToHub,
   replyFromHub: geminiReplyFromHub,
   streamFromHub: geminiStreamFromHub,

@@ -8,7 +8,6 @@ import { messagesStreamToHub } from "./stream-to-hub.js";
 
 /** Anthropic Messages clients (Claude Code, the Anthropic SDKs) on an upstream that speaks another format. */
 export const messagesClient: ClientSide = {
-  format: "messages",
   toHub: messagesToHub,
   replyFromHub: messagesReplyFromHub,
   streamFromHub: messagesStreamFromHub,
@@ -16,7 +15,6 @@ export const messagesClient: ClientSide = {
 
 /** Upstreams that speak only Anthropic Messages (chat clients such as Qwen Code or Aider in front of them). */
 export const messagesUpstream: UpstreamSide = {
-  format: "messages",
   fromHub: messagesFromHub,
   replyToHub: messagesReplyToHub,
   streamToHub: messagesStreamToHub,

@@ -8,7 +8,6 @@ import { responsesToHub } from "./to-hub.js";
  * place Codex declares them, replies and streams back as Responses items and events.
  */
 export const responsesClient: ClientSide = {
-  format: "responses",
   toHub: responsesToHub,
   replyFromHub: responsesReply,
   streamFromHub: responsesStream,

@@ -1,6 +1,6 @@
-/** Small readers shared by the family modules: field tests for body rules, token counts, SSE framing. */
+/** Small pieces shared by the family and format modules: field tests for body rules, token counts, model lists. */
 
-import type { Family, FieldRule } from "./types.js";
+import type { Family, FieldRule, StreamFraming } from "./types.js";
 
 export const isString = (v: unknown): boolean => typeof v === "string";
 export const isArray = (v: unknown): boolean => Array.isArray(v);
@@ -39,3 +39,9 @@ export function withAliases(family: Family, list: Record<string, unknown>, alias
   const { models } = family;
   return models.list([...models.entries(list), ...aliases.map((id) => models.entry(id, id, ALIAS_OWNER))], list);
 }
+
+/** A model call that streams when its body says `"stream": true` (every format but Gemini, whose method says it). */
+export const streamsWhenAsked = (_rest: string, body: Record<string, unknown> | undefined): boolean => body?.stream === true;
+
+/** Framing for the formats whose streams are always server-sent events. */
+export const serverSentEvents = (): StreamFraming => "sse";

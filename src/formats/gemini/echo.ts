@@ -1,10 +1,9 @@
-import { randomUUID } from "node:crypto";
-import { ECHO_MODELS, type EchoTurn } from "./echo-replies.js";
-import { estimateTokens, streamPieces } from "./echo-text.js";
+import { ECHO_MODELS, echoId, estimateTokens, streamPieces, type EchoTurn } from "../echo-turn.js";
+import type { EchoAnswer, EchoCall } from "../types.js";
 
-/** Gemini-style replies of the echo upstream (generateContent, streamGenerateContent, countTokens, models). */
+/** Gemini-style replies of the echo upstream (generateContent, streamGenerateContent, models). */
 
-const responseId = () => randomUUID().replaceAll("-", "").slice(0, 22);
+const responseId = () => echoId("", 22);
 
 function usageMetadata(turn: EchoTurn, outputTokens: number) {
   return { promptTokenCount: turn.inputTokens, candidatesTokenCount: outputTokens, totalTokenCount: turn.inputTokens + outputTokens };
@@ -41,8 +40,11 @@ export function generateContentArray(turn: EchoTurn): string {
     .join(",\r\n")}]`;
 }
 
-export function countTokens(turn: EchoTurn) {
-  return { totalTokens: turn.inputTokens };
+/** The echo upstream's answer to a generateContent or streamGenerateContent call. */
+export function geminiEcho(turn: EchoTurn, { stream, query }: EchoCall): EchoAnswer {
+  if (!stream) return { json: generateContent(turn) };
+  if (new URLSearchParams(query).get("alt") === "sse") return { events: generateContentEvents(turn) };
+  return { text: generateContentArray(turn), contentType: "application/json; charset=UTF-8" };
 }
 
 export function geminiModel(id: string) {
@@ -59,4 +61,13 @@ export function geminiModel(id: string) {
 
 export function geminiModelList() {
   return { models: ECHO_MODELS.map(geminiModel) };
+}
+
+/** A Gemini `GET models/{model}`: the model named, else undefined. */
+const GEMINI_MODEL = /^\/v1(?:beta)?\/models\/([^:/]+)$/;
+
+/** The echo upstream's answer to `GET models/{model}`, or undefined for any other path. */
+export function geminiModelAt(rest: string) {
+  const id = GEMINI_MODEL.exec(rest)?.[1];
+  return id === undefined ? undefined : geminiModel(id);
 }

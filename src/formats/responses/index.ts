@@ -1,0 +1,29 @@
+import { responsesClient } from "../../translate/responses/index.js";
+import { openAiWording } from "../chat/index.js";
+import { chatFamily } from "../chat/family.js";
+import { openAiUsage } from "../chat/usage.js";
+import { serverSentEvents, streamsWhenAsked } from "../fields.js";
+import { responsesEcho } from "./echo.js";
+import type { FormatClaim, WireFormat } from "../types.js";
+
+// Responses bodies are not checked (SPEC section 3.5): only Chat Completions has required fields.
+const GENERATE: FormatClaim = { kind: "generate", rules: undefined };
+
+/** OpenAI Responses (`POST /v1/responses`, Codex), in the OpenAI family; a client format only. */
+export const responsesFormat: WireFormat = {
+  name: "responses",
+  family: chatFamily,
+  claim: (method, rest) => (method === "POST" && rest === "/v1/responses" ? GENERATE : undefined),
+  streams: streamsWhenAsked,
+  framing: serverSentEvents,
+  generatePath: () => "/v1/responses",
+  usage: openAiUsage,
+  errors: chatFamily.errors,
+  client: responsesClient,
+  echo: responsesEcho,
+  upstream: undefined,
+  count: undefined,
+  startsEarly: false,
+  wordUpstreamError: openAiWording,
+  keepsBillingHeader: false,
+};
