@@ -67,6 +67,11 @@ export interface ApiErrorOptions extends GatewayErrorOptions {
   param?: string | null | undefined;
   /** Short snake_case code (chat envelope `code`). */
   code?: string | null | undefined;
+  /**
+   * The headers of an answer that carries an upstream's: its error reply put in the client's shape on a translated
+   * route. Such an answer is the upstream's, sent with these headers instead of the gateway's own.
+   */
+  headers?: Record<string, string | string[]> | undefined;
 }
 
 /**
@@ -78,6 +83,8 @@ export class ApiError extends GatewayError implements ErrorFields {
   readonly type: string;
   readonly param: string | null;
   readonly code: string | null;
+  /** Set when the answer is an upstream's error reply in the client's shape (`ApiErrorOptions.headers`). */
+  readonly headers: Record<string, string | string[]> | undefined;
 
   constructor(status: number, type: string, message: string, options: ApiErrorOptions = {}) {
     super(message, options);
@@ -85,6 +92,7 @@ export class ApiError extends GatewayError implements ErrorFields {
     this.type = type;
     this.param = options.param ?? null;
     this.code = options.code ?? null;
+    this.headers = options.headers;
   }
 }
 
