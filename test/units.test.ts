@@ -1,6 +1,8 @@
 import { EventEmitter } from "node:events";
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
+import { isUnsafePort } from "get-port-please";
+import { suggestPort } from "../src/running/free-port.js";
 import { upstreamRequestHeaders, clientResponseHeaders } from "../src/upstream/header-policy.js";
 import { backoffDelay, parseRetryAfter, retryDelayFor } from "../src/upstream/retry-policy.js";
 import { claimPath } from "../src/formats/index.js";
@@ -51,6 +53,14 @@ describe("route resolution", () => {
     expect(route("POST", "/gemini/v1/models/m:countTokens")).toMatchObject({ family: "gemini", upstreamPath: "/gemini/v1/models/m:countTokens", checked: false, pathModel: "m" });
     expect(route("GET", "/gemini/v1beta/models")).toMatchObject({ family: "gemini", upstreamPath: "/gemini/v1beta/models", pathModel: undefined });
     expect(route("GET", "/gemini/v2/models")).toBeUndefined();
+  });
+});
+
+describe("the port a busy-port hint suggests", () => {
+  it("is never one browsers refuse, which gateway start refuses too (6665-6669 follow 6664)", async () => {
+    const suggested = await suggestPort("127.0.0.1", 6664);
+    expect(suggested).toBeGreaterThan(6669);
+    expect(isUnsafePort(suggested)).toBe(false);
   });
 });
 
