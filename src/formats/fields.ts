@@ -45,3 +45,21 @@ export const streamsWhenAsked = (_rest: string, body: Record<string, unknown> | 
 
 /** Framing for the formats whose streams are always server-sent events. */
 export const serverSentEvents = (): StreamFraming => "sse";
+
+/** Whether `value`, or any object or array inside it, holds an object that passes `test` (a walk of the whole tree). */
+export function holdsObject(value: unknown, test: (object: Record<string, unknown>) => boolean): boolean {
+  if (Array.isArray(value)) return value.some((item) => holdsObject(item, test));
+  if (typeof value !== "object" || value === null) return false;
+  const object = value as Record<string, unknown>;
+  return test(object) || Object.values(object).some((item) => holdsObject(item, test));
+}
+
+/** The text of a message's content: a string, or its first part that holds text (`text`, `input_text`). */
+export function leadingText(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  const part = arrayOf<{ text?: unknown }>(content).find((item) => typeof item?.text === "string");
+  return part?.text as string | undefined;
+}
+
+/** A reasoning effort that asks for reasoning: any but none and minimal (SPEC 11, Routes: `thinking`). */
+export const asksEffort = (effort: unknown): boolean => typeof effort === "string" && effort !== "none" && effort !== "minimal";

@@ -209,6 +209,21 @@ export interface LocalCount {
   reply(tokens: number): Json;
 }
 
+/**
+ * What a request in a format says about itself, for routing by what a request is (SPEC 11, Routes): each read from
+ * the parsed body, on demand (`ClientRequest` asks and keeps the answer).
+ */
+export interface RequestFacts {
+  /** Whether it holds an image anywhere in its conversation, tool results included. */
+  hasImage(body: Json): boolean;
+  /** The names of the tools it declares; a hosted tool (web search) by its type. */
+  tools(body: Json): string[];
+  /** Whether it asks for reasoning. */
+  asksThinking(body: Json): boolean;
+  /** The texts a route tag may open: each text of its system prompt, then its first user message's. */
+  leadingTexts(body: Json): string[];
+}
+
 /** A model call as the echo upstream reads it. */
 export interface EchoCall {
   body: Json;
@@ -244,6 +259,8 @@ export interface WireFormat extends ReplyShape {
   readonly client: ClientSide;
   /** How the hub's requests are sent in this format, for formats a translated request can go out in. */
   readonly upstream: UpstreamSide | undefined;
+  /** What a request in this format says about itself (images, tools, reasoning, where a route tag may be). */
+  readonly facts: RequestFacts;
   /** The offline echo upstream's answer to a model call in this format. */
   echo(turn: EchoTurn, call: EchoCall): EchoAnswer;
   /** The token count the gateway answers itself, for formats that have a count endpoint. */

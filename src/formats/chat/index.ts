@@ -1,4 +1,5 @@
 import { chatEcho } from "./echo.js";
+import { chatFacts } from "./facts.js";
 import type { ErrorFields } from "../../errors/index.js";
 import { chatClient } from "../../translate/chat/chat-client.js";
 import { chatUpstream } from "../../translate/chat/chat-upstream.js";
@@ -28,6 +29,7 @@ export const chatFormat: WireFormat = {
   usage: openAiUsage,
   errors: chatFamily.errors,
   client: chatClient,
+  facts: chatFacts,
   echo: chatEcho,
   upstream: chatUpstream,
   count: undefined,

@@ -1,6 +1,7 @@
 import { countTokensRequest, geminiClient } from "../../translate/gemini/index.js";
 import { isArray } from "../fields.js";
 import { geminiEcho } from "./echo.js";
+import { geminiFacts } from "./facts.js";
 import type { FieldRule, FormatClaim, WireFormat } from "../types.js";
 import { geminiFamily, geminiModelPath, geminiUsage, modelMethod } from "./family.js";
 
@@ -25,6 +26,7 @@ export const geminiFormat: WireFormat = {
   usage: geminiUsage,
   errors: geminiFamily.errors,
   client: geminiClient,
+  facts: geminiFacts,
   echo: geminiEcho,
   upstream: undefined,
   count: { request: countTokensRequest, reply: (tokens) => ({ totalTokens: tokens }) },

@@ -1,4 +1,5 @@
 import { messagesEcho } from "./echo.js";
+import { messagesFacts } from "./facts.js";
 import type { ErrorFields } from "../../errors/index.js";
 import { messagesClient, messagesUpstream } from "../../translate/messages/index.js";
 import { isContextLengthError, type UpstreamErrorRead } from "../../translate/upstream-error-reply.js";
@@ -35,6 +36,7 @@ export const messagesFormat: WireFormat = {
   usage: messagesUsage,
   errors: messagesFamily.errors,
   client: messagesClient,
+  facts: messagesFacts,
   echo: messagesEcho,
   upstream: messagesUpstream,
   count: { request: (body) => body, reply: (tokens) => ({ input_tokens: tokens }) },

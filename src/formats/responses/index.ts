@@ -4,6 +4,7 @@ import { chatFamily } from "../chat/family.js";
 import { openAiUsage } from "../chat/usage.js";
 import { serverSentEvents, streamsWhenAsked } from "../fields.js";
 import { responsesEcho } from "./echo.js";
+import { responsesFacts } from "./facts.js";
 import type { FormatClaim, WireFormat } from "../types.js";
 
 // Responses bodies are not checked (SPEC section 3.5): only Chat Completions has required fields.
@@ -20,6 +21,7 @@ export const responsesFormat: WireFormat = {
   usage: openAiUsage,
   errors: chatFamily.errors,
   client: responsesClient,
+  facts: responsesFacts,
   echo: responsesEcho,
   upstream: undefined,
   count: undefined,
