@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { encodeEvents } from "../src/sse/sse.js";
 import { formatNamed, type Format } from "../src/formats/index.js";
 import { scriptStream } from "./helpers/chat-script.js";
-import { messagesSse } from "./helpers/scripted-upstream.js";
+import { messagesSse } from "./helpers/fake-upstream.js";
 import { translateStream } from "./helpers/translate.js";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatNamed, type Format } from "../src/formats/index.js";
 import type { ClientEvent } from "../src/translate/index.js";
-import { chatSse, chunk, messagesSse } from "./helpers/scripted-upstream.js";
+import { chatSse, chunk, messagesSse } from "./helpers/fake-upstream.js";
 import { translateStream } from "./helpers/translate.js";
 
 /**

@@ -1,5 +1,5 @@
 import { scriptJson, scriptStream, type ChatScript } from "./chat-script.js";
-import { messagesSse, startScriptedUpstream, type ScriptedReply, type ScriptedRequest } from "./scripted-upstream.js";
+import { messagesSse, startFakeUpstream, type ScriptedReply, type Received } from "./fake-upstream.js";
 
 /** A JSON value that fits a JSON schema well enough for a tool's side call (a title, a router's classification). */
 function sample(schema: unknown): unknown {
@@ -83,7 +83,7 @@ export async function startAgentUpstream(options: { tool: ShellTool; command: st
     if (result !== undefined) return { kind: "text", text: `${options.final} [tool said: ${result.slice(0, 300)}]` };
     return { kind: "call", id: `call_${moves.length + 1}`, name: options.tool.name, args: options.tool.args(options.command) };
   };
-  const reply = (request: ScriptedRequest): ScriptedReply => {
+  const reply = (request: Received): ScriptedReply => {
     if (request.method === "GET") return { json: { object: "list", data: [{ id: "agent-model", object: "model", created: 0, owned_by: "agent" }] } };
     const body = request.body ?? {};
     const move = decide(body);
@@ -93,6 +93,6 @@ export async function startAgentUpstream(options: { tool: ShellTool; command: st
     const script: ChatScript = move.kind === "text" ? { text: move.text } : { toolCalls: [{ id: move.id, name: move.name, args: move.args }] };
     return stream ? scriptStream(script) : scriptJson(script);
   };
-  const upstream = await startScriptedUpstream(reply);
+  const upstream = await startFakeUpstream({ script: reply });
   return Object.assign(upstream, { moves });
 }
