@@ -7,9 +7,13 @@ import { messagesFamily } from "./messages/family.js";
 import { messagesFormat } from "./messages/index.js";
 import type { Format } from "./names.js";
 import { responsesFormat } from "./responses/index.js";
-import type { Endpoint, Family, FamilyName, Segments, Usage, WireFormat } from "./types.js";
+import type { FamilyName, Segments, Usage } from "./types.js";
+import type { Family } from "./family-types.js";
+import type { Endpoint, WireFormat } from "./format-types.js";
 
 export type * from "./types.js";
+export type * from "./family-types.js";
+export type * from "./format-types.js";
 export { FORMAT_NAMES } from "./names.js";
 export { chatFamily } from "./chat/family.js";
 export { DEFAULT_ANTHROPIC_VERSION } from "./messages/family.js";

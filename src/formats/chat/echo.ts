@@ -1,6 +1,6 @@
 import { encodeEvent } from "../../sse/sse.js";
 import { ECHO_MODELS, echoId, estimateTokens, streamPieces, unixNow, type EchoTurn } from "../echo-turn.js";
-import type { EchoAnswer, EchoCall } from "../types.js";
+import type { EchoAnswer, EchoCall } from "../format-types.js";
 
 /** Chat Completions replies of the echo upstream. */
 

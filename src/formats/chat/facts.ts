@@ -1,5 +1,5 @@
 import { arrayOf, asksEffort, holdsObject, leadingText } from "../fields.js";
-import type { RequestFacts } from "../types.js";
+import type { RequestFacts } from "../format-types.js";
 
 type Message = { role?: unknown; content?: unknown };
 type Tool = { type?: unknown; name?: unknown; function?: { name?: unknown }; custom?: { name?: unknown } };

@@ -3,7 +3,7 @@ import { parseJsonObject } from "../../parse-json.js";
 import { encodeEvent } from "../../sse/sse.js";
 import { bearerToken } from "../bearer.js";
 import { arrayOf, dateOf } from "../fields.js";
-import type { Family } from "../types.js";
+import type { Family } from "../family-types.js";
 import { chatModelList } from "./echo.js";
 import { openAiUsage } from "./usage.js";
 

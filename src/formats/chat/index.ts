@@ -5,7 +5,7 @@ import { chatClient } from "../../translate/chat/chat-client.js";
 import { chatUpstream } from "../../translate/chat/chat-upstream.js";
 import type { UpstreamErrorRead } from "../../translate/upstream-error-reply.js";
 import { MODEL_AND_MESSAGES, serverSentEvents, streamsWhenAsked } from "../fields.js";
-import type { FormatClaim, WireFormat } from "../types.js";
+import type { FormatClaim, WireFormat } from "../format-types.js";
 import { chatFamily } from "./family.js";
 import { openAiUsage } from "./usage.js";
 

@@ -1,5 +1,5 @@
 import { ECHO_MODELS, echoId, estimateTokens, streamPieces, type EchoTurn } from "../echo-turn.js";
-import type { EchoAnswer, EchoCall } from "../types.js";
+import type { EchoAnswer, EchoCall } from "../format-types.js";
 
 /** Gemini-style replies of the echo upstream (generateContent, streamGenerateContent, models). */
 

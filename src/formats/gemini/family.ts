@@ -3,7 +3,8 @@ import { parseJsonObject } from "../../parse-json.js";
 import { encodeEvent } from "../../sse/sse.js";
 import { bearerToken, headerValue } from "../bearer.js";
 import { arrayOf, count, sumCounts } from "../fields.js";
-import type { Family, Segments, UsageReader } from "../types.js";
+import type { Segments, UsageReader } from "../types.js";
+import type { Family } from "../family-types.js";
 import { geminiModelAt, geminiModelList } from "./echo.js";
 
 /** `/v1beta/models/{model}:{method}`: the model may hold slashes (`anthropic/claude-x`), the method may not. */

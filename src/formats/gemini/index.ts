@@ -2,7 +2,8 @@ import { countTokensRequest, geminiClient } from "../../translate/gemini/index.j
 import { isArray } from "../fields.js";
 import { geminiEcho } from "./echo.js";
 import { geminiFacts } from "./facts.js";
-import type { FieldRule, FormatClaim, WireFormat } from "../types.js";
+import type { FieldRule } from "../types.js";
+import type { FormatClaim, WireFormat } from "../format-types.js";
 import { geminiFamily, geminiModelPath, geminiUsage, modelMethod } from "./family.js";
 
 const GENERATE_RULES: readonly FieldRule[] = [["contents", "an array", isArray]];

@@ -1,6 +1,6 @@
 import { encodeEvent } from "../../sse/sse.js";
 import { ECHO_MODELS, echoId, estimateTokens, streamPieces, type EchoTurn } from "../echo-turn.js";
-import type { EchoAnswer, EchoCall } from "../types.js";
+import type { EchoAnswer, EchoCall } from "../format-types.js";
 
 /** Anthropic Messages replies of the echo upstream. */
 

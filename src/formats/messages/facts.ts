@@ -1,5 +1,5 @@
 import { arrayOf, holdsObject, leadingText } from "../fields.js";
-import type { RequestFacts } from "../types.js";
+import type { RequestFacts } from "../format-types.js";
 
 type Message = { role?: unknown; content?: unknown };
 

@@ -4,7 +4,8 @@ import { parseJsonObject } from "../../parse-json.js";
 import { encodeEvent } from "../../sse/sse.js";
 import { bearerToken, headerValue } from "../bearer.js";
 import { arrayOf, count, dateOf } from "../fields.js";
-import type { Family, PathClaim, Segments, UsageReader } from "../types.js";
+import type { PathClaim, Segments, UsageReader } from "../types.js";
+import type { Family } from "../family-types.js";
 import { messagesModelList } from "./echo.js";
 
 /** The version sent upstream by our own client when the user has not pinned one. */

@@ -4,7 +4,8 @@ import type { ErrorFields } from "../../errors/index.js";
 import { messagesClient, messagesUpstream } from "../../translate/messages/index.js";
 import { isContextLengthError, type UpstreamErrorRead } from "../../translate/upstream-error-reply.js";
 import { isArray, isPositiveInteger, isString, MODEL_AND_MESSAGES, serverSentEvents, streamsWhenAsked } from "../fields.js";
-import type { FieldRule, FormatClaim, WireFormat } from "../types.js";
+import type { FieldRule } from "../types.js";
+import type { FormatClaim, WireFormat } from "../format-types.js";
 import { messagesFamily, messagesUsage } from "./family.js";
 
 const MESSAGES_RULES: readonly FieldRule[] = [

@@ -1,5 +1,5 @@
 import { arrayOf, asksEffort, holdsObject, leadingText } from "../fields.js";
-import type { RequestFacts } from "../types.js";
+import type { RequestFacts } from "../format-types.js";
 
 type Tool = { type?: unknown; name?: unknown; tools?: unknown };
 type Item = { type?: unknown; role?: unknown; content?: unknown; tools?: unknown };

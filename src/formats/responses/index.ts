@@ -5,7 +5,7 @@ import { openAiUsage } from "../chat/usage.js";
 import { serverSentEvents, streamsWhenAsked } from "../fields.js";
 import { responsesEcho } from "./echo.js";
 import { responsesFacts } from "./facts.js";
-import type { FormatClaim, WireFormat } from "../types.js";
+import type { FormatClaim, WireFormat } from "../format-types.js";
 
 // Responses bodies are not checked (SPEC section 3.5): only Chat Completions has required fields.
 const GENERATE: FormatClaim = { kind: "generate", rules: undefined };
