@@ -15,6 +15,7 @@ import { parseSince } from "../src/cli/commands/stats.js";
 import { createUsageObserver } from "../src/server/reply/observe-usage.js";
 import { firstEventGivingValueOf, includesBytes } from "../src/server/reply/event-boundary.js";
 import { createInflight } from "../src/server/inflight.js";
+import { EventStreamWriter } from "../src/server/reply/event-stream-writer.js";
 import { midStreamError, relayBody } from "../src/server/reply/relay-body.js";
 import { ReplyBody } from "../src/upstream/reply-body.js";
 import { AbortSwitch } from "../src/server/abort-switch.js";
@@ -536,5 +537,39 @@ describe("the passthrough relay's writes", () => {
     res.writableNeedDrain = false;
     res.emit("drain");
     expect(resumed()).toBe(1);
+  });
+});
+
+describe("a translated stream's writer", () => {
+  /** What the writer touches of a response; `leave` is the client going away. */
+  class LeavingResponse extends EventEmitter {
+    destroyed = false;
+    writableFinished = false;
+    writableNeedDrain = false;
+    writeHead(): this {
+      return this;
+    }
+    flushHeaders(): void {}
+    write(): boolean {
+      return true;
+    }
+    end(): this {
+      return this;
+    }
+    leave(): void {
+      this.destroyed = true;
+      this.emit("close");
+    }
+  }
+
+  it("ends, its keep-alive stopped, when the client goes away, whoever was waiting for the upstream then", () => {
+    const res = new LeavingResponse();
+    const x = { res, cors: {}, started: 0, capture: undefined, delivery: { status: undefined, firstByteAt: undefined } } as unknown as Exchange;
+    const sink = { start: () => [{ event: "message_start", data: {} }], push: () => [], finish: () => [], fail: () => [], keepAlive: () => [{ event: "ping", data: {} }] };
+    const writer = new EventStreamWriter(x, sink, "sse", 15_000);
+    // A slow upstream's stream that started early: opened, then the client leaves before the upstream answers.
+    writer.open({});
+    res.leave();
+    expect(writer.ended).toBe(true);
   });
 });

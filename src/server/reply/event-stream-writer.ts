@@ -65,6 +65,11 @@ export class EventStreamWriter {
     res.flushHeaders();
     this.#lastWriteAt = performance.now();
     this.#keepAliveIn(this.#keepAliveMs);
+    // However the client leaves (mid-stream, or while a slow upstream it started early for has not answered), its
+    // stream ends: a keep-alive timer left armed would hold the request, and pile up pings, for good.
+    res.once("close", () => {
+      if (!res.writableFinished) this.stop();
+    });
   }
 
   /**
@@ -94,7 +99,7 @@ export class EventStreamWriter {
     this.#end(this.#sink.fail(error));
   }
 
-  /** Stops the keep-alive without writing anything (the client went away). */
+  /** Ends the stream without writing anything more, its keep-alive stopped (the client went away). */
   stop(): void {
     this.#ended = true;
     clearTimeout(this.#timer);

@@ -79,7 +79,6 @@ async function relayTranslatedStream(x: Exchange, t: Translation, reply: Upstrea
     res.on("drain", () => body.resume());
     res.once("close", () => {
       if (res.writableFinished) return;
-      writer.stop();
       body.destroy();
       resolve("client_closed");
     });
