@@ -1,42 +1,29 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { chatFamily } from "./chat/family.js";
 import { chatFormat } from "./chat/index.js";
-import { geminiFamily } from "./gemini/family.js";
+import { FAMILIES } from "./families.js";
+import type { Family } from "./family-types.js";
+import type { Endpoint, WireFormat } from "./format-types.js";
 import { geminiFormat } from "./gemini/index.js";
-import { messagesFamily } from "./messages/family.js";
 import { messagesFormat } from "./messages/index.js";
 import type { Format } from "./names.js";
 import { responsesFormat } from "./responses/index.js";
-import type { FamilyName, Segments, Usage } from "./types.js";
-import type { Family } from "./family-types.js";
-import type { Endpoint, WireFormat } from "./format-types.js";
+import type { Segments, Usage } from "./types.js";
 
 export type * from "./types.js";
 export type * from "./family-types.js";
 export type * from "./format-types.js";
 export { FORMAT_NAMES } from "./names.js";
+export { FAMILIES, FAMILY_NAMES, familyNamed, familyOf } from "./families.js";
 export { chatFamily } from "./chat/family.js";
 export { DEFAULT_ANTHROPIC_VERSION } from "./messages/family.js";
 
 /** The registry: one line per wire format, in the order a translated request picks the first one an upstream serves (SPEC 10, Translation). */
 export const FORMATS: readonly WireFormat[] = [chatFormat, messagesFormat, responsesFormat, geminiFormat];
 
-/**
- * Every family, in the order they claim a path: Gemini's prefixes are its own, messages takes its segment and
- * the `/v1/` requests that carry a version header, and chat takes the rest of `/v1/`.
- */
-export const FAMILIES: readonly Family[] = [geminiFamily, messagesFamily, chatFamily];
-
 const BY_NAME: ReadonlyMap<string, WireFormat> = new Map(FORMATS.map((format) => [format.name, format]));
 
 /** The descriptor of a format named in the configuration (an upstream's `formats`). */
 export const formatNamed = (name: Format): WireFormat => BY_NAME.get(name)!;
-
-/** The family of a name given on the command line (`--api`). */
-export const familyNamed = (name: FamilyName): Family => FAMILIES.find((family) => family.name === name)!;
-
-/** The names, for `--api` choices. */
-export const FAMILY_NAMES: readonly FamilyName[] = ["chat", "messages", "gemini"];
 
 /** Each family's formats, in registry order: the calls they claim in its namespace. */
 const FORMATS_OF: ReadonlyMap<Family, readonly WireFormat[]> = new Map(FAMILIES.map((family) => [family, FORMATS.filter((format) => format.family === family)]));

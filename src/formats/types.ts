@@ -1,18 +1,11 @@
 /** The vocabulary every family and format shares: names, segments, body rules, usage, error renderers. */
 
 import type { ErrorFields } from "../errors/index.js";
-import type { Format } from "./names.js";
+import type { FamilyName, Format } from "./names.js";
 
-export type { Format };
+export type { FamilyName, Format };
 
 type Json = Record<string, unknown>;
-
-/**
- * The three API families (SPEC section 1): OpenAI's, Anthropic's and Google's. A family is the API a format lives
- * in: its path layout (which segment it lives under), how a key is presented and sent, its error envelope and its
- * model-list shape; a format (`WireFormat`) decides a body. The OpenAI family holds two formats, chat and responses.
- */
-export type FamilyName = "chat" | "messages" | "gemini";
 
 /** The configured path segments of the families that live under one; `""` puts a family directly under the base. */
 export interface Segments {

@@ -1,6 +1,6 @@
 import type { GatewayConfig, UpstreamConfig } from "../config/index.js";
 import { ECHO_UPSTREAM } from "../config/index.js";
-import { startEchoServer, type EchoServer } from "../echo/echo-server.js";
+import type { EchoServer } from "../echo/echo-server.js";
 import { createDispatcher } from "./create-dispatcher.js";
 import type { KeySource } from "./key-source.js";
 import type { Secrets } from "../secrets.js";
@@ -28,7 +28,8 @@ export async function openUpstreams(config: GatewayConfig, keySourceFor: KeySour
   const all: Upstream[] = [];
   try {
     for (const upstreamConfig of config.upstreams) {
-      const echo = upstreamConfig.url === ECHO_UPSTREAM ? await startEchoServer({ messages: upstreamConfig.messagesSegment, gemini: upstreamConfig.geminiSegment }) : undefined;
+      // The echo upstream (and, through its replies, every format's descriptor) loads only when an upstream is echo.
+      const echo = upstreamConfig.url === ECHO_UPSTREAM ? await (await import("../echo/echo-server.js")).startEchoServer({ messages: upstreamConfig.messagesSegment, gemini: upstreamConfig.geminiSegment }) : undefined;
       if (echo) echoes.push(echo);
       const base = new URL(echo?.url ?? upstreamConfig.url);
       all.push(

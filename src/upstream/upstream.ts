@@ -2,7 +2,8 @@ import { performance } from "node:perf_hooks";
 import type { Dispatcher } from "undici";
 import type { UpstreamConfig } from "../config/index.js";
 import { pause, type AbortLike } from "./abort-like.js";
-import { formatNamed, type Family, type Format, type Segments } from "../formats/index.js";
+import { familyOf } from "../formats/families.js";
+import type { Family, Format, Segments } from "../formats/index.js";
 import { dispatchReply, type DispatchedReply, type ParseHeaders } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
 import type { KeySource } from "./key-source.js";
@@ -73,7 +74,7 @@ export function createUpstream(options: UpstreamOptions) {
   const basePath = base.pathname === "/" ? "" : base.pathname.replace(/\/+$/, "");
   const segments: Segments = { messages: config.messagesSegment, gemini: config.geminiSegment };
   const formats: ReadonlySet<Format> = new Set(config.formats);
-  const families: readonly Family[] = [...new Set(config.formats.map((format) => formatNamed(format).family))];
+  const families: readonly Family[] = [...new Set(config.formats.map(familyOf))];
   const staticHeaders = Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value] as const);
   let pool: Promise<{ dispatcher: Dispatcher; parseHeaders: ParseHeaders }> | undefined;
   // The pool once made: a request then reaches undici without waiting a turn for a settled promise.

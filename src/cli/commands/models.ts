@@ -1,6 +1,7 @@
 import { Option, type Command } from "commander";
 import { withAliases } from "../../formats/fields.js";
-import { FAMILY_NAMES, familyNamed, type Family, type FamilyName, type ModelRow } from "../../formats/index.js";
+import { FAMILY_NAMES, familyNamed } from "../../formats/families.js";
+import type { Family, FamilyName, ModelRow } from "../../formats/index.js";
 import { statusError } from "../../upstream/error-message.js";
 import { collectCatalog } from "../../upstream/model-catalog.js";
 import { openUpstreams } from "../../upstream/upstream-set.js";
