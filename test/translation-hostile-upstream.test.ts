@@ -82,6 +82,28 @@ describe("item 1: a byte-order mark before the first byte", () => {
   });
 });
 
+describe("item 5: a 200 JSON body that is an error", () => {
+  /** What the SDK of `format` throws for a non-stream request. */
+  const thrown = async (format: ClientFormat) => (await clients[format](false).catch((error: unknown) => error)) as { status?: number; message: string };
+
+  it.each(FORMATS)("reaches a %s client as an error with the status the error names (OpenRouter's code)", async (format) => {
+    await chatOnly(() => ({ json: { error: { code: 429, message: "Rate limit exceeded: free-models-per-day", metadata: {} } } }));
+    const error = await thrown(format);
+    expect(error.status).toBe(429);
+    expect(error.message).toContain("Rate limit exceeded: free-models-per-day");
+    expect(gateway.records.at(-1)!.status).toBe(429);
+  });
+
+  it("is a 502 in the client's shape when it names no status, JSON and stream request alike", async () => {
+    await chatOnly(() => ({ json: { error: { message: "no healthy upstream" } } }));
+    for (const stream of [false, true]) {
+      const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ ...ask, stream }) });
+      expect(res.status).toBe(502);
+      expect(JSON.parse(res.body)).toEqual({ type: "error", error: { type: "api_error", message: "no healthy upstream" } });
+    }
+  });
+});
+
 describe("item 7: the end of a chat stream is data: [DONE]", () => {
   it.each(FORMATS)("a %s client gets nothing that follows it, and its stream ends there while the upstream keeps the connection open", async (format) => {
     let release!: () => void;
@@ -92,6 +114,35 @@ describe("item 7: the end of a chat stream is data: [DONE]", () => {
     } finally {
       release();
     }
+  });
+});
+
+describe("item 10: an upstream's error inside a 200 stream that repeats its key", () => {
+  const keyed: Script = (request) => ({ chunks: [chatSse([chunk({ role: "assistant", content: "Hi" }), { error: { message: `Invalid credentials: ${String(request.headers.authorization)}` } }], false)] });
+  const streamed: Record<ClientFormat, { path: string; body: Record<string, unknown> }> = {
+    messages: { path: "/v1/messages", body: { ...ask, stream: true } },
+    responses: { path: "/v1/responses", body: { model: "m", input: "go", stream: true } },
+    gemini: { path: "/gemini/v1beta/models/m:streamGenerateContent?alt=sse", body: { contents: [{ role: "user", parts: [{ text: "go" }] }] } },
+  };
+
+  it.each(FORMATS)("reaches a %s client with the key hidden in the error event", async (format) => {
+    await chatOnly(keyed, { key: "keychain" });
+    const headers = format === "messages" ? messagesHeaders(LOCAL_KEY) : format === "gemini" ? { "x-goog-api-key": LOCAL_KEY, "content-type": "application/json" } : chatHeaders(LOCAL_KEY);
+    const res = await rawRequest(gateway.url, { method: "POST", path: streamed[format].path, headers, body: JSON.stringify(streamed[format].body) });
+    expect(upstream.last().headers.authorization).toBe(`Bearer ${FAKE_UPSTREAM_KEY}`);
+    expect(res.body).toContain("Invalid credentials: Bearer ***");
+    expect(res.body).not.toContain(FAKE_UPSTREAM_KEY);
+  });
+
+  it("reaches a chat client on a messages upstream with the key hidden", async () => {
+    upstream = opened(await startScriptedUpstream((request) => ({
+      chunks: [messagesSse([{ type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [], usage: { input_tokens: 1, output_tokens: 0 } } } as never, { type: "error", error: { type: "authentication_error", message: `bad key ${String(request.headers["x-api-key"])}` } } as never])],
+    })));
+    gateway = opened(await startTestGateway(undefined, { file: { upstream: "anth", upstreams: { anth: { url: upstream.url, formats: ["messages"], key: "keychain", retries: 0 } } } }));
+    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "go" }] }) });
+    expect(upstream.last().headers["x-api-key"]).toBe(FAKE_UPSTREAM_KEY);
+    expect(res.body).toContain("bad key ***");
+    expect(res.body).not.toContain(FAKE_UPSTREAM_KEY);
   });
 });
 
