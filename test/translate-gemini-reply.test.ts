@@ -45,8 +45,8 @@ describe("replies", () => {
             parts: [
               { text: "Let me look." },
               { functionCall: { id: "call_0", name: "read_file", args: { path: "a" } } },
-              { functionCall: { id: "call_2", name: "read_file", args: { path: "b" } } },
-              { functionCall: { id: "call_1", name: "read_file", args: { path: "c" } } },
+              { functionCall: { id: "call_1", name: "read_file", args: { path: "b" } } },
+              { functionCall: { id: "call_2", name: "read_file", args: { path: "c" } } },
             ],
           },
           finishReason: "STOP",

@@ -75,6 +75,11 @@ describe("messages client: a chat reply becomes a messages reply", () => {
     expect(inputs("")).toEqual({});
   });
 
+  it("makes a toolu_ id for a call the upstream sent without one (item 14)", () => {
+    const reply = messagesClient.replyFromHub(hubReply({ tool_calls: [{ type: "function", function: { name: "Bash", arguments: "{}" } } as never] }, "tool_calls"), {}, testContext());
+    expect((reply.content as Json[])[0]!.id).toBe("toolu_1");
+  });
+
   it("keeps an upstream call id Anthropic accepts and makes a toolu_ id for any other", () => {
     const reply = messagesClient.replyFromHub(
       hubReply({ tool_calls: [{ id: "functions.Bash:0", type: "function", function: { name: "Bash", arguments: "{}" } }, { id: "call_ok-1", type: "function", function: { name: "Bash", arguments: "{}" } }] }, "tool_calls"),

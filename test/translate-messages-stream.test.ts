@@ -208,6 +208,11 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
     expect(toolInputs(events)).toEqual([{ command: "l" }]);
   });
 
+  it("makes a toolu_ id for a call that came without one (item 14)", () => {
+    const events = streamed([tools([{ index: 0, function: { name: "Bash", arguments: "{}" } }], "tool_calls")]);
+    expect(events[2]).toStrictEqual(toolStart(0, "toolu_1", "Bash"));
+  });
+
   it("holds message_delta until finish() so that usage after the finish reason reaches it", () => {
     const stream = checkedStream(messagesClient, {}, testContext());
     stream.start();
@@ -338,9 +343,9 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
       expect(events.slice(2)).toStrictEqual([textStart(0), text(0, "Done."), blockStop(0), ...closing("end_turn")]);
     });
 
-    it("several choices are read as one reply", () => {
-      const item: HubStreamItem = { type: "chunk", chunk: { choices: [{ index: 0, delta: {}, finish_reason: null }, { index: 1, delta: { content: "from choice 1" }, finish_reason: "stop" }] } };
-      expect(streamed([item]).slice(2)).toStrictEqual([textStart(0), text(0, "from choice 1"), blockStop(0), ...closing("end_turn")]);
+    it("reads the first choice alone: a second one is another answer (item 6)", () => {
+      const item: HubStreamItem = { type: "chunk", chunk: { choices: [{ index: 0, delta: { content: "zero" }, finish_reason: null }, { index: 1, delta: { content: "ONE" }, finish_reason: "length" }] } };
+      expect(streamed([item, deltaItem({}, "stop")]).slice(2)).toStrictEqual([textStart(0), text(0, "zero"), blockStop(0), ...closing("end_turn")]);
     });
   });
 });

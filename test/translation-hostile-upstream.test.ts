@@ -82,6 +82,19 @@ describe("item 1: a byte-order mark before the first byte", () => {
   });
 });
 
+describe("item 4: content as a list of text parts (Mistral)", () => {
+  const parts = [{ type: "text", text: "Hello " }, { type: "text", text: "world" }];
+  it.each(FORMATS)("a %s client gets the text of a whole reply", async (format) => {
+    await chatOnly(() => ({ json: completion({ content: parts }) }));
+    expect((await clients[format](false)).text).toBe("Hello world");
+  });
+
+  it.each(FORMATS)("a %s client gets the text of stream deltas in that shape", async (format) => {
+    await chatOnly(() => ({ chunks: [chatSse([chunk({ role: "assistant", content: [parts[0]] }), chunk({ content: [parts[1]] }), chunk({}, "stop")])] }));
+    expect((await clients[format](true)).text).toBe("Hello world");
+  });
+});
+
 describe("item 5: a 200 JSON body that is an error", () => {
   /** What the SDK of `format` throws for a non-stream request. */
   const thrown = async (format: ClientFormat) => (await clients[format](false).catch((error: unknown) => error)) as { status?: number; message: string };
@@ -102,6 +115,26 @@ describe("item 5: a 200 JSON body that is an error", () => {
       expect(JSON.parse(res.body)).toEqual({ type: "error", error: { type: "api_error", message: "no healthy upstream" } });
     }
   });
+});
+
+describe("item 6: only choice 0 is translated", () => {
+  const script = either(
+    [chunk({ role: "assistant", content: "zero" }), { ...chunk({ content: "ONE" }), choices: [{ index: 1, delta: { role: "assistant", content: "ONE" }, finish_reason: null }] }, chunk({}, "stop")],
+    { content: "zero" },
+    "stop",
+  );
+  const twoChoices: Script = (request) => {
+    const reply = script(request) as ScriptedReply;
+    if (!("json" in reply)) return reply;
+    const json = reply.json as ReturnType<typeof completion>;
+    return { json: { ...json, choices: [...json.choices, { index: 1, message: { role: "assistant", content: "ONE" }, finish_reason: "stop" }] } };
+  };
+  for (const { stream, how } of BOTH) {
+    it.each(FORMATS)(`a %s client (${how}) gets the first choice alone`, async (format) => {
+      await chatOnly(twoChoices);
+      expect((await clients[format](stream)).text).toBe("zero");
+    });
+  }
 });
 
 describe("item 7: the end of a chat stream is data: [DONE]", () => {
@@ -146,3 +179,25 @@ describe("item 10: an upstream's error inside a 200 stream that repeats its key"
   });
 });
 
+describe("item 14: tool-call ids", () => {
+  const noId = either(
+    [chunk({ role: "assistant", content: "" }), toolChunk({ function: { name: "Bash", arguments: '{"command":"ls"}' } }), chunk({}, "tool_calls")],
+    { content: null, tool_calls: [{ type: "function", function: { name: "Bash", arguments: '{"command":"ls"}' } }] },
+    "tool_calls",
+  );
+  const prefix: Record<ClientFormat, RegExp> = { messages: /^toolu_[0-9a-f]{24}$/, responses: /^call_[0-9a-f]{24}$/, gemini: /^call_[0-9a-f]{24}$/ };
+
+  for (const { stream, how } of BOTH) {
+    it.each(FORMATS)(`a call without an id gets one with the %s format's prefix (${how})`, async (format) => {
+      await chatOnly(noId);
+      const { calls } = await clients[format](stream);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]!.id).toMatch(prefix[format]);
+    });
+
+    it.each(FORMATS)(`an upstream's own id reaches a %s client as it is (${how})`, async (format) => {
+      await chatOnly(either([toolChunk({ id: "call_upstream7", function: { name: "Bash", arguments: "{}" } }), chunk({}, "tool_calls")], { content: null, tool_calls: [{ id: "call_upstream7", type: "function", function: { name: "Bash", arguments: "{}" } }] }, "tool_calls"));
+      expect((await clients[format](stream)).calls.map((call) => call.id)).toEqual(["call_upstream7"]);
+    });
+  }
+});

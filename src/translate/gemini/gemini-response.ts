@@ -67,10 +67,10 @@ export function unwrapJsonText(text: string): string {
  * Ids for `functionCall` parts: the upstream's own when it has one not used yet in this reply, else a new
  * `call_` id. Gemini CLI keys each call by its id, so two calls must never share one (research table E row 22).
  */
-export function createCallIds(ids: IdSource): (upstreamId: string) => string {
+export function createCallIds(ids: IdSource): (upstreamId: string | undefined) => string {
   const used = new Set<string>();
   return (upstreamId) => {
-    let id = upstreamId;
+    let id = upstreamId ?? "";
     while (!id || used.has(id)) id = ids("call_");
     used.add(id);
     return id;

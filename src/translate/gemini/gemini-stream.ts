@@ -95,7 +95,7 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
     }
   }
 
-  return createClientStream(ctx.ids, {
+  return createClientStream({
     opening: () => [],
     onEvent,
     closing({ finishReason, usage, toolCalls, answerFromReasoning }) {

@@ -14,7 +14,7 @@ import { messagesUsageOf } from "./usage.js";
  * that is reasoning alone has that reasoning as its text too, as its stream has.
  */
 export function messagesReplyFromHub(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json {
-  const parts = readHubReply(reply, ctx.ids);
+  const parts = readHubReply(reply);
   const content: Json[] = [];
   if (parts.reasoning) content.push({ type: "thinking", thinking: parts.reasoning.text, signature: ctx.seal.sign(parts.reasoning.text, parts.reasoning.field) });
   // White space alone is no text block: Anthropic refuses a blank one when Claude Code sends it back.

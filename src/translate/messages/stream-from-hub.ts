@@ -150,7 +150,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
     }
   }
 
-  return createClientStream(ctx.ids, {
+  return createClientStream({
     opening,
     onEvent,
     closing({ finishReason, usage, toolCalls, answerFromReasoning }) {

@@ -82,7 +82,7 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
       case "text":
         return piece("message", event.text);
       case "tool_start":
-        return calls.start({ call: event.call, callId: event.id, tool: clientTool(hints.toolNames, event.name), args: "" });
+        return calls.start({ call: event.call, callId: event.id ?? ctx.ids("call_"), tool: clientTool(hints.toolNames, event.name), args: "" });
       case "tool_args":
         return calls.args(event.call, event.text);
       case "finish":
@@ -92,7 +92,7 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
     }
   }
 
-  return createClientStream(ctx.ids, {
+  return createClientStream({
     opening,
     onEvent,
     closing({ finishReason, usage, toolCalls, answerFromReasoning }) {
