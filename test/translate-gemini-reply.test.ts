@@ -31,11 +31,12 @@ describe("replies", () => {
     expect(candidate(reply(hubReply({ content: "Hello", reasoning: "The user greets." })))).toEqual({ content: { role: "model", parts: [{ text: "Hello" }] }, finishReason: "STOP", index: 0 });
   });
 
-  it("tool calls: arguments as objects (repaired when broken), ids always present and distinct, STOP even when the upstream said stop", () => {
+  it("tool calls: arguments as objects (repaired when only their end is missing, the raw text under INVALID_JSON when not JSON), ids always present and distinct, STOP even when the upstream said stop", () => {
     const calls = [
       { id: "call_0", type: "function" as const, function: { name: "read_file", arguments: '{"path":"a"}' } },
       { id: "call_0", type: "function" as const, function: { name: "read_file", arguments: '{"path":"b"}' } },
-      { id: "", type: "function" as const, function: { name: "read_file", arguments: "{'path': 'c'," } },
+      { id: "", type: "function" as const, function: { name: "read_file", arguments: '{"path": "c",' } },
+      { id: "call_9", type: "function" as const, function: { name: "read_file", arguments: "{'path': 'd'}" } },
     ];
     expect(reply(hubReply({ content: "Let me look.", tool_calls: calls }, "stop"))).toEqual({
       candidates: [
@@ -47,6 +48,7 @@ describe("replies", () => {
               { functionCall: { id: "call_0", name: "read_file", args: { path: "a" } } },
               { functionCall: { id: "call_1", name: "read_file", args: { path: "b" } } },
               { functionCall: { id: "call_2", name: "read_file", args: { path: "c" } } },
+              { functionCall: { id: "call_9", name: "read_file", args: { INVALID_JSON: "{'path': 'd'}" } } },
             ],
           },
           finishReason: "STOP",

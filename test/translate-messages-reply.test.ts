@@ -66,12 +66,13 @@ describe("messages client: a chat reply becomes a messages reply", () => {
     expect(stop({ content: "?" }, null)).toBe("end_turn");
   });
 
-  it("repairs broken tool arguments or falls back to {}, never throws", () => {
+  it("repairs tool arguments only where the repair is unambiguous, else gives the raw text under INVALID_JSON, never throws (items 2 and 3)", () => {
     const inputs = (args: string) =>
       (messagesClient.replyFromHub(hubReply({ tool_calls: [{ id: "c1", type: "function", function: { name: "Bash", arguments: args } }] }, "tool_calls"), {}, testContext()).content as Json[])[0]?.input;
     expect(inputs('{"command": "ls -la"')).toEqual({ command: "ls -la" });
-    expect(inputs("{'command': 'pwd',}")).toEqual({ command: "pwd" });
-    expect(inputs("not json at all")).toEqual({});
+    expect(inputs("{'command': 'pwd',}")).toEqual({ INVALID_JSON: "{'command': 'pwd',}" });
+    expect(inputs("not json at all")).toEqual({ INVALID_JSON: "not json at all" });
+    expect(inputs("[1,2]")).toEqual({ INVALID_JSON: "[1,2]" });
     expect(inputs("")).toEqual({});
   });
 

@@ -55,11 +55,14 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
       text(1, "Let me check."),
       blockStop(1),
       toolStart(2, "call_a", "Read"),
-      json(2, '{"file_path":'),
-      json(2, '"/a"}'),
+      // A key waits for its value, the object's closing brace for the block's end (item 2: nothing can follow it).
+      json(2, "{"),
+      json(2, '"file_path":"/a"'),
+      json(2, "}"),
       blockStop(2),
       toolStart(3, "call_b", "Read"),
-      json(3, '{"file_path":"/b"}'),
+      json(3, '{"file_path":"/b"'),
+      json(3, "}"),
       blockStop(3),
       ...closing("tool_use", MESSAGES_USAGE),
     ]);
@@ -78,7 +81,8 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
       text(0, "First."),
       blockStop(0),
       toolStart(1, "call_1", "Bash"),
-      json(1, '{"command":"ls"}'),
+      json(1, '{"command":"ls"'),
+      json(1, "}"),
       blockStop(1),
       textStart(2),
       text(2, "Then more."),
@@ -132,12 +136,13 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
     ]);
     expect(events.slice(2, -2)).toStrictEqual([
       toolStart(0, "call_1", "Read"),
-      json(0, '{"file_path":'),
-      json(0, '"/a"}'),
+      json(0, "{"),
+      json(0, '"file_path":"/a"'),
+      json(0, "}"),
       blockStop(0),
       toolStart(1, "call_2", "Read"),
-      json(1, '{"file_path":'),
-      json(1, '"/b"'),
+      json(1, "{"),
+      json(1, '"file_path":"/b"'),
       json(1, "}"),
       blockStop(1),
     ]);
@@ -180,7 +185,7 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
 
   it("opens no text block for white space alone (\"\\n\\n\" before a call), and sends white space that precedes text with it", () => {
     const blankBeforeCall = streamed([deltaItem({ content: "\n\n" }), tools([{ index: 0, id: "call_1", function: { name: "Bash", arguments: '{"command":"ls"}' } }], "tool_calls")]);
-    expect(blankBeforeCall.slice(2)).toStrictEqual([toolStart(0, "call_1", "Bash"), json(0, '{"command":"ls"}'), blockStop(0), ...closing("tool_use")]);
+    expect(blankBeforeCall.slice(2)).toStrictEqual([toolStart(0, "call_1", "Bash"), json(0, '{"command":"ls"'), json(0, "}"), blockStop(0), ...closing("tool_use")]);
     const blankThenText = streamed([deltaItem({ content: " " }), deltaItem({ content: "\n" }), deltaItem({ content: "Hi" }), deltaItem({ content: " " }), deltaItem({}, "stop")]);
     expect(blankThenText.slice(2)).toStrictEqual([textStart(0), text(0, " \nHi"), text(0, " "), blockStop(0), ...closing("end_turn")]);
   });
@@ -192,7 +197,7 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
       tools([{ index: 0, id: "call_1", function: { name: "Bash", arguments: '{"command":"pwd"}' } }]),
       deltaItem({ content: "" }, "tool_calls"),
     ]);
-    expect(events.slice(2)).toStrictEqual([toolStart(0, "call_1", "Bash"), json(0, '{"command":"pwd"}'), blockStop(0), ...closing("tool_use")]);
+    expect(events.slice(2)).toStrictEqual([toolStart(0, "call_1", "Bash"), json(0, '{"command":"pwd"'), json(0, "}"), blockStop(0), ...closing("tool_use")]);
   });
 
   it("ends an empty upstream stream by the grammar, message_start first", () => {
@@ -202,10 +207,11 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
     expect(stream.finish()).toEqual([]);
   });
 
-  it("ends a stream with no finish reason and no [DONE] by the grammar", () => {
+  it("ends a stream with no finish reason and no [DONE] by the grammar, a string cut short not guessed at (item 2)", () => {
     const events = streamed([deltaItem({ content: "partial" }), tools([{ index: 0, id: "call_1", function: { name: "Bash", arguments: '{"command":"l' } }])]);
-    expect(events.slice(2)).toStrictEqual([textStart(0), text(0, "partial"), blockStop(0), toolStart(1, "call_1", "Bash"), json(1, '{"command":"l'), json(1, '"}'), blockStop(1), ...closing("tool_use")]);
-    expect(toolInputs(events)).toEqual([{ command: "l" }]);
+    const rest = `","INVALID_JSON":${JSON.stringify('{"command":"l')}}`;
+    expect(events.slice(2)).toStrictEqual([textStart(0), text(0, "partial"), blockStop(0), toolStart(1, "call_1", "Bash"), json(1, '{"command":"l'), json(1, rest), blockStop(1), ...closing("tool_use")]);
+    expect(toolInputs(events)).toEqual([{ command: "l", INVALID_JSON: '{"command":"l' }]);
   });
 
   it("makes a toolu_ id for a call that came without one (item 14)", () => {

@@ -82,6 +82,39 @@ describe("item 1: a byte-order mark before the first byte", () => {
   });
 });
 
+describe("items 2 and 3: tool arguments that are not a JSON object", () => {
+  const invalid = (args: string): Script => either([chunk({ role: "assistant", content: "" }), toolChunk({ id: "call_1", function: { name: "Bash", arguments: args } }), chunk({}, "tool_calls")], { content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "Bash", arguments: args } }] }, "tool_calls");
+
+  for (const { stream, how } of BOTH) {
+    it.each(FORMATS)(`text that is not JSON reaches a %s client (${how}) as the raw text under INVALID_JSON, never invented keys (item 2)`, async (format) => {
+      await chatOnly(invalid("{not json"));
+      expect((await clients[format](stream)).calls.map((call) => call.input)).toEqual([{ INVALID_JSON: "{not json" }]);
+    });
+
+    it.each(FORMATS)(`JSON that is not an object reaches a %s client (${how}) as the raw text under INVALID_JSON (item 3)`, async (format) => {
+      for (const args of ["[1,2]", '"x"', "3"]) {
+        await chatOnly(invalid(args));
+        expect((await clients[format](stream)).calls.map((call) => call.input), args).toEqual([{ INVALID_JSON: args }]);
+      }
+    });
+
+    it.each(FORMATS)(`an object cut only of its closing brace, or with a trailing comma, is repaired for a %s client (${how}) (item 2)`, async (format) => {
+      for (const args of ['{"command": "ls -la"', '{"command": "ls -la",}', '```json\n{"command": "ls -la"}\n```']) {
+        await chatOnly(invalid(args));
+        expect((await clients[format](stream)).calls.map((call) => call.input), args).toEqual([{ command: "ls -la" }]);
+      }
+    });
+  }
+
+  it("a messages stream whose arguments turn invalid after a valid start ends its block so that its pieces parse, with the raw text beside them (item 2)", async () => {
+    const args = '{"command": "ls", "force": True}';
+    await chatOnly(() => ({ chunks: [chatSse([toolChunk({ id: "call_1", function: { name: "Bash", arguments: "" } }), ...args.match(/.{1,4}/g)!.map((piece) => toolChunk({ function: { arguments: piece } })), chunk({}, "tool_calls")])] }));
+    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ ...ask, stream: true, tools: TOOLS }) });
+    const pieces = decodeEvents(res.body).flatMap((event) => (event.event === "content_block_delta" ? [JSON.parse(event.data).delta.partial_json as string] : []));
+    expect(JSON.parse(pieces.join(""))).toEqual({ command: "ls", INVALID_JSON: args });
+  });
+});
+
 describe("item 4: content as a list of text parts (Mistral)", () => {
   const parts = [{ type: "text", text: "Hello " }, { type: "text", text: "world" }];
   it.each(FORMATS)("a %s client gets the text of a whole reply", async (format) => {

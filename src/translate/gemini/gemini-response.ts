@@ -1,6 +1,6 @@
 import type { HubUsage, Json } from "../hub.js";
 import { usageParts } from "../hub-usage.js";
-import { parseToolArguments } from "../tool-arguments.js";
+import { readToolArguments } from "../tool-arguments.js";
 import type { IdSource, ReplyHints, TranslateContext } from "../types.js";
 import { clientTool } from "../tool-names.js";
 
@@ -78,13 +78,13 @@ export function createCallIds(ids: IdSource): (upstreamId: string | undefined) =
 }
 
 /**
- * A complete call as a `functionCall` part: arguments as an object (repaired, or `{}`), the name the client declared.
+ * A complete call as a `functionCall` part: arguments as an object (`readToolArguments`), the name the client declared.
  * `thoughtSignature`, when given, is the reasoning before the call, sealed: Gemini CLI keeps a call part's signature
  * in its history and sends it back (Gemini 3 requires it), so the reasoning returns to an upstream that wants it
  * passed back (DeepSeek's thinking mode answers 400 without it: research table E row 9).
  */
 export const functionCallPart = (call: { id: string; name: string; arguments: string }, hints: ReplyHints, thoughtSignature?: string): Json => ({
-  functionCall: { id: call.id, name: clientTool(hints.toolNames, call.name).name, args: parseToolArguments(call.arguments) },
+  functionCall: { id: call.id, name: clientTool(hints.toolNames, call.name).name, args: readToolArguments(call.arguments).object },
   ...(thoughtSignature ? { thoughtSignature } : {}),
 });
 

@@ -1,11 +1,10 @@
-import { jsonrepair } from "jsonrepair";
 import type { Json, ReasoningField } from "../hub.js";
 import { createClientStream } from "../client-stream.js";
 import type { HubEvent } from "../hub-events.js";
 import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
 import { stopReasonOf } from "./stop-reasons.js";
 import { clientTool } from "../tool-names.js";
-import { parsesAsObject } from "../tool-arguments.js";
+import { ArgumentWriter } from "../tool-arguments.js";
 import { createCallQueue, type QueuedCall } from "../call-queue.js";
 import { toolUseId } from "./tool-ids.js";
 import { messagesUsageOf } from "./usage.js";
@@ -15,30 +14,14 @@ type OpenBlock =
   | { kind: "text"; index: number }
   | { kind: "tool"; index: number; call: ToolCall };
 
-/** A tool call: its `tool_use` block as it opens, and its argument text so far. */
+/** A tool call: its `tool_use` block as it opens, its argument text so far, and what of it went out. */
 interface ToolCall extends QueuedCall {
   contentBlock: Json;
+  writer: ArgumentWriter;
 }
 
 /** Every messages event names its type twice: as the SSE event and inside the data. */
 const messagesEvent = (type: string, fields: Json = {}): ClientEvent => ({ event: type, data: { type, ...fields } });
-
-/**
- * What to send after a tool block's argument pieces so that they join into one JSON object, as Claude Code
- * builds the input from the `input_json_delta` pieces alone (research B2 invariant 4): `{}` when none came; the
- * missing end when a local model stopped mid-object (what `jsonrepair` appends, when it only appends); else
- * nothing (what was sent cannot be taken back).
- */
-function argumentsEnding(sent: string): string {
-  if (!sent.trim()) return "{}";
-  if (parsesAsObject(sent)) return "";
-  try {
-    const repaired = jsonrepair(sent);
-    return repaired.startsWith(sent) && parsesAsObject(repaired) ? repaired.slice(sent.length) : "";
-  } catch {
-    return "";
-  }
-}
 
 /**
  * The hub stream as Anthropic's event sequence (research B2): `message_start` and a `ping` first (with the
@@ -50,6 +33,9 @@ function argumentsEnding(sent: string): string {
  * `message_stop` at the end alone, so that a usage chunk that follows the finish reason still reaches the final
  * usage. A reply that is reasoning alone gets that reasoning as a text block too: Claude Code shows no thinking
  * block as an answer.
+ *
+ * A tool block's pieces go through an `ArgumentWriter`: Claude Code builds the input from the `input_json_delta`
+ * pieces alone (research B2 invariant 4), so they always join into one object (`tool-arguments.ts`).
  *
  * Parallel calls whose pieces interleave go through the call queue (`call-queue.ts`), one block at a time.
  */
@@ -83,12 +69,14 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
     return [messagesEvent("message_start", { message }), messagesEvent("ping")];
   }
 
+  /** A piece of the open tool block's input, when there is one. */
+  const argumentsDelta = (index: number, text: string): ClientEvent[] => (text ? [delta(index, "input_json_delta", "partial_json", text)] : []);
+
   function close(): ClientEvent[] {
     if (!open) return [];
     const out: ClientEvent[] = [];
     if (open.kind === "thinking") out.push(delta(open.index, "signature_delta", "signature", ctx.seal.sign(open.text, open.field)));
-    const ending = open.kind === "tool" ? argumentsEnding(open.call.args) : "";
-    if (ending) out.push(delta(open.index, "input_json_delta", "partial_json", ending));
+    if (open.kind === "tool") out.push(...argumentsDelta(open.index, open.call.writer.end(open.call.args)));
     out.push(messagesEvent("content_block_stop", { index: open.index }));
     open = undefined;
     return out;
@@ -105,12 +93,10 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
     openCall: () => (open?.kind === "tool" ? open.call : undefined),
     open(call) {
       const index = nextIndex++;
-      const events = [startBlock({ kind: "tool", index, call }, call.contentBlock)];
-      if (call.args) events.push(delta(index, "input_json_delta", "partial_json", call.args));
-      return events;
+      return [startBlock({ kind: "tool", index, call }, call.contentBlock), ...argumentsDelta(index, call.writer.push(call.args))];
     },
     close,
-    piece: (text) => (open ? [delta(open.index, "input_json_delta", "partial_json", text)] : []),
+    piece: (text) => (open?.kind === "tool" ? argumentsDelta(open.index, open.call.writer.push(text)) : []),
   });
 
   /** Opens a text or thinking block after the open one, and every call waiting behind it, is closed. */
@@ -140,7 +126,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
       }
       case "tool_start": {
         const contentBlock = { type: "tool_use", id: toolUseId(event.id, ctx.ids), name: clientTool(hints.toolNames, event.name).name, input: {} };
-        return calls.start({ call: event.call, contentBlock, args: "" });
+        return calls.start({ call: event.call, contentBlock, args: "", writer: new ArgumentWriter() });
       }
       case "tool_args":
         return calls.args(event.call, event.text);
