@@ -75,10 +75,11 @@ describe("replies", () => {
     expect(next.messages[1]).toMatchObject({ role: "assistant", reasoning: "Read both." });
   });
 
-  it("finish reasons: length as MAX_TOKENS, content_filter as SAFETY, none or unknown as STOP, STOP whenever a call came", () => {
+  it("finish reasons: length as MAX_TOKENS, content_filter as SAFETY, none or unknown as STOP, STOP whenever a call came, but MAX_TOKENS for a cut one (item 8)", () => {
     const finish = (reason: string | null, message: Parameters<typeof hubReply>[0] = { content: "x" }) => candidate(reply(hubReply(message, reason))).finishReason;
     expect([finish("stop"), finish("length"), finish("content_filter"), finish(null), finish("eos"), finish("tool_calls")]).toEqual(["STOP", "MAX_TOKENS", "SAFETY", "STOP", "STOP", "STOP"]);
-    expect(finish("length", { tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] })).toBe("STOP");
+    const call = { tool_calls: [{ id: "c", type: "function" as const, function: { name: "f", arguments: "{}" } }] };
+    expect([finish("stop", call), finish("content_filter", call), finish("length", call)]).toEqual(["STOP", "STOP", "MAX_TOKENS"]);
   });
 
   it("an empty answer has no empty text part; without upstream usage the request's estimate stands for the prompt", () => {

@@ -116,6 +116,11 @@ describe("tool calls, whatever shape the upstream streams them in (research B2)"
     expect(end).toEqual([last([fc("a", "f", { x: 1 }), fc("b", "g", { INVALID_JSON: "{'y': 2}" }), fc("c", "h", { z: 3 })], noUsage)]);
   });
 
+  it("a reply cut by the output limit leaves out the call it cut, never sent, and ends with MAX_TOKENS (item 8)", () => {
+    const { all } = run([tools({ index: 0, id: "a", name: "f", args: '{"x":1}' }), tools({ index: 1, id: "b", name: "g", args: '{"y": 2' }), finishItem("length")]);
+    expect(all).toEqual([chunk(fc("a", "f", { x: 1 })), last([], noUsage, "MAX_TOKENS")]);
+  });
+
   it("text after a call sends the finished call first, keeping the order", () => {
     const { pushes } = run([tools({ index: 0, id: "c", name: "f", args: '{"x":1}' }), deltaItem({ content: "done" })]);
     expect(pushes).toEqual([[], [chunk(fc("c", "f", { x: 1 }), { text: "done" })]]);

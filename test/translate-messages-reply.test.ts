@@ -76,6 +76,16 @@ describe("messages client: a chat reply becomes a messages reply", () => {
     expect(inputs("")).toEqual({});
   });
 
+  it("leaves out a call whose arguments a length cut left unfinished, and stops for max_tokens (item 8)", () => {
+    const reply = messagesClient.replyFromHub(
+      hubReply({ content: "Running.", tool_calls: [{ id: "c1", type: "function", function: { name: "Bash", arguments: '{"command":"ls"}' } }, { id: "c2", type: "function", function: { name: "Bash", arguments: '{"command": "rm' } }] }, "length"),
+      {},
+      testContext(),
+    );
+    expect(reply.stop_reason).toBe("max_tokens");
+    expect((reply.content as Json[]).map((block) => block.id ?? block.type)).toEqual(["text", "c1"]);
+  });
+
   it("makes a toolu_ id for a call the upstream sent without one (item 14)", () => {
     const reply = messagesClient.replyFromHub(hubReply({ tool_calls: [{ type: "function", function: { name: "Bash", arguments: "{}" } } as never] }, "tool_calls"), {}, testContext());
     expect((reply.content as Json[])[0]!.id).toBe("toolu_1");

@@ -92,8 +92,8 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
     expectGrammar(events);
   });
 
-  it("opens a new thinking block when reasoning comes back after text", () => {
-    const events = streamed([deltaItem({ reasoning: "a" }), deltaItem({ content: "b" }), deltaItem({ reasoning: "c" }), deltaItem({}, "stop")]);
+  it("leaves out reasoning that comes back after the text: thinking comes first in a message (item 9)", () => {
+    const events = streamed([deltaItem({ reasoning: "a" }), deltaItem({ content: "b" }), deltaItem({ reasoning: "c" }), deltaItem({ content: "d" }), deltaItem({}, "stop")]);
     expect(events.slice(2)).toStrictEqual([
       blockStart(0, { type: "thinking", thinking: "" }),
       thinking(0, "a"),
@@ -101,16 +101,13 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
       blockStop(0),
       textStart(1),
       text(1, "b"),
+      text(1, "d"),
       blockStop(1),
-      blockStart(2, { type: "thinking", thinking: "" }),
-      thinking(2, "c"),
-      blockDelta(2, { type: "signature_delta", signature: testSeal.sign("c", "reasoning") }),
-      blockStop(2),
       ...closing("end_turn"),
     ]);
   });
 
-  it("keeps interleaved thinking, text and tool calls in order, one block at a time (interleaved thinking on a chat upstream)", () => {
+  it("keeps text and tool calls in order, one block at a time, and the thinking first, when a chat upstream interleaves reasoning (item 9)", () => {
     const events = streamed([
       deltaItem({ reasoning_content: "List first." }),
       tools([{ index: 0, id: "call_1", function: { name: "Bash", arguments: '{"command":"ls"}' } }]),
@@ -121,7 +118,7 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
     ]);
     expectGrammar(events);
     const starts = events.filter((event) => (event.data as Json).type === "content_block_start").map((event) => ((event.data as Json).content_block as Json).type);
-    expect(starts).toEqual(["thinking", "tool_use", "thinking", "text", "tool_use"]);
+    expect(starts).toEqual(["thinking", "tool_use", "text", "tool_use"]);
     expect(toolInputs(events)).toEqual([{ command: "ls" }, { file_path: "/a" }]);
     expect(events.at(-2)).toStrictEqual(closing("tool_use")[0]);
   });
@@ -212,6 +209,26 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
     const rest = `","INVALID_JSON":${JSON.stringify('{"command":"l')}}`;
     expect(events.slice(2)).toStrictEqual([textStart(0), text(0, "partial"), blockStop(0), toolStart(1, "call_1", "Bash"), json(1, '{"command":"l'), json(1, rest), blockStop(1), ...closing("tool_use")]);
     expect(toolInputs(events)).toEqual([{ command: "l", INVALID_JSON: '{"command":"l' }]);
+  });
+
+  it("ends a call cut by the output limit with the pieces that came, leaves out a waiting call that never completed, and stops for max_tokens (item 8)", () => {
+    const events = streamed([
+      tools([{ index: 0, id: "call_1", function: { name: "Read", arguments: '{"file_path":"/a' } }]),
+      tools([{ index: 1, id: "call_2", function: { name: "Read", arguments: '{"file_path":"/b"}' } }]),
+      tools([{ index: 2, id: "call_3", function: { name: "Read", arguments: '{"file_path":"/c' } }]),
+      tools([{ index: 0, function: { arguments: "bc" } }], "length"),
+    ]);
+    expect(events.slice(2)).toStrictEqual([
+      toolStart(0, "call_1", "Read"),
+      json(0, '{"file_path":"/a'),
+      json(0, "bc"),
+      blockStop(0),
+      toolStart(1, "call_2", "Read"),
+      json(1, '{"file_path":"/b"'),
+      json(1, "}"),
+      blockStop(1),
+      ...closing("max_tokens"),
+    ]);
   });
 
   it("makes a toolu_ id for a call that came without one (item 14)", () => {

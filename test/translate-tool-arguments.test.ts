@@ -118,4 +118,10 @@ describe("ArgumentWriter: arguments streamed as pieces that cannot be taken back
     expect(writer.push("}")).toBe(', "mode": 1');
     expect(writer.end("")).toBe("}");
   });
+
+  it("gives what it held back, as it came, for a call cut by the output limit", () => {
+    const writer = new ArgumentWriter();
+    expect(writer.push('{"a": 1, "b')).toBe('{"a": 1');
+    expect(writer.held()).toBe(', "b');
+  });
 });

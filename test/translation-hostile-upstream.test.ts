@@ -183,6 +183,67 @@ describe("item 7: the end of a chat stream is data: [DONE]", () => {
   });
 });
 
+describe("item 8: a reply cut by the output limit in the middle of a tool call", () => {
+  const cut = '{"command": "ls -';
+  const script = either(
+    [chunk({ role: "assistant", content: "Listing." }), toolChunk({ id: "call_1", function: { name: "Bash", arguments: "" } }), toolChunk({ function: { arguments: cut } }), chunk({}, "length")],
+    { content: "Listing.", tool_calls: [{ id: "call_1", type: "function", function: { name: "Bash", arguments: cut } }] },
+    "length",
+  );
+  const lengthStop: Record<ClientFormat, string> = { messages: "max_tokens", responses: "incomplete", gemini: "MAX_TOKENS" };
+
+  it.each(FORMATS)("a %s client's JSON reply ends with the length stop reason and leaves the unfinished call out", async (format) => {
+    await chatOnly(script);
+    const reply = await clients[format](false);
+    expect(reply).toMatchObject({ text: "Listing.", calls: [], stop: lengthStop[format] });
+  });
+
+  it("a messages stream ends the call's block with the pieces that came, and stops for max_tokens", async () => {
+    await chatOnly(script);
+    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ ...ask, stream: true, tools: TOOLS }) });
+    const events = decodeEvents(res.body).map((event) => JSON.parse(event.data) as { type: string; delta?: { partial_json?: string; stop_reason?: string } });
+    expect(events.flatMap((event) => (event.delta?.partial_json === undefined ? [] : [event.delta.partial_json])).join("")).toBe(cut);
+    expect(events.find((event) => event.type === "message_delta")!.delta!.stop_reason).toBe("max_tokens");
+  });
+
+  it("a Responses stream closes the call's item as incomplete, as OpenAI does, in a response that is incomplete", async () => {
+    await chatOnly(script);
+    expect(await clients.responses(true)).toMatchObject({ text: "Listing.", stop: "incomplete" });
+    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/responses", headers: chatHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", input: "go", tools: FUNCTIONS, stream: true }) });
+    const done = decodeEvents(res.body).filter((event) => event.event === "response.output_item.done").map((event) => JSON.parse(event.data).item as Record<string, unknown>);
+    expect(done.at(-1)).toMatchObject({ type: "function_call", status: "incomplete", arguments: cut, call_id: "call_1" });
+  });
+
+  it("a Gemini stream never sends the unfinished call and ends with MAX_TOKENS", async () => {
+    await chatOnly(script);
+    expect(await clients.gemini(true)).toMatchObject({ text: "Listing.", calls: [], stop: "MAX_TOKENS" });
+  });
+
+  it("a chat client on a messages upstream gets finish_reason length when the reply was cut in a tool_use block", async () => {
+    upstream = opened(await startScriptedUpstream(() => ({
+      json: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "ls" } }], stop_reason: "max_tokens", usage: { input_tokens: 3, output_tokens: 5 } },
+    })));
+    gateway = opened(await startTestGateway(undefined, { file: { upstream: "anth", upstreams: { anth: { url: upstream.url, formats: ["messages"], key: "none", retries: 0 } } } }));
+    const reply = await openai().chat.completions.create({ model: "m", messages: [{ role: "user", content: "go" }] });
+    expect(reply.choices[0]!.finish_reason).toBe("length");
+  });
+});
+
+describe("item 9: reasoning that resumes after the text has started", () => {
+  it("does not open a second thinking block after the text in a messages stream, and the message goes back next turn", async () => {
+    await chatOnly(() => ({
+      chunks: [chatSse([chunk({ role: "assistant", reasoning_content: "First, look." }), chunk({ content: "Looking." }), chunk({ reasoning_content: "Use ls." }), toolChunk({ id: "call_1", function: { name: "Bash", arguments: '{"command":"ls"}' } }), chunk({}, "tool_calls")])],
+    }));
+    const message = await anthropic().messages.stream({ ...ask, tools: TOOLS }).finalMessage();
+    expect(message.content.map((block) => block.type)).toEqual(["thinking", "text", "tool_use"]);
+    expect(message.content[0]).toMatchObject({ thinking: "First, look." });
+    upstream.script(() => ({ json: completion({ content: "ok" }) }));
+    const next = await anthropic().messages.create({ ...ask, tools: TOOLS, messages: [...ask.messages, { role: "assistant", content: message.content }, { role: "user", content: [{ type: "tool_result", tool_use_id: "call_1", content: "a.txt" }] }] });
+    expect(next.content).toEqual([{ type: "text", text: "ok" }]);
+    expect((upstream.last().body!.messages as Record<string, unknown>[])[1]).toMatchObject({ role: "assistant", content: "Looking.", reasoning_content: "First, look." });
+  });
+});
+
 describe("item 10: an upstream's error inside a 200 stream that repeats its key", () => {
   const keyed: Script = (request) => ({ chunks: [chatSse([chunk({ role: "assistant", content: "Hi" }), { error: { message: `Invalid credentials: ${String(request.headers.authorization)}` } }], false)] });
   const streamed: Record<ClientFormat, { path: string; body: Record<string, unknown> }> = {

@@ -1,7 +1,7 @@
 import type { HubReply, HubUsage, ReasoningField } from "./hub.js";
 import { contentText, hasUsage, isFirstChoice, reasoningOf, reasoningStandsIn } from "./hub-events.js";
 import { splitThinkTags } from "./think-tags.js";
-import { argumentsText } from "./tool-arguments.js";
+import { argumentsText, parsesAsObject } from "./tool-arguments.js";
 
 /** A whole chat reply reduced as `hub-events.ts` reduces a stream: reasoning, text, complete tool calls, finish reason, usage. */
 export interface HubReplyParts {
@@ -17,7 +17,8 @@ export interface HubReplyParts {
 
 /**
  * Reads a non-stream chat reply: its first choice alone (`isFirstChoice`). Content that opens with `<think>` gives its
- * tagged part as reasoning when the upstream gave no reasoning field.
+ * tagged part as reasoning when the upstream gave no reasoning field. In a reply cut by the output limit, calls whose
+ * arguments never completed are left out.
  */
 export function readHubReply(reply: HubReply): HubReplyParts {
   const parts: HubReplyParts = { reasoning: undefined, text: "", answer: "", toolCalls: [], finishReason: null, usage: hasUsage(reply.usage) ? reply.usage : undefined };
@@ -38,6 +39,8 @@ export function readHubReply(reply: HubReply): HubReplyParts {
     }
     if (typeof choice?.finish_reason === "string") parts.finishReason = choice.finish_reason;
   }
+  // A reply cut by the output limit: a call whose arguments do not parse never completed, and is left out (SPEC 10 rule 2).
+  if (parts.finishReason === "length") parts.toolCalls = parts.toolCalls.filter((call) => parsesAsObject(call.arguments));
   const reasoning = parts.reasoning?.text ?? "";
   parts.answer = reasoningStandsIn(parts.text, parts.toolCalls.length > 0, reasoning) ? reasoning : parts.text;
   return parts;

@@ -129,6 +129,11 @@ export class JsonObjectScan {
     return out;
   }
 
+  /** The text scanned but not let through yet (what a broken text held before it broke). */
+  held(): string {
+    return this.#held;
+  }
+
   /** The text has ended: whether it was one object, and what completes what was let through. */
   end(): ScanEnd {
     const at = this.#at;

@@ -11,7 +11,8 @@ import { parseJsonObject } from "../parse-json.js";
  * `True`, a string or a key cut short, text after the object) reaches it as `{"INVALID_JSON": "<the text as it
  * came>"}`: an object every client can parse, which invents no key or value of the tool's and shows the model what it
  * wrote, in the shape Anthropic's documentation gives for passing invalid tool JSON back to the model. No arguments at
- * all are `{}` (a tool without parameters).
+ * all are `{}` (a tool without parameters). A call cut by the output limit is not repaired: see `finish_reason`
+ * `length` in each format's closing.
  */
 
 const INVALID_JSON = "INVALID_JSON";
@@ -52,6 +53,11 @@ export class ArgumentWriter {
   /** What of `piece` goes out now. */
   push(piece: string): string {
     return this.#scan.push(piece);
+  }
+
+  /** The characters held back, as they came (a reply cut by the output limit ends its unfinished call with them). */
+  held(): string {
+    return this.#scan.held();
   }
 
   /** What completes the pieces sent, given the call's whole argument text as it came. */

@@ -11,9 +11,10 @@ const FINISH_REASONS: Readonly<Record<string, string>> = { stop: "STOP", length:
 
 /**
  * The `finishReason` to send: `STOP` whenever a call was sent, whatever the upstream said (research table E row
- * 6); `STOP` also when the upstream said nothing, since Gemini CLI rejects a stream that ends without one.
+ * 6), but `MAX_TOKENS` for a reply cut by the output limit, calls or not; `STOP` also when the upstream said nothing,
+ * since Gemini CLI rejects a stream that ends without one.
  */
-export const finishReasonOf = (reason: string | null, calledTools: boolean): string => (calledTools ? "STOP" : (FINISH_REASONS[reason ?? ""] ?? "STOP"));
+export const finishReasonOf = (reason: string | null, calledTools: boolean): string => (calledTools && reason !== "length" ? "STOP" : (FINISH_REASONS[reason ?? ""] ?? "STOP"));
 
 /**
  * Chat usage as `usageMetadata`: Gemini counts thoughts apart from the answer, so `candidatesTokenCount` is the

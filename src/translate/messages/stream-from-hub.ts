@@ -4,7 +4,7 @@ import type { HubEvent } from "../hub-events.js";
 import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
 import { stopReasonOf } from "./stop-reasons.js";
 import { clientTool } from "../tool-names.js";
-import { ArgumentWriter } from "../tool-arguments.js";
+import { ArgumentWriter, parsesAsObject } from "../tool-arguments.js";
 import { createCallQueue, type QueuedCall } from "../call-queue.js";
 import { toolUseId } from "./tool-ids.js";
 import { messagesUsageOf } from "./usage.js";
@@ -32,16 +32,20 @@ const messagesEvent = (type: string, fields: Json = {}): ClientEvent => ({ event
  * once the call's name is known, fed only `input_json_delta` pieces), then one `message_delta` and one
  * `message_stop` at the end alone, so that a usage chunk that follows the finish reason still reaches the final
  * usage. A reply that is reasoning alone gets that reasoning as a text block too: Claude Code shows no thinking
- * block as an answer.
+ * block as an answer. Thinking comes first in a message (SPEC 10 rule 4): reasoning that resumes once the answer
+ * has begun (a text or tool block opened) is left out, as a block after the text would break that order.
  *
  * A tool block's pieces go through an `ArgumentWriter`: Claude Code builds the input from the `input_json_delta`
- * pieces alone (research B2 invariant 4), so they always join into one object (`tool-arguments.ts`).
+ * pieces alone (research B2 invariant 4), so they always join into one object (`tool-arguments.ts`), except in a
+ * reply cut by the output limit, whose unfinished call ends with the pieces that came (SPEC 10 rule 2).
  *
  * Parallel calls whose pieces interleave go through the call queue (`call-queue.ts`), one block at a time.
  */
 export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
   let nextIndex = 0;
   let open: OpenBlock | undefined;
+  /** A text or tool block has opened: the thinking block's place, first, is past. */
+  let answering = false;
   /** White space that came while no text block was open: it goes out with the text that follows, or not at all. */
   let blank = "";
 
@@ -72,11 +76,15 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
   /** A piece of the open tool block's input, when there is one. */
   const argumentsDelta = (index: number, text: string): ClientEvent[] => (text ? [delta(index, "input_json_delta", "partial_json", text)] : []);
 
-  function close(): ClientEvent[] {
+  function close(cut = false): ClientEvent[] {
     if (!open) return [];
     const out: ClientEvent[] = [];
     if (open.kind === "thinking") out.push(delta(open.index, "signature_delta", "signature", ctx.seal.sign(open.text, open.field)));
-    if (open.kind === "tool") out.push(...argumentsDelta(open.index, open.call.writer.end(open.call.args)));
+    if (open.kind === "tool") {
+      // A call cut by the output limit ends with what came (the characters held back included); any other is completed.
+      const { writer, args } = open.call;
+      out.push(...argumentsDelta(open.index, cut && !parsesAsObject(args) ? writer.held() : writer.end(args)));
+    }
     out.push(messagesEvent("content_block_stop", { index: open.index }));
     open = undefined;
     return out;
@@ -86,6 +94,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
   function startBlock<B extends OpenBlock>(block: B, contentBlock: Json): ClientEvent {
     blank = "";
     open = block;
+    answering ||= block.kind !== "thinking";
     return messagesEvent("content_block_start", { index: block.index, content_block: contentBlock });
   }
 
@@ -110,6 +119,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
   function onEvent(event: Exclude<HubEvent, { type: "error" }>): ClientEvent[] {
     switch (event.type) {
       case "reasoning": {
+        if (answering) return [];
         const { events, block } =
           open?.kind === "thinking" ? { events: [], block: open } : openBlock((index) => ({ kind: "thinking", index, text: "", field: event.field }), { type: "thinking", thinking: "" });
         block.text += event.text;
@@ -141,7 +151,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
     onEvent,
     closing({ finishReason, usage, toolCalls, answerFromReasoning }) {
       const out = answerFromReasoning === undefined ? [] : onEvent({ type: "text", text: answerFromReasoning });
-      out.push(...calls.settle());
+      out.push(...calls.settle(finishReason === "length"));
       const stop = { stop_reason: stopReasonOf(finishReason, toolCalls > 0), stop_sequence: null };
       out.push(messagesEvent("message_delta", { delta: stop, usage: messagesUsageOf(usage, hints.inputTokens ?? 0) }));
       out.push(messagesEvent("message_stop"));

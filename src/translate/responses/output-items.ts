@@ -10,8 +10,8 @@ import type { ClientTool } from "../tool-names.js";
  * `output_item.done` / `response.completed` events, so the two always agree.
  */
 
-/** An item's status: `in_progress` in `output_item.added`, `completed` everywhere else. */
-export type ItemStatus = "in_progress" | "completed";
+/** An item's status: `in_progress` in `output_item.added`, `incomplete` for a call cut by the output limit, `completed` everywhere else. */
+export type ItemStatus = "in_progress" | "completed" | "incomplete";
 
 /** An `output_text` content part (the API always sends `annotations`). */
 export const outputText = (text: string): Json => ({ type: "output_text", text, annotations: [] });
@@ -49,25 +49,27 @@ export function customInput(args: string): string {
 /**
  * A `function_call` or `custom_tool_call` item for a call the upstream made, named as the client declared the tool.
  * A completed item's arguments follow `readToolArguments` (Codex takes a call's arguments from the `output_item.done`
- * item alone, so a repair reaches it even after the pieces were streamed as they came).
+ * item alone, so a repair reaches it even after the pieces were streamed as they came); an item cut by the output
+ * limit (`incomplete`, as OpenAI marks one) keeps the text that came, unrepaired, and so does one still in progress.
  */
 export function toolCallItem(itemId: string, callId: string, tool: ClientTool, args: string, status: ItemStatus): Json {
   const namespace = tool.namespace ? { namespace: tool.namespace } : {};
+  const completed = status === "completed";
   return tool.custom
-    ? { id: itemId, type: "custom_tool_call", status, call_id: callId, name: tool.name, ...namespace, input: status === "completed" ? customInput(args) : "" }
-    : { id: itemId, type: "function_call", status, arguments: status === "completed" ? readToolArguments(args).json : args, call_id: callId, name: tool.name, ...namespace };
+    ? { id: itemId, type: "custom_tool_call", status, call_id: callId, name: tool.name, ...namespace, input: completed ? customInput(args) : status === "incomplete" ? args : "" }
+    : { id: itemId, type: "function_call", status, arguments: completed ? readToolArguments(args).json : args, call_id: callId, name: tool.name, ...namespace };
 }
 
 /** The item-id prefix of a call item: the API's `fc_` for functions, `ctc_` for custom tools. */
 export const callItemPrefix = (tool: ClientTool): string => (tool.custom ? "ctc_" : "fc_");
 
 /**
- * The response's status from chat's finish reason. A reply that holds a tool call has completed whatever the upstream
- * said (some send `stop` or `length` with calls); `length` is incomplete for `max_output_tokens`, `content_filter`
- * for `content_filter`.
+ * The response's status from chat's finish reason. `length` is incomplete for `max_output_tokens`, calls or not (the
+ * reply was cut); `content_filter` is incomplete for `content_filter`, unless the reply holds a tool call, which has
+ * completed whatever else the upstream said (some send `stop` with calls).
  */
 export function statusOf(finishReason: string | null | undefined, hasToolCall: boolean): { status: "completed" | "incomplete"; incomplete_details: Json | null } {
-  if (!hasToolCall && finishReason === "length") return { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } };
+  if (finishReason === "length") return { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } };
   if (!hasToolCall && finishReason === "content_filter") return { status: "incomplete", incomplete_details: { reason: "content_filter" } };
   return { status: "completed", incomplete_details: null };
 }
