@@ -7,7 +7,7 @@ import type { ClientSide, Format, UpstreamSide } from "./types.js";
 
 export type * from "./types.js";
 export { translateRequest, type TranslatedRequest } from "./translate-request.js";
-export { upstreamEventOf } from "./upstream-event.js";
+export { STREAM_END, upstreamEventOf } from "./upstream-event.js";
 
 /** How each format's requests reach the hub and its replies come back (SPEC 10: messages, responses, gemini and chat clients). */
 export const CLIENT_SIDES: Readonly<Record<Format, ClientSide>> = {

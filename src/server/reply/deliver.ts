@@ -5,7 +5,7 @@ import { redactValues, type Secrets } from "../../secrets.js";
 import { clientResponseHeaders } from "../../upstream/header-policy.js";
 import { sendLocalCount } from "./local-count.js";
 import { relayPassthrough } from "./passthrough.js";
-import { sendTranslatedError } from "./translated-error.js";
+import { clientErrors, sendTranslatedError } from "./translated-error.js";
 import { sendTranslatedJson } from "./translated-json.js";
 import { relayTranslatedStream } from "./translated-stream.js";
 
@@ -33,7 +33,8 @@ export async function deliver(x: Exchange, endpoint: Endpoint, forwarded: Forwar
   if (plan.kind === "passthrough") return relayPassthrough(x, reply, plan.call.family, { "x-gateway-upstream": plan.upstream.name });
   const headers = rewrittenHeaders(reply.headers, plan.upstream.name, secrets);
   const stream = (forwarded as Extract<Forwarded, { plan: { kind: "translate" } }>).stream;
-  if (reply.status >= 400) return sendTranslatedError(x, reply, plan.upstream, endpoint.family, (text) => secrets.redact(text), headers, stream);
-  if (stream) return relayTranslatedStream(x, plan, reply, stream, headers);
-  return sendTranslatedJson(x, plan, reply, headers);
+  const errors = clientErrors(x, endpoint.family, (text) => secrets.redact(text), headers, stream);
+  if (reply.status >= 400) return sendTranslatedError(x, reply, plan.upstream, errors);
+  if (stream) return relayTranslatedStream(x, plan, reply, stream, headers, errors);
+  return sendTranslatedJson(x, plan, reply, headers, errors);
 }
