@@ -50,6 +50,7 @@ function answerError(x: Exchange, ctx: GatewayContext, family: Family, error: un
 async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolved, { kind: "proxy" }>, repeated: string | undefined): Promise<void> {
   const { req, draft } = x;
   const { endpoint, query } = resolved;
+  draft.format = endpoint.format;
   authenticate(endpoint.family, req.headers, query, repeated, ctx.keyMatches);
   const request = await readRequest(req, endpoint, ctx.config.maxBodyBytes, ctx.bodyTimeoutMs);
   draft.capture?.requestBody(request.bytes);

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { Dispatcher } from "undici";
-import type { UpstreamConfig } from "../config/index.js";
+import { ECHO_UPSTREAM, type UpstreamConfig } from "../config/index.js";
 import { pause, type AbortLike } from "./abort-like.js";
 import { DEFAULT_ANTHROPIC_VERSION, FORMAT_FAMILY, type Family, type Format, type Segments } from "../families/index.js";
 import { dispatchReply, type DispatchedReply, type ParseHeaders } from "./dispatch-reply.js";
@@ -147,6 +147,8 @@ export function createUpstream(options: UpstreamOptions) {
   return {
     name: config.name,
     label: options.label,
+    /** The built-in echo upstream: offline, and free. */
+    isEcho: config.url === ECHO_UPSTREAM,
     config,
     keySource,
     /** The segments its families live under (`""`: directly under the base). */
