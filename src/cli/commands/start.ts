@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import ms from "ms";
 import { CAPTURE_MODES, ECHO_UPSTREAM, type GatewayConfig } from "../../config/index.js";
@@ -174,6 +175,7 @@ export function registerStart(program: Command): void {
         upstream: gateway.upstream,
         version: VERSION,
         startedAt: new Date().toISOString(),
+        configDir: resolve(ctx.config.configDir),
         logFile: process.env.GATEWAY_DETACHED_LOG,
         capture: ctx.config.capture,
       });

@@ -18,6 +18,12 @@ function processLabel(gateway: Pick<LiveGateway, "health" | "record">): string {
   return parts.length ? ` (${parts.join(", ")})` : "";
 }
 
+/** What sets another running gateway apart: the config directory it serves (when not this one), or its local key. */
+function alsoNote(gateway: LiveGateway): string {
+  if (!gateway.thisConfig && gateway.record?.configDir) return `, for the config directory ${gateway.record.configDir}`;
+  return gateway.owner === "other" ? ", with another local key" : "";
+}
+
 /** The configured upstreams and their keys: two lines for one upstream, a table for several. */
 function printUpstreams(ctx: CommandContext, keys: readonly KeyState[]): void {
   const { upstreams } = ctx.config;
@@ -66,6 +72,6 @@ export function registerStatus(program: Command): void {
       log.log(`  Dashboard: ${url}/ui/ (\`gateway ui${portArg(flag)}\` opens it with the key)`);
       if (running.record?.capture) log.log(`  Capture:   ${running.record.capture === "off" ? "off" : `${running.record.capture} (bodies kept in memory: the dashboard, gateway logs --show)`}`);
       const others = live.filter((gateway) => gateway.port !== port);
-      for (const other of others) log.log(`  Also running: http://127.0.0.1:${other.port}${processLabel(other)}${other.owner === "other" ? ", with another local key" : ""} (-p ${other.port})`);
+      for (const other of others) log.log(`  Also running: http://127.0.0.1:${other.port}${processLabel(other)}${alsoNote(other)} (-p ${other.port})`);
     });
 }
