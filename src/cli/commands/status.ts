@@ -4,11 +4,12 @@ import { ECHO_UPSTREAM } from "../../config/index.js";
 import { FailedError } from "../../errors/index.js";
 import { logFilePath } from "../../request-log/log-file.js";
 import { liveGateways, type LiveGateway } from "../../running/find-gateway.js";
+import { askKeyStates } from "../../running/probe-health.js";
 import { createContext, localKeyOf, portFlag, type CommandContext } from "../context.js";
 import { chooseGateway, notYours, portArg } from "../running-gateway.js";
 import { formatTable } from "../table.js";
 import { log } from "../terminal.js";
-import { describeKey, keyFix, type KeyState } from "../upstream-keys.js";
+import { describeGatewayKey, describeKey, keyFix, type KeyState } from "../upstream-keys.js";
 
 /** `pid 13984, up 12 minutes`: what a gateway's record and health say about its process. */
 function processLabel(gateway: Pick<LiveGateway, "health" | "record">): string {
@@ -52,8 +53,17 @@ export function registerStatus(program: Command): void {
       const ctx = createContext();
       const flag = portFlag(options.port);
       const { upstreams } = ctx.config;
-      const [keys, live] = await Promise.all([Promise.all(upstreams.map((upstream) => describeKey(ctx, upstream))), liveGateways(ctx.config, localKeyOf(ctx))]);
+      const live = await liveGateways(ctx.config, localKeyOf(ctx));
       const running = await chooseGateway(ctx, flag, live);
+      // A running gateway's keys are its own to tell (its keychain session, its environment); this shell's are read
+      // only when it does not say (none runs, or one too old to be asked).
+      const told = running.health && running.owner !== "other" ? await askKeyStates(running.port, localKeyOf(ctx)) : undefined;
+      const keys = await Promise.all(
+        upstreams.map((upstream) => {
+          const state = told?.find((entry) => entry.name === upstream.name);
+          return state ? describeGatewayKey(ctx, upstream, state) : describeKey(ctx, upstream);
+        }),
+      );
       printUpstreams(ctx, keys);
       log.log(`Config:    ${ctx.config.configFile}`);
       log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);
