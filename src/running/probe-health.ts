@@ -10,6 +10,8 @@ export interface Health {
   pid?: number;
   /** `keyFingerprint` of the local key it accepts (newer gateways say): tells this user's gateways from others'. */
   keyFingerprint?: string;
+  /** Every upstream it serves: name, origin (or `echo`), formats (SPEC 10). */
+  upstreams?: { name: string; url: string; formats: string[] }[];
 }
 
 /** More than any gateway's answer to these questions; whatever else listens on the port is not read further. */

@@ -2,8 +2,11 @@ import type { Command } from "commander";
 import { ECHO_UPSTREAM, type GatewayConfig, type UpstreamConfig } from "../../config/index.js";
 import { UpstreamStatusError, UsageError } from "../../errors/index.js";
 import { readRegularFile, writePrivateFile } from "../../files/private-files.js";
+import { KEY_TTL_MS } from "../../keychain/index.js";
+import { askKeyStates } from "../../running/probe-health.js";
 import { checkKey } from "../../upstream/check-key.js";
-import { createContext, type CommandContext } from "../context.js";
+import { createContext, localKeyOf, type CommandContext } from "../context.js";
+import { chooseGateway } from "../running-gateway.js";
 import { rememberSecret } from "../secrets.js";
 import { log, readStdin } from "../terminal.js";
 import { keychainAccount, namedUpstream } from "../upstream-keys.js";
@@ -72,6 +75,28 @@ async function verify(upstream: UpstreamConfig, key: string): Promise<void> {
   }
 }
 
+/**
+ * What comes after storing the key of `account`, and true (issue 37, item 15): start a gateway when none of this
+ * configuration runs; else whether the running one uses it (it reads the keychain again within KEY_TTL_MS, SPEC 8)
+ * or must be restarted to (it serves no upstream there, or takes that upstream's key from elsewhere).
+ */
+async function nextStep(ctx: CommandContext, account: string): Promise<string> {
+  const running = await chooseGateway(ctx, undefined);
+  if (!running.health || running.owner === "other") return "Start the gateway: gateway start";
+  const url = `http://127.0.0.1:${running.port}`;
+  const served = (running.health.upstreams ?? []).filter((upstream) => upstream.url === account).map((upstream) => upstream.name);
+  if (served.length === 0) {
+    const serves = (running.health.upstreams ?? []).map((upstream) => upstream.url).join(", ") || running.health.upstream;
+    return `The gateway running on ${url} does not use it: it serves ${serves}. Restart it to serve ${account}: gateway stop, then gateway start`;
+  }
+  // A gateway too old to be asked reads the keychain like any other.
+  const states = (await askKeyStates(running.port, localKeyOf(ctx)))?.filter((state) => served.includes(state.name));
+  if (states?.length && states.every((state) => state.key.source !== "keychain")) {
+    return `The gateway running on ${url} does not read it from the keychain (that upstream's key: ${states[0]!.key.describe}).`;
+  }
+  return `The gateway running on ${url} uses it within ${KEY_TTL_MS / 1000} s; no restart needed.`;
+}
+
 export function registerLogin(program: Command): void {
   program
     .command("login")
@@ -101,6 +126,6 @@ export function registerLogin(program: Command): void {
       await ctx.store.set(account, key);
       // A default made from a URL is remembered; one named in `upstreams` is already in the file.
       if (upstream.name === "default") saveUpstream(ctx.config, upstream.url);
-      log.success(`Key stored in the OS keychain (service "gateway", account ${account}). Start the gateway: gateway start`);
+      log.success(`Key stored in the OS keychain (service "gateway", account ${account}). ${await nextStep(ctx, account)}`);
     });
 }
