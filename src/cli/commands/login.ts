@@ -5,6 +5,7 @@ import { readRegularFile, writePrivateFile } from "../../files/private-files.js"
 import { KEY_TTL_MS } from "../../keychain/index.js";
 import { askKeyStates } from "../../running/probe-health.js";
 import { checkKey } from "../../upstream/check-key.js";
+import { baseUrlNotice, CHECK_BASE_URL } from "../base-url-notice.js";
 import { createContext, localKeyOf, type CommandContext } from "../context.js";
 import { chooseGateway } from "../running-gateway.js";
 import { rememberSecret } from "../secrets.js";
@@ -59,13 +60,21 @@ async function upstreamToLogIn(name: string | undefined, options: LoginOptions):
   return { ctx, upstream: ctx.config.upstreams.find((upstream) => upstream.name === ctx.config.defaultUpstream)! };
 }
 
-/** Checks the key against the upstream's model list in a format it serves; a refusal or an error status stores nothing. */
+/**
+ * Checks the key against the upstream's model list in a format it serves; a refusal or an error status stores nothing.
+ * A 404 is a URL that is not the API's base, whatever the key.
+ */
 async function verify(upstream: UpstreamConfig, key: string): Promise<void> {
   log.start(`Checking the key against ${upstream.name === "default" ? keychainAccount(upstream) : `${upstream.name} (${keychainAccount(upstream)})`} ...`);
   const result = await checkKey(upstream, key);
   if (result.status === 401 || result.status === 403) {
     throw new UpstreamStatusError(upstream.name, result.status, `The upstream rejected this key (${result.status}${result.message ? `: ${result.message}` : ""}). Nothing was stored.`, {
       hint: "Check the key and the upstream URL, then run `gateway login` again.",
+    });
+  }
+  if (result.status === 404) {
+    throw new UpstreamStatusError(upstream.name, result.status, `The upstream has no model list at ${result.path} (HTTP 404), so the key could not be checked. Nothing was stored.`, {
+      hint: `Check the upstream URL: ${CHECK_BASE_URL}. Or store the key unchecked with --no-verify.`,
     });
   }
   if (result.status < 200 || result.status >= 300) {
@@ -116,6 +125,8 @@ export function registerLogin(program: Command): void {
         const from = upstream.key.kind === "none" ? 'sends no key (key: "none")' : `takes its key from $${upstream.key.variable} (key: "env:${upstream.key.variable}")`;
         return log.info(`The upstream ${upstream.name} ${from}, so it needs no login.`);
       }
+      const notice = baseUrlNotice(upstream, ctx.config.upstreams.length === 1);
+      if (notice) log.info(notice);
       const account = keychainAccount(upstream);
       // Reach the keychain before asking for anything: a key typed in for nothing is a bad first experience.
       await ctx.store.get(account);

@@ -13,6 +13,7 @@ import { VERSION } from "../../version.js";
 import { BIN_PATH } from "../bin-path.js";
 import { loadReasoningSeal } from "../../local-key/reasoning-secret.js";
 import { createContext, localKeyOf, portFlag, type CommandContext } from "../context.js";
+import { baseUrlNotices } from "../base-url-notice.js";
 import { explainListenError } from "../listen-hints.js";
 import { chooseGateway, notYours } from "../running-gateway.js";
 import { startupKeySources } from "../upstream-keys.js";
@@ -149,6 +150,7 @@ export function registerStart(program: Command): void {
         cors: options.cors,
         capture: options.capture === true ? "all" : options.capture,
       });
+      for (const notice of baseUrlNotices(ctx.config)) log.info(notice);
       const keySourceFor = await startupKeySources(ctx);
       if (options.detach) return detach(options, ctx);
       const localKey = localKeyOf(ctx);

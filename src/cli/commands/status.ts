@@ -7,6 +7,7 @@ import { liveGateways, type LiveGateway } from "../../running/find-gateway.js";
 import { askKeyStates } from "../../running/probe-health.js";
 import { createContext, localKeyOf, portFlag, type CommandContext } from "../context.js";
 import { chooseGateway, notYours, portArg } from "../running-gateway.js";
+import { baseUrlNotices } from "../base-url-notice.js";
 import { formatTable } from "../table.js";
 import { log } from "../terminal.js";
 import { describeGatewayKey, describeKey, keyFix, type KeyState } from "../upstream-keys.js";
@@ -65,6 +66,7 @@ export function registerStatus(program: Command): void {
         }),
       );
       printUpstreams(ctx, keys);
+      for (const notice of baseUrlNotices(ctx.config)) log.info(notice);
       log.log(`Config:    ${ctx.config.configFile}`);
       log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);
       const { health, port } = running;
