@@ -1,10 +1,9 @@
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { cliEnv, runCli } from "./helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+import { detach, useConfigurations } from "./helpers/detached.js";
 import { freePort } from "./helpers/free-port.js";
-import { tempConfigDir } from "./helpers/gateway.js";
-import { privateDir as newPrivateDir } from "./helpers/tools.js";
 
 /**
  * Issue 37, item 21: the running-gateway record says which config directory the gateway serves, and `start
@@ -12,44 +11,24 @@ import { privateDir as newPrivateDir } from "./helpers/tools.js";
  * configuration's gateways only: another config directory's gateway, in the same state directory, is not "yours".
  */
 
-const dirs: string[] = [];
-const privateDir = () => {
-  const dir = newPrivateDir("this-config-");
-  dirs.push(dir);
-  return dir;
-};
-const envs: NodeJS.ProcessEnv[] = [];
-afterEach(async () => {
-  // every gateway a test started, by its record
-  for (const env of envs.splice(0)) for (let i = 0; i < 3 && (await runCli(["stop"], env)).stderr.includes("stopped"); i++);
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const configurations = useConfigurations("this-config-");
 
-/** A configuration: its own config directory; the state directory (shared, as XDG_STATE_HOME makes it) and the rest given. */
-function configuration(stateDir: string, extra: Record<string, string | undefined> = {}, file?: Record<string, unknown>) {
-  const env = cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(file), GATEWAY_STATE_DIR: stateDir, ...extra });
-  envs.push(env);
-  return env;
-}
-
-const detach = async (env: NodeJS.ProcessEnv, ...args: string[]) => {
-  const started = await runCli(["start", "--detach", ...args], env);
-  expect(started.code, started.stderr).toBe(0);
-  expect(started.stderr).toContain("Gateway running in the background");
-  return { port: Number(/127\.0\.0\.1:(\d+)/.exec(started.stderr)![1]), pid: Number(/pid (\d+)/.exec(started.stderr)![1]) };
-};
+/**
+ * A configuration: its own config directory, the state directory given (shared, as XDG_STATE_HOME makes it), and a
+ * free configured port unless its config.json names one.
+ */
+const configuration = (stateDir: string, extra: Record<string, string | undefined> = {}, file?: Record<string, unknown>) =>
+  configurations.configuration({ GATEWAY_STATE_DIR: stateDir, ...(file?.port === undefined ? {} : { GATEWAY_PORT: undefined }), ...extra }, file);
 const envPort = async (env: NodeJS.ProcessEnv) => new URL(JSON.parse((await runCli(["env", "--json"], env)).stdout).OPENAI_BASE_URL).port;
 
 describe("the gateway of this configuration (item 21)", () => {
   it("start --detach with a configured port starts this configuration's gateway while another's runs; env and doctor follow each its own", async () => {
-    const stateDir = privateDir();
+    const stateDir = configurations.stateDir();
     // One person, two configurations (a work one and a personal one), one local key for both, one state directory.
     const shared = { GATEWAY_LOCAL_KEY: "gw-one-person-two-configs-0123456789abcdef" };
-    const work = configuration(stateDir, shared);
+    const work = await configuration(stateDir, shared);
     const [personalPort, envPortValue] = [await freePort(), await freePort()];
-    const personal = configuration(stateDir, shared, { port: personalPort });
+    const personal = await configuration(stateDir, shared, { port: personalPort });
     const other = await detach(work, "--port", "0");
 
     const mine = await detach(personal);
@@ -63,7 +42,7 @@ describe("the gateway of this configuration (item 21)", () => {
     expect(status.stderr).toMatch(new RegExp(`  Also running: http://127\\.0\\.0\\.1:${other.port} \\(pid ${other.pid}, up .+\\), for the config directory ${work.GATEWAY_CONFIG_DIR} \\(-p ${other.port}\\)`));
 
     // GATEWAY_PORT, likewise; each record names the config directory it serves
-    const third = configuration(stateDir, { ...shared, GATEWAY_PORT: String(envPortValue) });
+    const third = await configuration(stateDir, { ...shared, GATEWAY_PORT: String(envPortValue) });
     expect((await detach(third)).port).toBe(envPortValue);
     const records = readdirSync(stateDir).filter((name) => /^gateway-\d+\.json$/.test(name)).map((name) => JSON.parse(readFileSync(join(stateDir, name), "utf8")));
     expect(records.map((r) => [r.port, r.configDir]).sort()).toEqual(
@@ -72,9 +51,9 @@ describe("the gateway of this configuration (item 21)", () => {
   });
 
   it("logs --show asks this configuration's gateway, not the newest of another one", async () => {
-    const stateDir = privateDir();
-    const work = configuration(stateDir);
-    const personal = configuration(stateDir, {}, { port: await freePort() });
+    const stateDir = configurations.stateDir();
+    const work = await configuration(stateDir);
+    const personal = await configuration(stateDir, {}, { port: await freePort() });
     await detach(personal);
     await detach(work, "--port", "0");
     const show = await runCli(["logs", "--show", "req_nothing"], personal);
@@ -83,10 +62,10 @@ describe("the gateway of this configuration (item 21)", () => {
   });
 
   it("a record without its config directory (a gateway older than the field) counts as this configuration's only when it takes this configuration's local key", async () => {
-    const stateDir = privateDir();
-    const work = configuration(stateDir);
+    const stateDir = configurations.stateDir();
+    const work = await configuration(stateDir);
     const personalPort = await freePort();
-    const personal = configuration(stateDir, {}, { port: personalPort });
+    const personal = await configuration(stateDir, {}, { port: personalPort });
     const old = await detach(work, "--port", "0");
     const path = join(stateDir, `gateway-${old.port}.json`);
     const { configDir: _, ...legacy } = JSON.parse(readFileSync(path, "utf8"));

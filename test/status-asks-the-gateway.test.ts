@@ -1,11 +1,8 @@
-import { rmSync } from "node:fs";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { cliEnv, runCli } from "./helpers/cli.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+import { detach, useConfigurations } from "./helpers/detached.js";
 import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { freePort } from "./helpers/free-port.js";
-import { tempConfigDir } from "./helpers/gateway.js";
 import { GOOD_LOGIN_KEY } from "./helpers/secrets.js";
-import { privateDir as newPrivateDir } from "./helpers/tools.js";
 
 /**
  * Issue 37, item 17: whether a running gateway has each upstream's key is the gateway's to say, not the shell's that
@@ -14,37 +11,18 @@ import { privateDir as newPrivateDir } from "./helpers/tools.js";
  * reads the keychain itself only when no gateway of this configuration runs.
  */
 
-const dirs: string[] = [];
-const envs: NodeJS.ProcessEnv[] = [];
+const { configuration } = useConfigurations("status-asks-");
 let upstream: FakeUpstream | undefined;
 afterEach(async () => {
-  for (const env of envs.splice(0)) for (let i = 0; i < 3 && (await runCli(["stop"], env)).stderr.includes("stopped"); i++);
   await upstream?.close();
   upstream = undefined;
 });
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-async function configuration(extra: Record<string, string | undefined>, file?: Record<string, unknown>) {
-  const stateDir = newPrivateDir("status-asks-");
-  dirs.push(stateDir);
-  const env = cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(file), GATEWAY_STATE_DIR: stateDir, GATEWAY_PORT: String(await freePort()), ...extra });
-  envs.push(env);
-  return env;
-}
-
-const detach = async (env: NodeJS.ProcessEnv) => {
-  const started = await runCli(["start", "--detach"], env);
-  expect(started.code, started.stderr).toBe(0);
-  return Number(/127\.0\.0\.1:(\d+)/.exec(started.stderr)![1]);
-};
 
 describe("gateway status asks the running gateway about its keys (item 17)", () => {
   it("a gateway that took its key from GATEWAY_API_KEY has it, though the shell running status has neither that nor a keychain", async () => {
     upstream = await startFakeUpstream();
     const env = await configuration({ GATEWAY_UPSTREAM: upstream.url, GATEWAY_API_KEY: FAKE_UPSTREAM_KEY });
-    const port = await detach(env);
+    const { port } = await detach(env);
     const status = await runCli(["status"], { ...env, GATEWAY_API_KEY: undefined, DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: undefined });
     expect(status.code).toBe(0);
     expect(status.stderr).toContain("Key:       from GATEWAY_API_KEY (overrides the keychain)\n");
@@ -67,7 +45,7 @@ describe("gateway status asks the running gateway about its keys (item 17)", () 
   it("the endpoint it asks needs the local key and says where each key comes from, never the key", async () => {
     upstream = await startFakeUpstream();
     const env = await configuration({ GATEWAY_UPSTREAM: upstream.url, GATEWAY_API_KEY: FAKE_UPSTREAM_KEY, GATEWAY_LOCAL_KEY: "gw-status-asks-0123456789" });
-    const port = await detach(env);
+    const { port } = await detach(env);
     const without = await fetch(`http://127.0.0.1:${port}/ui/api/upstreams`);
     expect(without.status).toBe(401);
     const res = await fetch(`http://127.0.0.1:${port}/ui/api/upstreams`, { headers: { authorization: "Bearer gw-status-asks-0123456789" } });
@@ -86,7 +64,7 @@ describe.skipIf(!keyring)("with the key in a real Secret Service (item 17)", () 
     const env = await configuration({ GATEWAY_UPSTREAM: upstream.url, DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS });
     expect((await runCli(["login", "--stdin", "--no-verify"], env, GOOD_LOGIN_KEY)).code).toBe(0);
     try {
-      const port = await detach(env);
+      const { port } = await detach(env);
       const status = await runCli(["status"], { ...env, DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: undefined });
       expect(status.code).toBe(0);
       expect(status.stderr).toContain(`Key:       stored in the OS keychain for ${upstream.url}\n`);
