@@ -1,7 +1,7 @@
 import { UPSTREAM_DEFAULTS } from "./defaults.js";
 import type { Source } from "./issue-message.js";
 import { checkFallbacks } from "./references.js";
-import { upstreamKind } from "./schemas/base-url.js";
+import { baseWithoutV1, upstreamKind } from "./schemas/base-url.js";
 import type { UpstreamEntry } from "./schemas/upstream-entry.js";
 import { frozenMap } from "./schemas/shapes.js";
 import { ECHO_UPSTREAM, type Timeouts, type UpstreamConfig, type UpstreamKey } from "./types.js";
@@ -38,11 +38,17 @@ export function resolveUpstreams(top: TopLevel, entries: Readonly<Record<string,
   return { upstreams: Object.freeze(upstreams), defaultUpstream: made !== undefined ? "default" : (target ?? named[0]![0]) };
 }
 
+/** `url` and `urlAsGiven` of an upstream whose config gives `given` (see `baseWithoutV1`). */
+function baseOf(given: string): Pick<UpstreamConfig, "url" | "urlAsGiven"> {
+  const url = baseWithoutV1(given);
+  return { url, urlAsGiven: url === given ? undefined : given };
+}
+
 /** The upstream `upstream` makes from a URL or `echo`: all four formats and the top-level segments, as before section 10. */
 function madeByUrl(url: string, top: TopLevel): UpstreamConfig {
   return Object.freeze({
     name: "default",
-    url,
+    ...baseOf(url),
     formats: UPSTREAM_DEFAULTS.formats,
     messagesSegment: top.messagesSegment,
     geminiSegment: top.geminiSegment,
@@ -64,7 +70,7 @@ const NO_KEY: UpstreamKey = Object.freeze({ kind: "none" });
 function fromEntry(name: string, entry: UpstreamEntry, top: TopLevel): UpstreamConfig {
   return Object.freeze({
     name,
-    url: entry.url,
+    ...baseOf(entry.url),
     // An echo entry that narrows its formats or asks for a key was refused by its schema: echo serves all four, keyless.
     formats: entry.formats ? Object.freeze([...entry.formats]) : UPSTREAM_DEFAULTS.formats,
     messagesSegment: entry.messagesSegment ?? UPSTREAM_DEFAULTS.messagesSegment,

@@ -76,8 +76,13 @@ export type UpstreamKey =
 export interface UpstreamConfig {
   /** `default` for the upstream that `upstream` names by URL (or `echo`), else the `upstreams` entry's name. */
   readonly name: string;
-  /** Base URL without a trailing slash, or `echo`. */
+  /** Base URL without a trailing slash or a trailing `/v1` segment, or `echo`. */
   readonly url: string;
+  /**
+   * The URL as the config gave it, when the gateway uses another: one ending in `/v1`, as providers write their base
+   * URLs, is read as what precedes the `/v1`, which the gateway adds to every path itself. Undefined otherwise.
+   */
+  readonly urlAsGiven?: string | undefined;
   /** The formats it serves natively, in the order the config gave them. @default all four */
   readonly formats: readonly Format[];
   /** `""` when the format lives directly under the base. @default "anthropic" (top-level value for `default`) */

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { CaptureRecorder } from "../dashboard/capture-store.js";
 import type { HttpError } from "../errors/index.js";
-import type { ErrorFields, FamilyName, Usage } from "../families/index.js";
+import type { ErrorFields, FamilyName, Format, Usage } from "../families/index.js";
 import type { RequestRecord, TriedUpstream } from "../request-log/record.js";
 import { AbortSwitch } from "./abort-switch.js";
 
@@ -19,7 +19,12 @@ export interface RecordDraft {
   /** Whether the client asked for a streamed reply. */
   stream: boolean;
   upstream: string | undefined;
-  translated: string | undefined;
+  /** Whether `upstream` is the built-in echo. */
+  echo: boolean | undefined;
+  /** The client's format, when its endpoint has one. */
+  format: Format | undefined;
+  /** The format `upstream` was asked in (the client's, or the one translated into). */
+  upstreamFormat: Format | undefined;
   tried: TriedUpstream[];
   /** The status sent to the client; undefined until one was. */
   status: number | undefined;
@@ -63,7 +68,9 @@ export function createExchange(req: IncomingMessage, res: ServerResponse): Excha
       target: undefined,
       stream: false,
       upstream: undefined,
-      translated: undefined,
+      echo: undefined,
+      format: undefined,
+      upstreamFormat: undefined,
       tried: [],
       status: undefined,
       outcome: "complete",

@@ -8,6 +8,7 @@ import { fanOut, type RequestSink } from "../request-log/record.js";
 import { keyFingerprint } from "../running/key-fingerprint.js";
 import { createModelAliases, type ModelAliases } from "../routing/model-aliases.js";
 import type { ReasoningSeal } from "../translate/index.js";
+import { keyStates } from "../upstream/key-states.js";
 import type { UpstreamSet } from "../upstream/upstream-set.js";
 import { createApp, type AppHandler } from "./app.js";
 import { createInflight, type Inflight, type Occupancy } from "./inflight.js";
@@ -113,6 +114,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
       version: options.version,
       upstream,
       pricing: config,
+      keyStates: () => keyStates(upstreams),
       nextRequestId,
       onInternalError,
       health: () => ({ version: options.version, upstream, pid: process.pid, upstreams: upstreamsHealth(upstreams), keyFingerprint: keyFingerprint(options.localKey) }),

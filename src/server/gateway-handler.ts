@@ -12,7 +12,7 @@ import { aliasModel } from "./stages/alias-model.js";
 import { authenticate } from "./stages/authenticate.js";
 import { forward } from "./stages/forward.js";
 import { checkHost, checkOrigin, corsHeaders, preflightHeaders, repeatedHeader } from "./stages/guard.js";
-import { readRequest } from "./stages/read-request.js";
+import { checkRequest, modelNamed, readRequestBody, type ClientRequest } from "./stages/read-request.js";
 import { record, requestIdOf } from "./stages/record.js";
 import { resolve, type Resolved } from "./stages/resolve.js";
 
@@ -50,9 +50,18 @@ function answerError(x: Exchange, ctx: GatewayContext, family: Family, error: un
 async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolved, { kind: "proxy" }>, repeated: string | undefined): Promise<void> {
   const { req, draft } = x;
   const { endpoint, query } = resolved;
+  draft.format = endpoint.format;
   authenticate(endpoint.family, req.headers, query, repeated, ctx.keyMatches);
-  const request = await readRequest(req, endpoint, ctx.config.maxBodyBytes, ctx.bodyTimeoutMs);
-  draft.capture?.requestBody(request.bytes);
+  const bytes = await readRequestBody(req, ctx.config.maxBodyBytes, ctx.bodyTimeoutMs);
+  // A body the checks refuse is what a user most wants to see: it is captured, and the model it names recorded.
+  draft.capture?.requestBody(bytes);
+  let request: ClientRequest;
+  try {
+    request = checkRequest(req, endpoint, bytes);
+  } catch (error) {
+    draft.model = modelNamed(endpoint, bytes);
+    throw error;
+  }
   const model = aliasModel(request.model, ctx.aliases);
   draft.model = model.asked;
   draft.target = model.target;

@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
 import type { Dispatcher } from "undici";
-import type { UpstreamConfig } from "../config/index.js";
+import { ECHO_UPSTREAM, type UpstreamConfig } from "../config/index.js";
 import { pause, type AbortLike } from "./abort-like.js";
-import { FORMAT_FAMILY, type Family, type Format, type Segments } from "../families/index.js";
+import { DEFAULT_ANTHROPIC_VERSION, FORMAT_FAMILY, type Family, type Format, type Segments } from "../families/index.js";
 import { dispatchReply, type DispatchedReply, type ParseHeaders } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
 import type { KeySource } from "./key-source.js";
@@ -20,7 +20,10 @@ export interface UpstreamCall {
   path: string;
   /** Client headers after the header policy (or the headers of a translated request). */
   headers: HeaderMap;
-  /** The `anthropic-version` the client sent (families that need one). */
+  /**
+   * The `anthropic-version` the client sent (families that need one); when it sent none (a chat client's model list,
+   * a key check), `DEFAULT_ANTHROPIC_VERSION` goes, as Anthropic refuses any request without one.
+   */
   version?: string | undefined;
   body?: Buffer | string | undefined;
   signal: AbortLike;
@@ -82,8 +85,7 @@ export function createUpstream(options: UpstreamOptions) {
   function headersFor(call: UpstreamCall, key: string | undefined): HeaderMap {
     const headers: HeaderMap = { ...call.headers };
     if (key !== undefined) Object.assign(headers, config.keyHeader ? { [config.keyHeader]: key } : call.family.upstreamAuth(key));
-    const version = config.anthropicVersion ?? call.version;
-    if (call.family.needsVersion && version) headers["anthropic-version"] = version;
+    if (call.family.needsVersion) headers["anthropic-version"] = config.anthropicVersion ?? call.version ?? DEFAULT_ANTHROPIC_VERSION;
     // Static headers win over a client's header of the same name (SPEC 10, Details).
     for (const [name, value] of staticHeaders) headers[name] = value;
     return headers;
@@ -145,6 +147,8 @@ export function createUpstream(options: UpstreamOptions) {
   return {
     name: config.name,
     label: options.label,
+    /** The built-in echo upstream: offline, and free. */
+    isEcho: config.url === ECHO_UPSTREAM,
     config,
     keySource,
     /** The segments its families live under (`""`: directly under the base). */

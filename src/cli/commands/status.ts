@@ -4,11 +4,13 @@ import { ECHO_UPSTREAM } from "../../config/index.js";
 import { FailedError } from "../../errors/index.js";
 import { logFilePath } from "../../request-log/log-file.js";
 import { liveGateways, type LiveGateway } from "../../running/find-gateway.js";
+import { askKeyStates } from "../../running/probe-health.js";
 import { createContext, localKeyOf, portFlag, type CommandContext } from "../context.js";
 import { chooseGateway, notYours, portArg } from "../running-gateway.js";
+import { baseUrlNotices } from "../base-url-notice.js";
 import { formatTable } from "../table.js";
 import { log } from "../terminal.js";
-import { describeKey, keyFix, type KeyState } from "../upstream-keys.js";
+import { describeGatewayKey, describeKey, keyFix, type KeyState } from "../upstream-keys.js";
 
 /** `pid 13984, up 12 minutes`: what a gateway's record and health say about its process. */
 function processLabel(gateway: Pick<LiveGateway, "health" | "record">): string {
@@ -16,6 +18,12 @@ function processLabel(gateway: Pick<LiveGateway, "health" | "record">): string {
   const uptime = gateway.record ? `up ${ms(Date.now() - Date.parse(gateway.record.startedAt), { long: true })}` : undefined;
   const parts = [pid ? `pid ${pid}` : undefined, uptime].filter(Boolean);
   return parts.length ? ` (${parts.join(", ")})` : "";
+}
+
+/** What sets another running gateway apart: the config directory it serves (when not this one), or its local key. */
+function alsoNote(gateway: LiveGateway): string {
+  if (!gateway.thisConfig && gateway.record?.configDir) return `, for the config directory ${gateway.record.configDir}`;
+  return gateway.owner === "other" ? ", with another local key" : "";
 }
 
 /** The configured upstreams and their keys: two lines for one upstream, a table for several. */
@@ -46,9 +54,19 @@ export function registerStatus(program: Command): void {
       const ctx = createContext();
       const flag = portFlag(options.port);
       const { upstreams } = ctx.config;
-      const [keys, live] = await Promise.all([Promise.all(upstreams.map((upstream) => describeKey(ctx, upstream))), liveGateways(ctx.config, localKeyOf(ctx))]);
+      const live = await liveGateways(ctx.config, localKeyOf(ctx));
       const running = await chooseGateway(ctx, flag, live);
+      // A running gateway's keys are its own to tell (its keychain session, its environment); this shell's are read
+      // only when it does not say (none runs, or one too old to be asked).
+      const told = running.health && running.owner !== "other" ? await askKeyStates(running.port, localKeyOf(ctx)) : undefined;
+      const keys = await Promise.all(
+        upstreams.map((upstream) => {
+          const state = told?.find((entry) => entry.name === upstream.name);
+          return state ? describeGatewayKey(ctx, upstream, state) : describeKey(ctx, upstream);
+        }),
+      );
       printUpstreams(ctx, keys);
+      for (const notice of baseUrlNotices(ctx.config)) log.info(notice);
       log.log(`Config:    ${ctx.config.configFile}`);
       log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);
       const { health, port } = running;
@@ -66,6 +84,6 @@ export function registerStatus(program: Command): void {
       log.log(`  Dashboard: ${url}/ui/ (\`gateway ui${portArg(flag)}\` opens it with the key)`);
       if (running.record?.capture) log.log(`  Capture:   ${running.record.capture === "off" ? "off" : `${running.record.capture} (bodies kept in memory: the dashboard, gateway logs --show)`}`);
       const others = live.filter((gateway) => gateway.port !== port);
-      for (const other of others) log.log(`  Also running: http://127.0.0.1:${other.port}${processLabel(other)}${other.owner === "other" ? ", with another local key" : ""} (-p ${other.port})`);
+      for (const other of others) log.log(`  Also running: http://127.0.0.1:${other.port}${processLabel(other)}${alsoNote(other)} (-p ${other.port})`);
     });
 }

@@ -39,8 +39,9 @@ export async function forward(x: Exchange, ctx: GatewayContext, endpoint: Endpoi
     const upstream = candidates[i]!;
     const last = i === candidates.length - 1;
     x.draft.upstream = upstream.name;
+    x.draft.echo = upstream.isEcho;
     const plan = planRoute(x.req, query, endpoint, request, model, upstream, ctx.seal);
-    x.draft.translated = plan.kind === "translate" ? `${plan.from} -> ${plan.to}` : undefined;
+    x.draft.upstreamFormat = plan.kind === "translate" ? plan.to : plan.kind === "passthrough" ? endpoint.format : undefined;
     if (plan.kind === "count") return { plan };
     const stream = plan.kind === "translate" && request.stream ? new EventStreamWriter(x, plan.client.streamFromHub(plan.hints, plan.tctx), framingOf(endpoint, query), ctx.keepAliveMs) : undefined;
     x.eventStream = stream;
