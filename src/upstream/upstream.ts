@@ -3,7 +3,7 @@ import type { Dispatcher } from "undici";
 import type { UpstreamConfig } from "../config/index.js";
 import { pause, type AbortLike } from "./abort-like.js";
 import { FORMAT_FAMILY, type Family, type Format, type Segments } from "../families/index.js";
-import { dispatchReply, type DispatchedReply, type ParseHeaders } from "./dispatch-reply.js";
+import { dispatchReply, type DispatchedReply } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
 import type { KeySource } from "./key-source.js";
 import type { Secrets } from "../secrets.js";
@@ -75,9 +75,9 @@ export function createUpstream(options: UpstreamOptions) {
   const formats: ReadonlySet<Format> = new Set(config.formats);
   const families: readonly Family[] = [...new Set(config.formats.map((format) => FORMAT_FAMILY[format]))];
   const staticHeaders = Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value] as const);
-  let pool: Promise<{ dispatcher: Dispatcher; parseHeaders: ParseHeaders }> | undefined;
+  let pool: Promise<Dispatcher> | undefined;
   // The pool once made: a request then reaches undici without waiting a turn for a settled promise.
-  let ready: { dispatcher: Dispatcher; parseHeaders: ParseHeaders } | undefined;
+  let ready: Dispatcher | undefined;
 
   function headersFor(call: UpstreamCall, key: string | undefined): HeaderMap {
     const headers: HeaderMap = { ...call.headers };
@@ -90,9 +90,9 @@ export function createUpstream(options: UpstreamOptions) {
   }
 
   async function attempt(call: UpstreamCall, key: string | undefined): Promise<DispatchedReply> {
-    // undici (and its header parser) load with the first request: see `create-dispatcher.ts`.
-    pool ??= Promise.all([options.dispatcher(), import("undici")]).then(([dispatcher, undici]) => (ready = { dispatcher, parseHeaders: undici.util.parseHeaders as ParseHeaders }));
-    const { dispatcher, parseHeaders } = ready ?? (await pool);
+    // undici loads with the first request: see `create-dispatcher.ts`.
+    pool ??= options.dispatcher().then((dispatcher) => (ready = dispatcher));
+    const dispatcher = ready ?? (await pool);
     const request = {
       origin,
       path: `${basePath}${call.family.prefix(segments)}${call.path}`,
@@ -100,7 +100,7 @@ export function createUpstream(options: UpstreamOptions) {
       headers: headersFor(call, key),
       body: call.body,
     };
-    return dispatchReply(dispatcher, request, call.signal, parseHeaders);
+    return dispatchReply(dispatcher, request, call.signal);
   }
 
   async function send(call: UpstreamCall): Promise<UpstreamReply> {
@@ -154,7 +154,7 @@ export function createUpstream(options: UpstreamOptions) {
     /** The families of the formats it serves, in config order: the model-list shapes it answers. */
     families,
     send,
-    close: async (): Promise<void> => (await pool)?.dispatcher.close(),
+    close: async (): Promise<void> => (await pool)?.close(),
   };
 }
 
