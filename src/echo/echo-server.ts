@@ -4,6 +4,7 @@ import { chatFamily, claimPath, geminiFamily, messagesFamily, type Family, type 
 import { parseJsonObject } from "../parse-json.js";
 import * as gemini from "./echo-gemini.js";
 import * as replies from "./echo-replies.js";
+import { echoReplyText } from "./echo-structured.js";
 import { allText, estimateTokens, lastUserText } from "./echo-text.js";
 
 /** A running echo upstream. */
@@ -66,7 +67,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, segments: Segme
   if (!body) return sendError(res, family, 400, "The echo upstream expects a JSON object body.");
   const turn: replies.EchoTurn = {
     model: typeof body.model === "string" ? body.model : (claim.pathModel ?? replies.ECHO_MODELS[0]),
-    text: `echo: ${lastUserText(body)}`,
+    text: echoReplyText(claim.format, body, `echo: ${lastUserText(body)}`),
     inputTokens: estimateTokens(allText(body)),
   };
   const stream = body.stream === true;
@@ -90,7 +91,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, segments: Segme
 
 /**
  * The built-in offline upstream: a real HTTP server on an ephemeral loopback port that answers both wire
- * formats of all three families (and the Responses API) with the last user message prefixed by `echo: `. It needs no key.
+ * formats of all three families (and the Responses API) with the last user message prefixed by `echo: `, or with
+ * JSON that fits the schema a structured-output request gives (`echo-structured.ts`). It needs no key.
  */
 export async function startEchoServer(segments: Segments): Promise<EchoServer> {
   const server: Server = createServer((req, res) => {

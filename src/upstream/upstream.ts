@@ -3,7 +3,7 @@ import type { Dispatcher } from "undici";
 import { ECHO_UPSTREAM, type UpstreamConfig } from "../config/index.js";
 import { pause, type AbortLike } from "./abort-like.js";
 import { DEFAULT_ANTHROPIC_VERSION, FORMAT_FAMILY, type Family, type Format, type Segments } from "../families/index.js";
-import { dispatchReply, type DispatchedReply, type ParseHeaders } from "./dispatch-reply.js";
+import { dispatchReply, type DispatchedReply } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
 import type { KeySource } from "./key-source.js";
 import type { Secrets } from "../secrets.js";
@@ -78,9 +78,9 @@ export function createUpstream(options: UpstreamOptions) {
   const formats: ReadonlySet<Format> = new Set(config.formats);
   const families: readonly Family[] = [...new Set(config.formats.map((format) => FORMAT_FAMILY[format]))];
   const staticHeaders = Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value] as const);
-  let pool: Promise<{ dispatcher: Dispatcher; parseHeaders: ParseHeaders }> | undefined;
+  let pool: Promise<Dispatcher> | undefined;
   // The pool once made: a request then reaches undici without waiting a turn for a settled promise.
-  let ready: { dispatcher: Dispatcher; parseHeaders: ParseHeaders } | undefined;
+  let ready: Dispatcher | undefined;
 
   function headersFor(call: UpstreamCall, key: string | undefined): HeaderMap {
     const headers: HeaderMap = { ...call.headers };
@@ -92,9 +92,9 @@ export function createUpstream(options: UpstreamOptions) {
   }
 
   async function attempt(call: UpstreamCall, key: string | undefined): Promise<DispatchedReply> {
-    // undici (and its header parser) load with the first request: see `create-dispatcher.ts`.
-    pool ??= Promise.all([options.dispatcher(), import("undici")]).then(([dispatcher, undici]) => (ready = { dispatcher, parseHeaders: undici.util.parseHeaders as ParseHeaders }));
-    const { dispatcher, parseHeaders } = ready ?? (await pool);
+    // undici loads with the first request: see `create-dispatcher.ts`.
+    pool ??= options.dispatcher().then((dispatcher) => (ready = dispatcher));
+    const dispatcher = ready ?? (await pool);
     const request = {
       origin,
       path: `${basePath}${call.family.prefix(segments)}${call.path}`,
@@ -102,7 +102,7 @@ export function createUpstream(options: UpstreamOptions) {
       headers: headersFor(call, key),
       body: call.body,
     };
-    return dispatchReply(dispatcher, request, call.signal, parseHeaders);
+    return dispatchReply(dispatcher, request, call.signal);
   }
 
   async function send(call: UpstreamCall): Promise<UpstreamReply> {
@@ -158,7 +158,7 @@ export function createUpstream(options: UpstreamOptions) {
     /** The families of the formats it serves, in config order: the model-list shapes it answers. */
     families,
     send,
-    close: async (): Promise<void> => (await pool)?.dispatcher.close(),
+    close: async (): Promise<void> => (await pool)?.close(),
   };
 }
 

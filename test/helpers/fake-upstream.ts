@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { once } from "node:events";
 import { performance } from "node:perf_hooks";
 import { encodeEvent } from "../../src/sse/sse.js";
@@ -109,9 +109,10 @@ function bulkEvent(isMessages: boolean): Buffer {
 
 /**
  * A fake remote gateway on 127.0.0.1: both wire formats with real SSE sequences, everything it received recorded,
- * and faults on demand (error statuses, slow or stalled streams, death mid-stream, late headers).
+ * and faults on demand (error statuses, slow or stalled streams, death mid-stream, late headers). `keepAliveMs`
+ * replaces Node's 5 s keep-alive timeout, which also closes a connection that never carried a request.
  */
-export async function startFakeUpstream() {
+export async function startFakeUpstream(options: { keepAliveMs?: number } = {}) {
   const received: Received[] = [];
   const behaviour: Behaviour = { chunkDelayMs: 0, headersDelayMs: 0, headers: {}, key: FAKE_UPSTREAM_KEY };
   let failures = 0;
@@ -239,6 +240,12 @@ export async function startFakeUpstream() {
       reply(req, res, record).catch(() => res.destroy());
     });
   });
+  if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs;
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -246,6 +253,8 @@ export async function startFakeUpstream() {
     port,
     received,
     behaviour,
+    /** Connections open to it now, whoever opened them. */
+    openSockets: () => sockets.size,
     /** The last request received. */
     last: () => received[received.length - 1]!,
     close: () =>
