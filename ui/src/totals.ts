@@ -1,6 +1,6 @@
 import { formatCount, formatGroupCost, formatMs } from "../../src/request-log/format.js";
 import type { GroupStats, UsageSummary } from "../../src/stats/summarize.js";
-import { el } from "./dom.js";
+import { breakable, el } from "./dom.js";
 
 /** The figures across the top: requests, errors, tokens, estimated cost, latency. */
 export function renderCards(container: HTMLElement, summary: UsageSummary): void {
@@ -50,8 +50,10 @@ export function renderGroups(table: HTMLTableElement, title: string, groups: rea
     const cost = el("td", formatGroupCost(g.costUsd, g.unpricedRequests), "num");
     const note = unpricedNote(g);
     if (note) cost.title = note;
+    const name = el("td", undefined, "name");
+    name.append(...breakable(g.name));
     tr.append(
-      el("td", g.name),
+      name,
       el("td", formatCount(g.requests), "num"),
       el("td", formatCount(g.errors), "num"),
       el("td", formatCount(g.inputTokens), "num"),
