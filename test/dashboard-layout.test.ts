@@ -35,6 +35,7 @@ describe.runIf(hasChromium)("the dashboard's layout at 420, 900 and 1400 px, wit
   let env: NodeJS.ProcessEnv;
   let browser: Browser;
   let context: BrowserContext;
+  let trafficEnd: number;
   const stateDir = mkdtempSync(join(tmpdir(), "gateway-dashboard-layout-"));
 
   beforeAll(async () => {
@@ -52,6 +53,7 @@ describe.runIf(hasChromium)("the dashboard's layout at 420, 900 and 1400 px, wit
     gateway = spawnCli(["start", "--port", "0", "--quiet"], env);
     url = (await waitForOutput(gateway, /listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
     await sendTraffic(url);
+    trafficEnd = Date.now();
     // the request log (what `gateway stats` reads) is written within 100 ms
     await vi.waitFor(async () => expect(JSON.parse((await runCli(["stats", "--json"], env)).stdout).total.requests).toBe(TRAFFIC_REQUESTS), { timeout: 5_000, interval: 100 });
     browser = await chromium.launch({
@@ -61,6 +63,7 @@ describe.runIf(hasChromium)("the dashboard's layout at 420, 900 and 1400 px, wit
     });
     // One time zone on every machine, so that the times the page shows are the ones the test expects.
     context = await browser.newContext({ timezoneId: "UTC", colorScheme: "light" });
+    await context.addInitScript(recordCanvasText);
   }, 60_000);
 
   // A page left open keeps its live feed, and Chromium opens at most 6 connections to one host: close each one.
@@ -136,6 +139,37 @@ describe.runIf(hasChromium)("the dashboard's layout at 420, 900 and 1400 px, wit
     }
   });
 
+  it.each(WIDTHS)("at %i px the chart axes read 24-hour time and no two tick labels touch, in every window, at any time", async (width) => {
+    const { page } = await openAt(width);
+    // Where the ticks fall depends on the clock: the page is shown every 5 s over the minute after the traffic, then
+    // minutes and hours after it.
+    for (const later of [...Array.from({ length: 12 }, (_, i) => 0.4 + 5 * i), 75, 251, 671, 3011, 40_000]) {
+      await page.clock.setFixedTime(trafficEnd + later * 1000);
+      for (const choice of ["auto", "900", "3600", "86400"]) {
+        await page.selectOption("#window", choice);
+        await nextFrames(page);
+        for (const chart of await axisLabels(page)) {
+          const where = `${chart.id} at ${width} px, ${later} s after, window ${choice}`;
+          expect(chart.x.length, where).toBeGreaterThanOrEqual(2);
+          for (const label of chart.x) expect(label.text, where).toMatch(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/);
+          const labels = [...chart.x, ...chart.y];
+          for (const label of labels) {
+            expect(label.left, `${where}: "${label.text}" is cut at the left`).toBeGreaterThanOrEqual(chart.box.left);
+            expect(label.right, `${where}: "${label.text}" is cut at the right`).toBeLessThanOrEqual(chart.box.right);
+          }
+          // at least 4 px apart, so that two labels never read as one
+          for (const [i, a] of labels.entries()) for (const b of labels.slice(i + 1)) expect(apart(a, b, 4), `${where}: "${a.text}" and "${b.text}"`).toBe(true);
+        }
+        if (later === 20.4) await page.locator(".charts").screenshot({ path: join(ARTIFACTS, `dashboard-charts-${width}-${choice}.png`) });
+      }
+    }
+    // the time read when pointing at a chart is 24-hour too
+    const plot = page.locator("#chart-requests .u-over");
+    const box = (await plot.boundingBox())!;
+    await page.mouse.move(box.x + box.width - 3, box.y + box.height / 2);
+    await expect.poll(() => page.locator("#chart-requests").locator(".u-legend .u-series").first().locator(".u-value").textContent()).toMatch(/^\d{4}-\d\d-\d\d ([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/);
+  }, 60_000);
+
   it.each(WIDTHS)("at %i px (screenshot saved for a person to look at)", async (width) => {
     const { page, requests } = await openAt(width);
     await page.screenshot({ path: join(ARTIFACTS, `dashboard-layout-${width}.png`), fullPage: true });
@@ -144,6 +178,82 @@ describe.runIf(hasChromium)("the dashboard's layout at 420, 900 and 1400 px, wit
 });
 
 const TRAFFIC_REQUESTS = 14;
+
+/** A label's box on the page, in CSS pixels. */
+interface Label {
+  text: string;
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** Whether two boxes are at least `gap` px apart, across or down. */
+const apart = (a: Label, b: Label, gap: number): boolean => a.right + gap <= b.left || b.right + gap <= a.left || a.bottom + gap <= b.top || b.bottom + gap <= a.top;
+
+/** Two frames: what the page changed is laid out and drawn (uPlot draws in a microtask, resizes in an observer). */
+const nextFrames = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+
+/**
+ * Every tick label of each chart as it is on the screen, drawn on its canvas (recorded by `recordCanvasText`) or
+ * as page text: those under the plot are the time axis (x), those left of it the value axis (y).
+ */
+function axisLabels(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>(".chart")].map((chart) => {
+      const plot = chart.querySelector(".u-over")!.getBoundingClientRect();
+      const wrap = chart.querySelector(".u-wrap")!;
+      const drawn = ((window as unknown as { canvasText: { canvas: HTMLCanvasElement; text: string; left: number; right: number; top: number; bottom: number }[] }).canvasText ?? [])
+        .filter((d) => wrap.contains(d.canvas))
+        .map((d) => {
+          const r = d.canvas.getBoundingClientRect();
+          const s = r.width / d.canvas.width;
+          return { text: d.text, left: r.left + d.left * s, right: r.left + d.right * s, top: r.top + d.top * s, bottom: r.top + d.bottom * s };
+        });
+      const shown = [...wrap.querySelectorAll<HTMLElement>("*")]
+        .filter((e) => e.offsetParent !== null && [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim()))
+        .map((e) => {
+          const r = e.getBoundingClientRect();
+          return { text: e.textContent!.trim(), left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+        });
+      const labels = [...drawn, ...shown];
+      const box = chart.getBoundingClientRect();
+      return {
+        id: chart.id,
+        box: { left: box.left, right: box.right },
+        x: labels.filter((l) => l.top >= plot.bottom - 1),
+        y: labels.filter((l) => l.right <= plot.left + 1),
+      };
+    }),
+  );
+}
+
+/**
+ * Records each text a canvas draws, with its box in canvas pixels, and forgets a canvas's texts when it is cleared
+ * whole (uPlot clears before each redraw): the labels a chart draws on its canvas, measured as drawn.
+ */
+function recordCanvasText(): void {
+  type Drawn = { canvas: HTMLCanvasElement; text: string; left: number; right: number; top: number; bottom: number };
+  const drawn: Drawn[] = [];
+  (window as unknown as { canvasText: Drawn[] }).canvasText = drawn;
+  const proto = CanvasRenderingContext2D.prototype;
+  const fillText = proto.fillText;
+  proto.fillText = function (this: CanvasRenderingContext2D, text: string, x: number, y: number, maxWidth?: number) {
+    const m = this.measureText(text);
+    const t = this.getTransform();
+    const a = t.transformPoint({ x: x - m.actualBoundingBoxLeft, y: y - m.actualBoundingBoxAscent });
+    const b = t.transformPoint({ x: x + m.actualBoundingBoxRight, y: y + m.actualBoundingBoxDescent });
+    drawn.push({ canvas: this.canvas, text: String(text), left: Math.min(a.x, b.x), right: Math.max(a.x, b.x), top: Math.min(a.y, b.y), bottom: Math.max(a.y, b.y) });
+    return maxWidth === undefined ? fillText.call(this, text, x, y) : fillText.call(this, text, x, y, maxWidth);
+  };
+  const clearRect = proto.clearRect;
+  proto.clearRect = function (this: CanvasRenderingContext2D, x: number, y: number, w: number, h: number) {
+    if (x <= 0 && y <= 0 && w >= this.canvas.width && h >= this.canvas.height) {
+      for (let i = drawn.length - 1; i >= 0; i--) if (drawn[i]!.canvas === this.canvas) drawn.splice(i, 1);
+    }
+    return clearRect.call(this, x, y, w, h);
+  };
+}
 
 /**
  * What a working day sends: the official SDKs of three formats, streamed and not, long model ids, a curl script on a

@@ -10,14 +10,17 @@ const two = (n: number) => String(n).padStart(2, "0");
 /** `2026-11-23`: the local date of `time`. */
 const localDate = (d: Date) => `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
 
-/** `14:03:07`: the local time of day of `time`. */
-const localClock = (d: Date) => `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+/** `14:03:07`, or `14:03` without `seconds`: the local time of day of `d`, 24-hour. */
+const localClock = (d: Date, seconds = true) => `${two(d.getHours())}:${two(d.getMinutes())}${seconds ? `:${two(d.getSeconds())}` : ""}`;
 
 /** `2026-11-23 14:03:07`, local time: when something happened, in full. */
 export function formatDateTime(time: string | number | Date): string {
   const d = new Date(time);
   return `${localDate(d)} ${localClock(d)}`;
 }
+
+/** `14:03:07`, or `14:03` without `seconds`: a local time of day, 24-hour (the dashboard's chart axes). */
+export const formatClock = (time: string | number | Date, seconds = true): string => localClock(new Date(time), seconds);
 
 /** `14:03:07` for a time of the day `now` is in (local), else `2026-11-22 14:03:07`: a table row's time. */
 export function formatTime(time: string | number | Date, now: Date = new Date()): string {
