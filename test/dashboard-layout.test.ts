@@ -139,6 +139,25 @@ describe.runIf(hasChromium)("the dashboard's layout at 420, 900 and 1400 px, wit
     }
   });
 
+  it.each(WIDTHS)("at %i px the request table fits its panel, outcome included", async (width) => {
+    const { page } = await openAt(width);
+    const seen = await page.locator("#requests").evaluate((table: HTMLTableElement) => {
+      const box = table.parentElement!;
+      const outcomes = [...table.querySelectorAll<HTMLElement>("td.outcome")].filter((td) => td.offsetParent !== null);
+      return { table: table.scrollWidth, box: box.clientWidth, right: box.getBoundingClientRect().right, outcomes: outcomes.map((td) => td.getBoundingClientRect().right) };
+    });
+    expect(seen.table).toBeLessThanOrEqual(seen.box);
+    for (const right of seen.outcomes) expect(right).toBeLessThanOrEqual(seen.right);
+    const heads = await page.locator("#requests thead th").evaluateAll((ths) => ths.filter((th) => (th as HTMLElement).offsetParent !== null).map((th) => th.textContent));
+    expect(heads).toEqual(
+      {
+        420: ["Time", "Model", "Status", "Duration"],
+        900: ["Time", "Client", "Request", "Model", "Upstream", "Status", "Duration", "Cost", "Outcome"],
+        1400: ["Time", "Client", "Family", "Request", "Model", "Upstream", "Status", "Duration", "TTFB", "In", "Out", "Cache", "Cost", "Outcome"],
+      }[width],
+    );
+  });
+
   it.each(WIDTHS)("at %i px the chart axes read 24-hour time and no two tick labels touch, in every window, at any time", async (width) => {
     const { page } = await openAt(width);
     // Where the ticks fall depends on the clock: the page is shown every 5 s over the minute after the traffic, then

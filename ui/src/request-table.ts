@@ -48,8 +48,8 @@ const COLUMNS: readonly { title: string; className: string; narrow?: boolean; va
   { title: "Status", className: "num status", narrow: true, value: (r) => String(r.status) },
   { title: "Duration", className: "num", narrow: true, value: (r) => formatMs(r.durationMs) },
   { title: "TTFB", className: "num extra", value: (r) => formatMs(r.ttfbMs) },
-  { title: "In", className: "num", value: (r) => text(r.inputTokens) },
-  { title: "Out", className: "num", value: (r) => text(r.outputTokens) },
+  { title: "In", className: "num extra", value: (r) => text(r.inputTokens) },
+  { title: "Out", className: "num extra", value: (r) => text(r.outputTokens) },
   { title: "Cache", className: "num extra", value: (r) => (r.cacheReadTokens || r.cacheWriteTokens ? `${r.cacheReadTokens ?? 0}/${r.cacheWriteTokens ?? 0}` : "-") },
   { title: "Cost", className: "num cost", value: (r) => formatUsd(r.costUsd) },
   { title: "Outcome", className: "outcome", value: (r) => failureCause(r) ?? "complete" },
@@ -74,7 +74,7 @@ export function requestRow(r: PricedRecord): HTMLTableRowElement {
     const value = column.value(r);
     const td = el("td", value, classes(column));
     if (column.className.includes("status")) td.classList.add(`s${String(r.status)[0]}`);
-    if (column.className === "path" || column.className === "upstream" || column.className === "model") td.title = value;
+    if (["client", "path", "upstream", "model"].includes(column.className)) td.title = value;
     tr.append(td);
   }
   return tr;
