@@ -189,9 +189,37 @@ describe.runIf(hasChromium)("the dashboard's layout at 420, 900 and 1400 px, wit
     await expect.poll(() => page.locator("#chart-requests").locator(".u-legend .u-series").first().locator(".u-value").textContent()).toMatch(/^\d{4}-\d\d-\d\d ([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/);
   }, 60_000);
 
+  it.each(WIDTHS)("at %i px a streamed request is marked, with an accessible name, and one not streamed is not", async (width) => {
+    const { page } = await openAt(width);
+    const rows = page.locator("#requests tbody tr");
+    const streamed = [rows.filter({ hasText: FIREWORKS }), rows.filter({ hasText: "gemini-2.5-pro:streamGenerateContent" })];
+    const plain = [rows.filter({ hasText: "gpt-5-mini" }), rows.filter({ hasText: TINY }), rows.filter({ hasText: "gemini-2.5-pro:generateContent" })];
+    for (const row of streamed) {
+      expect(await row.count()).toBe(2 - streamed.indexOf(row));
+      for (const one of await row.all()) {
+        const mark = one.getByRole("img", { name: "streamed reply" });
+        expect(await mark.count()).toBe(1);
+        expect(await mark.isVisible()).toBe(true);
+        const r = (await mark.boundingBox())!;
+        expect(r.x).toBeGreaterThanOrEqual(0);
+        expect(r.x + r.width).toBeLessThanOrEqual(width);
+        expect(r.width).toBeGreaterThan(4);
+      }
+    }
+    for (const row of plain) {
+      expect(await row.count()).toBeGreaterThan(0);
+      for (const one of await row.all()) expect(await one.getByRole("img", { name: "streamed reply" }).count()).toBe(0);
+    }
+    // the request table still fits its box with the marks in it
+    expect(await page.locator("#requests").evaluate((t) => t.scrollWidth <= t.parentElement!.clientWidth)).toBe(true);
+  });
+
   it.each(WIDTHS)("at %i px (screenshot saved for a person to look at)", async (width) => {
     const { page, requests } = await openAt(width);
     await page.screenshot({ path: join(ARTIFACTS, `dashboard-layout-${width}.png`), fullPage: true });
+    // the parts at their real size, for a closer look
+    await page.locator(".totals").screenshot({ path: join(ARTIFACTS, `dashboard-totals-${width}.png`) });
+    await page.locator(".panel", { has: page.locator("#requests") }).screenshot({ path: join(ARTIFACTS, `dashboard-requests-${width}.png`) });
     expect(requests.every((r) => r.startsWith(`${url}/`))).toBe(true);
   });
 });

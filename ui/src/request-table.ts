@@ -1,6 +1,6 @@
 import { clientName } from "../../src/request-log/client-name.js";
 import { formatTime, formatUsd } from "../../src/request-log/format.js";
-import { failureCause, formatMs, modelLabel } from "../../src/request-log/request-line.js";
+import { failureCause, formatMs, modelLabel, streamed } from "../../src/request-log/request-line.js";
 import type { PricedRecord } from "./api.js";
 import { el } from "./dom.js";
 
@@ -32,6 +32,18 @@ function route(r: PricedRecord): string {
   if (r.translated) parts.push(`(${r.translated})`);
   if (r.tried?.length) parts.push(`after ${r.tried.map((t) => t.upstream).join(", ")}`);
   return parts.join(" ");
+}
+
+/**
+ * The mark of a reply the client asked to stream (`~` in `gateway logs`), in the status cell: a word to the eye, a
+ * name to a screen reader.
+ */
+function streamMark(): HTMLElement {
+  const mark = el("span", "stream", "stream-mark");
+  mark.setAttribute("role", "img");
+  mark.setAttribute("aria-label", "streamed reply");
+  mark.title = "The client asked for this reply as a stream";
+  return mark;
 }
 
 /**
@@ -73,7 +85,10 @@ export function requestRow(r: PricedRecord): HTMLTableRowElement {
   for (const column of COLUMNS) {
     const value = column.value(r);
     const td = el("td", value, classes(column));
-    if (column.className.includes("status")) td.classList.add(`s${String(r.status)[0]}`);
+    if (column.className.includes("status")) {
+      td.classList.add(`s${String(r.status)[0]}`);
+      if (streamed(r)) td.prepend(streamMark());
+    }
     if (["client", "path", "upstream", "model"].includes(column.className)) td.title = value;
     tr.append(td);
   }
