@@ -214,6 +214,22 @@ describe.runIf(hasChromium)("the dashboard's layout at 420, 900 and 1400 px, wit
     expect(await page.locator("#requests").evaluate((t) => t.scrollWidth <= t.parentElement!.clientWidth)).toBe(true);
   });
 
+  it.each(WIDTHS)("at %i px a cost below $0.0001 reads <$0.0001, and a group of it and an unpriced model reads as gateway stats has it", async (width) => {
+    const stats = (await runCli(["stats"], env)).stdout;
+    const { page } = await openAt(width);
+    const cost = (table: string, name: string) => page.locator(`#${table} tr`, { hasText: name }).locator("td").filter({ hasText: /\$|unknown/ }).textContent();
+    expect(await cost("by-model", TINY)).toBe("<$0.0001");
+    expect(statsCost(stats, "MODEL", TINY)).toBe("<$0.0001");
+    // curl sent the tiny model and the unpriced one: what is known is below $0.0001, the rest unknown
+    expect(await cost("by-client", "curl")).toBe("unknown");
+    expect(statsCost(stats, "CLIENT", "curl")).toBe("unknown");
+    expect(await page.locator("#by-client tr", { hasText: "curl" }).locator("td", { hasText: "unknown" }).getAttribute("title")).toContain("1 request for a model without a known price");
+    expect(await page.locator("#app").textContent()).not.toMatch(/≥</);
+    await page.locator("#requests tbody tr", { hasText: TINY }).first().click();
+    await expect.poll(() => page.locator("#detail section", { hasText: /^Record/ }).textContent()).toContain("Estimated cost<$0.0001");
+    if (width > 640) expect(await page.locator("#requests tbody tr", { hasText: TINY }).first().locator("td.cost").textContent()).toBe("<$0.0001");
+  });
+
   it.each(WIDTHS)("at %i px (screenshot saved for a person to look at)", async (width) => {
     const { page, requests } = await openAt(width);
     await page.screenshot({ path: join(ARTIFACTS, `dashboard-layout-${width}.png`), fullPage: true });
@@ -300,6 +316,15 @@ function recordCanvasText(): void {
     }
     return clearRect.call(this, x, y, w, h);
   };
+}
+
+/** The COST of `name` in a `gateway stats` table whose first column is `title` (right-aligned under its header). */
+function statsCost(stats: string, title: string, name: string): string {
+  const lines = stats.split("\n");
+  const head = lines.findIndex((line) => line.startsWith(`${title} `));
+  const end = lines[head]!.indexOf("COST") + "COST".length;
+  const row = lines.slice(head + 1).find((line) => line.startsWith(`${name} `))!;
+  return row.slice(0, end).trimEnd().split(" ").at(-1)!;
 }
 
 /**
