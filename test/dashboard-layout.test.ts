@@ -158,6 +158,28 @@ describe.runIf(hasChromium)("the dashboard's layout at 420, 900 and 1400 px, wit
     );
   });
 
+  it.each(WIDTHS)("at %i px the filters stay inside their panel, and the live mark on one line", async (width) => {
+    const { page } = await openAt(width);
+    // the model filter lists the long ids
+    await expect.poll(() => page.locator("#f-model option").count()).toBeGreaterThan(7);
+    const panel = await page.locator(".panel", { has: page.locator("#requests") }).evaluate((p) => {
+      const r = p.getBoundingClientRect();
+      const style = getComputedStyle(p);
+      return { left: r.left + parseFloat(style.paddingLeft), right: r.right - parseFloat(style.paddingRight) };
+    });
+    for (const select of await page.locator(".filters select").all()) {
+      const r = (await select.boundingBox())!;
+      expect(r.x, await select.getAttribute("id")).toBeGreaterThanOrEqual(panel.left);
+      expect(r.x + r.width, await select.getAttribute("id")).toBeLessThanOrEqual(panel.right);
+    }
+    const lines = await page.locator("#live").evaluate((e) => {
+      const range = document.createRange();
+      range.selectNodeContents(e);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+    expect(lines).toBe(1);
+  });
+
   it.each(WIDTHS)("at %i px the chart axes read 24-hour time and no two tick labels touch, in every window, at any time", async (width) => {
     const { page } = await openAt(width);
     // Where the ticks fall depends on the clock: the page is shown every 5 s over the minute after the traffic, then
