@@ -60,8 +60,8 @@ const css = (name: string): string => getComputedStyle(document.documentElement)
 const TIME_STEPS = [1, 2, 5, 10, 15, 20, 30, 60, 120, 180, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 14400, 21600, 28800, 43200, 86400];
 
 /**
- * The least room, in px, between two time ticks: enough for `14:03` and a gap, or for `14:03:07` when the ticks
- * that room gives are less than a minute apart (the label then shows seconds).
+ * The least room, in px, between two time ticks (uPlot takes the smallest step that gets it): 48 for `14:03` and a
+ * gap, 64 for `14:03:07` when 48 px would let the 30 s step in (labels less than a minute apart show seconds).
  */
 const timeSpace = (_u: uPlot, _axis: number, min: number, max: number, width: number): number => (30 * (width / (max - min)) >= 48 ? 64 : 48);
 
