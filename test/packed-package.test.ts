@@ -1,10 +1,10 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAgentUpstream } from "./helpers/agent-upstream.js";
-import { recordOutput } from "./helpers/cli.js";
+import { runProcess } from "./helpers/cli.js";
 import { freePort } from "./helpers/free-port.js";
 import { hasTool, privateDir, TOOLS } from "./helpers/tools.js";
 
@@ -34,22 +34,8 @@ let work: string;
 let env: NodeJS.ProcessEnv;
 let port: number;
 
-/** Runs one shell line the way a user types it, in the empty folder, with the fresh HOME and prefix (never blocking the fake upstream in this process). */
-function sh(line: string, extra: NodeJS.ProcessEnv = {}, timeout = 120_000): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn("sh", ["-c", line], { cwd: work, env: { ...env, ...extra }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => child.kill("SIGKILL"), timeout);
-  return new Promise((resolve) => {
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      recordOutput([`(packed) ${line}`], stdout, stderr);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}
+/** Runs one shell line the way a user types it, in the empty folder, with the fresh HOME and prefix. */
+const sh = (line: string, extra: NodeJS.ProcessEnv = {}) => runProcess("sh", ["-c", line], { env: { ...env, ...extra }, cwd: work });
 
 beforeAll(async () => {
   port = await freePort();
@@ -100,10 +86,14 @@ describe("the packed package", () => {
     const npx = `npx --package=${tarball} gateway`;
 
     const started = await sh(tryIt!.replace(`npx ${name}`, npx));
-    expect(started.status, started.stderr).toBe(0);
+    expect(started.code, started.stderr).toBe(0);
     expect(started.stderr).toContain(`✔ Gateway running in the background on http://127.0.0.1:${port} (pid `);
     const chat = await sh(`${npx} chat -m echo-1 hi`);
     expect(chat.stdout, chat.stderr).toBe("echo: hi\n");
+    // A service must not run npx's cached copy, which npm may delete.
+    const service = await sh(`${npx} service install`);
+    expect(service.code).toBe(1);
+    expect(service.stderr).toMatch(/^✖ The service would run the copy npx keeps in its cache \(\S+\/_npx\/\S+\/bin\/gateway\.js\), which npm may delete at any time\.\nℹ Install the package first \(npm install -g local-llm-gateway\), then run `gateway service install`\.\n$/);
 
     const page = await fetch(`http://127.0.0.1:${port}/ui/`);
     expect(page.status).toBe(200);
@@ -118,7 +108,7 @@ describe("the packed package", () => {
     expect(summary.status).toBe(200);
 
     const installed = await sh(install!.replace(name, tarball));
-    expect(installed.status, installed.stderr).toBe(0);
+    expect(installed.code, installed.stderr).toBe(0);
     expect(installed.stderr).not.toMatch(/npm warn|npm error/i);
     expect(realpathSync(join(home, ".npm-global", "bin", "gateway"))).toBe(join(home, ".npm-global", "lib", "node_modules", name, "bin", "gateway.js"));
     expect((await sh("gateway --version")).stdout).toBe(`${version}\n`);
@@ -126,7 +116,7 @@ describe("the packed package", () => {
     // The Quick start after its clone line: the installed command finds the gateway npx started, and stops it.
     const quick = block("## Quick start").slice(1);
     const rest = await sh(["set -e", ...quick].join("\n"));
-    expect(rest.status, rest.stderr).toBe(0);
+    expect(rest.code, rest.stderr).toBe(0);
     expect(rest.stderr).toContain(`ℹ A gateway is already running on http://127.0.0.1:${port}`);
     expect(rest.stdout).toContain("echo: hello\n");
     expect(rest.stderr).toMatch(/✔ Gateway \d+ stopped\./);
@@ -139,7 +129,7 @@ describe("the packed package", () => {
       mkdirSync(config, { recursive: true });
       writeFileSync(join(config, "config.json"), JSON.stringify({ upstream: "local", upstreams: { local: { url: upstream.url, key: "none" } } }));
       const run = await sh(`gateway run claude -p "Run the shell command and report its output." --model claude-sonnet-4-5 --allowedTools Bash`, { DISABLE_AUTOUPDATER: "1", DISABLE_TELEMETRY: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" });
-      expect(run.status, run.stderr).toBe(0);
+      expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain("Done. [tool said: 42");
       expect(upstream.moves).toContain("call");
     } finally {
