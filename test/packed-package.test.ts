@@ -93,7 +93,8 @@ describe("the packed package", () => {
     // A service must not run npx's cached copy, which npm may delete.
     const service = await sh(`${npx} service install`);
     expect(service.code).toBe(1);
-    expect(service.stderr).toMatch(/^✖ The service would run the copy npx keeps in its cache \(\S+\/_npx\/\S+\/bin\/gateway\.js\), which npm may delete at any time\.\nℹ Install the package first \(npm install -g local-llm-gateway\), then run `gateway service install`\.\n$/);
+    // npx itself may say first that it installs the package.
+    expect(service.stderr).toMatch(/(^|\n)✖ The service would run the copy npx keeps in its cache \(\S+\/_npx\/\S+\/bin\/gateway\.js\), which npm may delete at any time\.\nℹ Install the package first \(npm install -g local-llm-gateway\), then run `gateway service install`\.\n$/);
 
     const page = await fetch(`http://127.0.0.1:${port}/ui/`);
     expect(page.status).toBe(200);
