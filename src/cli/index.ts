@@ -24,6 +24,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   logs: async () => (await import("./commands/logs.js")).registerLogs,
   stats: async () => (await import("./commands/stats.js")).registerStats,
   ui: async () => (await import("./commands/ui.js")).registerUi,
+  service: async () => (await import("./commands/service.js")).registerService,
 };
 
 /**

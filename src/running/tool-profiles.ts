@@ -104,12 +104,15 @@ const PROFILES: Readonly<Record<string, Profile>> = {
   aider: (g) => ({ env: { OPENAI_API_BASE: g.openaiBaseUrl }, leadingArgs: [] }),
 };
 
+/** The tool a command runs, by its file name (`/usr/bin/claude`, `codex.cmd`: `claude`, `codex`). */
+export const toolName = (command: string): string => basename(command).replace(/\.(cmd|exe|js)$/i, "");
+
 /** The tools `gateway run` knows by name. */
 export const KNOWN_TOOLS = Object.keys(PROFILES);
 
 /** The environment and arguments to launch `command` with, pointed at `gateway`; `--offline` adds `OFFLINE_ENV` for any command. */
 export function launchFor(command: string, gateway: GatewayAddress, options: LaunchOptions = { offline: false }): ToolLaunch {
-  const profile = PROFILES[basename(command).replace(/\.(cmd|exe|js)$/i, "")];
+  const profile = PROFILES[toolName(command)];
   const launch = profile ? profile(gateway, options) : { env: {}, leadingArgs: [] };
   return options.offline ? { ...launch, env: { ...OFFLINE_ENV, ...launch.env } } : launch;
 }
