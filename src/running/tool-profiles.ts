@@ -64,14 +64,18 @@ const PROFILES: Readonly<Record<string, Profile>> = {
   // (ANTHROPIC_AUTH_TOKEN, which the messages family accepts) is used without that question.
   claude: (g) => ({ env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey }, leadingArgs: [] }),
   // Codex reads its provider from ~/.codex/config.toml; `-c` overrides it for this run only, so the user's file
-  // stays untouched. It speaks only the Responses API. Offline: no update check at start, no analytics events.
+  // stays untouched. It speaks only the Responses API, over HTTP from its first request: `supports_websockets =
+  // false` (codex-rs ModelProviderInfo; false is its default for a provider of one's own, said here so that it
+  // stays so) keeps it from trying a WebSocket upgrade first, which the gateway refuses and Codex retries. Such a
+  // provider also compacts with an ordinary request (codex-rs `supports_remote_compaction` is only the OpenAI and
+  // Azure providers'). Offline: no update check at start, no analytics events.
   codex: (g, { offline }) => ({
     env: {},
     leadingArgs: [
       "-c",
       'model_provider="gateway"',
       "-c",
-      `model_providers.gateway={ name = "gateway", base_url = "${g.openaiBaseUrl}", env_key = "OPENAI_API_KEY", wire_api = "responses" }`,
+      `model_providers.gateway={ name = "gateway", base_url = "${g.openaiBaseUrl}", env_key = "OPENAI_API_KEY", wire_api = "responses", supports_websockets = false }`,
       ...(offline ? ["-c", "check_for_update_on_startup=false", "-c", "analytics.enabled=false"] : []),
     ],
   }),
