@@ -61,8 +61,9 @@ function settingsFile(g: GatewayAddress, tool: string, offline: boolean, setting
  */
 const PROFILES: Readonly<Record<string, Profile>> = {
   // Claude Code asks whether to trust an ANTHROPIC_API_KEY it has not seen before; a bearer token
-  // (ANTHROPIC_AUTH_TOKEN, which the messages family accepts) is used without that question.
-  claude: (g) => ({ env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey }, leadingArgs: [] }),
+  // (ANTHROPIC_AUTH_TOKEN, which the messages family accepts) is used without that question. Model discovery makes it
+  // read the gateway's model list at start (GET /v1/models?limit=1000) and offer its claude* ids in /model (SPEC 11).
+  claude: (g) => ({ env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey, CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1" }, leadingArgs: [] }),
   // Codex reads its provider from ~/.codex/config.toml; `-c` overrides it for this run only, so the user's file
   // stays untouched. It speaks only the Responses API, over HTTP from its first request: `supports_websockets =
   // false` (codex-rs ModelProviderInfo; false is its default for a provider of one's own, said here so that it

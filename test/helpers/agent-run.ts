@@ -24,7 +24,8 @@ export interface AgentRun {
 /**
  * Hooks for a file of real-tool tests (call it at the top of the file): a port for its gateways, and after each test
  * the gateway stopped and the fake upstream closed; the returned `setUp` gives a test a gateway config routing every
- * model to `upstream`, which speaks only `format`, and a fresh HOME, work tree and state directory.
+ * model to `upstream`, which speaks only `format` (plus `extraConfig`'s fields), and a fresh HOME, work tree and
+ * state directory; `extraEnv` adds to (or, undefined, removes from) the tool's environment.
  */
 export function agentRuns() {
   let port: number;
@@ -42,10 +43,15 @@ export function agentRuns() {
   afterAll(() => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
-  return function setUp(upstream: Upstream, format: "chat" | "messages" | "responses" | "gemini", extraEnv: Record<string, string | undefined> = {}): AgentRun {
+  return function setUp(
+    upstream: Upstream,
+    format: "chat" | "messages" | "responses" | "gemini",
+    extraEnv: Record<string, string | undefined> = {},
+    extraConfig: Record<string, unknown> = {},
+  ): AgentRun {
     const [home, work, state] = [privateDir(), privateDir("work-"), privateDir("state-")];
     dirs.push(home, work, state);
-    const config = { upstream: "local", upstreams: { local: { url: upstream.url, formats: [format], key: "none" } } };
+    const config = { upstream: "local", upstreams: { local: { url: upstream.url, formats: [format], key: "none" } }, ...extraConfig };
     const env = cliEnv({ ...toolEnv(home), GATEWAY_CONFIG_DIR: tempConfigDir(config), GATEWAY_STATE_DIR: state, GATEWAY_PORT: String(port), ...extraEnv });
     open.push({ env, upstream });
     return {
