@@ -46,7 +46,7 @@ export interface ShellTool {
 /** The request a play decides on: its conversation read whatever its format. */
 export type AgentRequest = Conversation & { format: "chat" | "messages" | "responses" | "gemini"; request: ScriptedRequest };
 
-/** What the fake model does for a request: a move and the usage to report (20 in, 7 out unless it says). */
+/** What the fake model does for a request: a move and the usage to report (the request's size in, 7 out unless it says). */
 export type Play = (request: AgentRequest) => { move: Move; usage?: MoveUsage };
 
 /** A call of `tool` running `command`, numbered `n`. */
@@ -76,7 +76,9 @@ export async function startPlayingUpstream(play: Play) {
     const wanted = jsonSchemaOf(body);
     const { move, usage } = wanted ? { move: { kind: "text", text: JSON.stringify(sample(wanted.schema)) } as Move, usage: undefined } : play({ ...conversation, request });
     moves.push(move.kind);
-    return replyInFormat(conversation.format, move, stream, usage ?? { input: 20, output: 7 });
+    // A prompt's size as a model would count it (about four bytes a token), unless the play says otherwise: tools
+    // compare it with what they compacted to.
+    return replyInFormat(conversation.format, move, stream, usage ?? { input: Math.ceil(request.raw.length / 4), output: 7 });
   };
   const upstream = await startScriptedUpstream(reply);
   return Object.assign(upstream, { moves });
