@@ -24,9 +24,16 @@ describe.skipIf(!hasTmux || !hasTool("claude"))("Claude Code's model picker thro
     const { env, work, log } = setUp(upstream, "messages", { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: undefined, TERM: "xterm-256color" }, { models: { [ALIAS]: "agent-model" } });
     const terminal = openTerminal("claude-picker", `cd '${work}' && ${envPrefix(env)} '${process.execPath}' '${BIN}' run claude`, { columns: 120, rows: 45 });
     try {
-      // First run: the theme, the security notes, trusting the folder; each takes Enter.
-      const question = /Enter to confirm|Press Enter to continue|for shortcuts/;
-      for (let screen = await terminal.waitFor(question, 30_000); !/for shortcuts/.test(screen); screen = await terminal.waitFor(question, 20_000)) {
+      // First run: the theme, the security notes, trusting the folder; each takes Enter (the folder: yes).
+      const firstRun = /Choose the text style|Enter to confirm|Press Enter to continue/;
+      // 2.1.197 shows "? for shortcuts" when ready; 2.1.332 only its banner, with no question below it.
+      const ready = (screen: string) => /for shortcuts/.test(screen) || (/Claude Code v\d/.test(screen) && !firstRun.test(screen));
+      for (;;) {
+        let screen = "";
+        await expect.poll(() => ((screen = terminal.screen()), firstRun.test(screen) || ready(screen)), { timeout: 30_000 }).toBe(true);
+        if (ready(screen)) break;
+        // 2.1.332 offers "No, exit" first when it asks whether to trust the folder.
+        if (/❯ No, exit/.test(screen)) terminal.keys("Down");
         terminal.keys("Enter");
         await expect.poll(() => terminal.screen(), { timeout: 20_000 }).not.toBe(screen);
       }

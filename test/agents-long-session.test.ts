@@ -7,7 +7,7 @@ import { hasTool, reportToolRun } from "./helpers/tools.js";
 /**
  * Each real tool runs a long session through `gateway run` on a chat-only upstream: twelve shell calls, each a model
  * turn of its own, with one compaction on the way, an ordinary request to the model: Codex's at
- * `model_auto_compact_token_limit` and Qwen Code's chat compression start by themselves once the fake reports a huge
+ * `model_auto_compact_token_limit` and Qwen Code's chat compression start by themselves once the fake reports a large
  * prompt after the eighth call; Claude Code's `-p` runs do not auto-compact, so its session pauses there, `/compact`
  * runs in a second run (`--continue`) and a third goes on. The fake checks every request: each tool call paired with
  * its result, no earlier output lost before the compaction, the summary and every later output after it. What
@@ -66,6 +66,6 @@ describe("a long session through gateway run, on a chat-only upstream", () => {
 
   it.skipIf(!hasTool("qwen"))("Qwen Code: twelve run_shell_command calls and a chat compression, every result paired, the summary kept", async () => {
     reportToolRun("qwen", "native", "chat");
-    await longSession({ name: "run_shell_command", args: shell }, [["qwen", "-m", "agent-model", "-p", PROMPT, "--yolo"]], { hugePrompt: 1_000_000 });
+    await longSession({ name: "run_shell_command", args: shell }, [["qwen", "-m", "agent-model", "-p", PROMPT, "--yolo"]], { hugePrompt: 175_000 });
   }, 300_000);
 });
