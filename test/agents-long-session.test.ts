@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { ShellTool } from "./helpers/agent-upstream.js";
 import { agentRuns } from "./helpers/agent-run.js";
-import { startLongSession } from "./helpers/long-session.js";
+import { BIN } from "./helpers/cli.js";
+import { PAUSED, startLongSession } from "./helpers/long-session.js";
+import { envPrefix, hasTmux, openTerminal } from "./helpers/terminal.js";
 import { hasTool, reportToolRun } from "./helpers/tools.js";
 
 /**
@@ -9,7 +11,10 @@ import { hasTool, reportToolRun } from "./helpers/tools.js";
  * turn of its own, with one compaction on the way, an ordinary request to the model: Codex's at
  * `model_auto_compact_token_limit` and Qwen Code's chat compression start by themselves once the fake reports a large
  * prompt after the eighth call; Claude Code's `-p` runs do not auto-compact, so its session pauses there, `/compact`
- * runs in a second run (`--continue`) and a third goes on. The fake checks every request: each tool call paired with
+ * runs in a second run (`--continue`) and a third goes on. Gemini CLI 0.61 compresses only where its history can be
+ * split before a prompt of the user's or after a final answer, which a headless run of tool calls never offers (and a
+ * resumed one counts its history afresh, small): its session runs in a terminal, with `/compress` typed after the
+ * pause and the next prompt after that (its compression asks the model twice: a summary, then a check of it). The fake checks every request: each tool call paired with
  * its result, no earlier output lost before the compaction, the summary and every later output after it. What
  * single-turn tests cannot see: history kept and rebuilt across many translated requests.
  */
@@ -21,8 +26,26 @@ const PROMPT = "Run the long-session commands one at a time, then say that they 
 const setUp = agentRuns();
 const shell = (command: string) => ({ command, description: "Print a step number" });
 
-/** The session: the tool's runs in order (one, or three around a compaction); `compacts` false for a tool that never does. */
-async function longSession(tool: ShellTool, runs: string[][], options: { hugePrompt?: number; pause?: boolean; compacts?: boolean } = {}) {
+type Session = Awaited<ReturnType<typeof startLongSession>>;
+
+/** Types a line and, once the input shows it, Enter: Gemini CLI takes keys that come at once for a paste, Enter included. */
+async function type(terminal: ReturnType<typeof openTerminal>, line: string) {
+  terminal.keys("-l", line);
+  await terminal.waitFor(new RegExp(line.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")), 10_000);
+  terminal.keys("Enter");
+}
+
+/** What every session must show: all calls made, one compaction (its requests all after the eighth call), nothing wrong. */
+function expectOneCompaction(upstream: Session) {
+  expect(upstream.issued()).toBe(CALLS);
+  expect(upstream.compactions.length).toBeGreaterThan(0);
+  expect(new Set(upstream.compactions)).toEqual(new Set([COMPACT_AFTER]));
+  expect(upstream.problems).toEqual([]);
+  expect(upstream.received.every((r) => r.method !== "POST" || r.path === "/v1/chat/completions")).toBe(true);
+}
+
+/** The session: the tool's runs in order (one, or three around a compaction). */
+async function longSession(tool: ShellTool, runs: string[][], options: { hugePrompt?: number; pause?: boolean } = {}) {
   const upstream = await startLongSession({ tool, calls: CALLS, compactAfter: COMPACT_AFTER, final: FINAL, ...options });
   const { run } = setUp(upstream, "chat");
   let stdout = "";
@@ -32,10 +55,7 @@ async function longSession(tool: ShellTool, runs: string[][], options: { hugePro
     stdout = result.stdout;
   }
   expect(stdout).toContain(FINAL);
-  expect(upstream.issued()).toBe(CALLS);
-  expect(upstream.compactions).toEqual(options.compacts === false ? [] : [COMPACT_AFTER]);
-  expect(upstream.problems).toEqual([]);
-  expect(upstream.received.every((r) => r.method !== "POST" || r.path === "/v1/chat/completions")).toBe(true);
+  expectOneCompaction(upstream);
 }
 
 describe("a long session through gateway run, on a chat-only upstream", () => {
@@ -57,11 +77,24 @@ describe("a long session through gateway run, on a chat-only upstream", () => {
     await longSession({ name: "functions__exec", args: exec }, [args], { hugePrompt: 150_000 });
   }, 300_000);
 
-  // Gemini CLI 0.61 compressed neither mid-turn after a reported 1M-token prompt nor on `--resume`, and `-p /compress`
-  // reaches the model as text: its session runs without a compaction.
-  it.skipIf(!hasTool("gemini"))("Gemini CLI: twelve run_shell_command calls in one run, every result paired, no output lost", async () => {
+  it.skipIf(!hasTmux || !hasTool("gemini"))("Gemini CLI: twelve run_shell_command calls in a terminal with /compress between, every result paired, the summary kept", async () => {
     reportToolRun("gemini", "translated", "chat");
-    await longSession({ name: "run_shell_command", args: shell }, [["gemini", "-m", "gemini-2.5-pro", "-p", PROMPT, "--yolo"]], { compacts: false });
+    const upstream = await startLongSession({ tool: { name: "run_shell_command", args: shell }, calls: CALLS, compactAfter: COMPACT_AFTER, pause: true, final: FINAL });
+    const { env, work } = setUp(upstream, "chat", { TERM: "xterm-256color" });
+    const command = `cd '${work}' && ${envPrefix(env)} '${process.execPath}' '${BIN}' run gemini -m gemini-2.5-pro --yolo -i '${PROMPT}'`;
+    const terminal = openTerminal("gemini-long", command, { columns: 120, rows: 40 });
+    try {
+      expect(await terminal.waitFor(new RegExp(PAUSED), 90_000)).toContain(PAUSED);
+      await type(terminal, "/compress");
+      expect(await terminal.waitFor(/Chat history compressed/, 60_000)).toMatch(/Chat history compressed from \d+ to \d+ tokens/);
+      await type(terminal, "Go on with the long-session commands.");
+      expect(await terminal.waitFor(new RegExp(FINAL), 90_000)).toContain(FINAL);
+      expectOneCompaction(upstream);
+    } finally {
+      terminal.keys("C-c");
+      terminal.keys("C-c");
+      terminal.close();
+    }
   }, 300_000);
 
   it.skipIf(!hasTool("qwen"))("Qwen Code: twelve run_shell_command calls and a chat compression, every result paired, the summary kept", async () => {
