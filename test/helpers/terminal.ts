@@ -28,6 +28,8 @@ export function envPrefix(env: NodeJS.ProcessEnv): string {
 export interface Terminal {
   /** Types `keys` (tmux key names such as `Enter` and `C-c`, or text). */
   keys(...keys: string[]): void;
+  /** The screen as it is now. */
+  screen(): string;
   /** The screen once it matches `pattern`, or as it is after `timeoutMs`. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
   close(): void;
@@ -42,6 +44,7 @@ export function openTerminal(name: string, command: string, size = { columns: 12
   tmux("new-session", "-d", "-s", session, "-x", String(size.columns), "-y", String(size.rows), `${command}; echo EXITED $?; sleep 30`);
   return {
     keys: (...keys) => void tmux("send-keys", "-t", session, ...keys),
+    screen: () => tmux("capture-pane", "-p", "-t", session),
     async waitFor(pattern, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -11,6 +11,15 @@ import { relayPassthrough } from "./passthrough.js";
 import { sendJson } from "./send-json.js";
 
 /**
+ * The ids a model list holds besides what the upstreams list: each exact alias (SPEC 7), in every shape. Claude
+ * Code's `/model` picker offers those of the messages shape that start with `claude` (SPEC 11); once routes have
+ * conditions, each exact `claude*` `when.model` of a route joins them here, the one place that says what it offers.
+ */
+export function extraModelIds(ctx: GatewayContext): readonly string[] {
+  return ctx.aliases.exact;
+}
+
+/**
  * `GET` of a model list (SPEC section 10, Model lists). A single upstream that serves the asked shape: passthrough as
  * before, with the exact aliases appended when there are any. Otherwise the union of every upstream's catalog
  * (`collectCatalog`), then the aliases; `x-gateway-upstream` names the upstreams that answered and
@@ -19,7 +28,7 @@ import { sendJson } from "./send-json.js";
 export async function answerModelList(x: Exchange, ctx: GatewayContext, endpoint: Endpoint, query: string): Promise<void> {
   const { family } = endpoint;
   const { all } = ctx.upstreams;
-  const aliases = ctx.aliases.exact;
+  const aliases = extraModelIds(ctx);
   const version = clientVersion(x.req.headers);
   const clientHeaders = upstreamRequestHeaders(x.req.rawHeaders, x.req.headers.connection);
   if (all.length === 1 && all[0]!.families.includes(family)) {
