@@ -7,7 +7,7 @@ import { liveGateways, type LiveGateway } from "../../running/find-gateway.js";
 import { createContext, localKeyOf, portFlag, type CommandContext } from "../context.js";
 import { chooseGateway, notYours, portArg } from "../running-gateway.js";
 import { formatTable } from "../table.js";
-import { log } from "../terminal.js";
+import { log, print } from "../terminal.js";
 import { describeKey, keyFix, type KeyState } from "../upstream-keys.js";
 
 /** `pid 13984, up 12 minutes`: what a gateway's record and health say about its process. */
@@ -36,24 +36,50 @@ function printUpstreams(ctx: CommandContext, keys: readonly KeyState[]): void {
   log.log(`Upstreams:\n${formatTable([{ title: "  NAME" }, { title: "URL" }, { title: "FORMATS" }, { title: "KEY" }], rows)}`);
 }
 
+/**
+ * `status --json`: the running gateway (or null), and each configured upstream with its kind, the formats in effect
+ * and where its key comes from (never the key).
+ */
+function statusJson(ctx: CommandContext, keys: readonly KeyState[], running: Awaited<ReturnType<typeof chooseGateway>>) {
+  const { health, port, record } = running;
+  return {
+    gateway: health && running.owner !== "other" ? { url: `http://127.0.0.1:${port}`, port, pid: record?.pid ?? health.pid, version: health.version } : null,
+    upstreams: ctx.config.upstreams.map((upstream, i) => ({
+      name: upstream.name,
+      kind: upstream.kind,
+      url: upstream.url,
+      formats: upstream.formats,
+      default: upstream.name === ctx.config.defaultUpstream,
+      key: { ok: keys[i]!.ok ?? null, text: keys[i]!.text },
+    })),
+    config: ctx.config.configFile,
+    log: logFilePath(ctx.config.stateDir),
+  };
+}
+
 export function registerStatus(program: Command): void {
   program
     .command("status")
     .description("say whether a gateway is running, which upstreams are configured and whether their keys are there")
     .option("-p, --port <n>", "the gateway on this port (default: the running one, else the configured port)")
-    .addHelpText("after", "\nExits 1 when no gateway of yours is running.\n\nExample:\n  gateway status")
-    .action(async (options: { port?: string }) => {
+    .option("--json", "print it as one JSON object on stdout (still exits 1 when no gateway is running)")
+    .addHelpText("after", "\nExits 1 when no gateway of yours is running.\n\nExamples:\n  gateway status\n  gateway status --json")
+    .action(async (options: { port?: string; json?: boolean }) => {
       const ctx = createContext();
       const flag = portFlag(options.port);
       const { upstreams } = ctx.config;
       const [keys, live] = await Promise.all([Promise.all(upstreams.map((upstream) => describeKey(ctx, upstream))), liveGateways(ctx.config, localKeyOf(ctx))]);
       const running = await chooseGateway(ctx, flag, live);
-      printUpstreams(ctx, keys);
-      log.log(`Config:    ${ctx.config.configFile}`);
-      log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);
+      if (options.json) print(JSON.stringify(statusJson(ctx, keys, running)));
+      else {
+        printUpstreams(ctx, keys);
+        log.log(`Config:    ${ctx.config.configFile}`);
+        log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);
+      }
       const { health, port } = running;
       if (running.owner === "other") throw await notYours(ctx, port);
       if (!health) throw new FailedError(`No gateway is running on port ${port}.`, { hint: `Start one with \`gateway start${portArg(flag)}\` (or \`gateway start --detach${portArg(flag)}\`).` });
+      if (options.json) return;
       const url = `http://127.0.0.1:${port}`;
       const keyless = upstreams.filter((_, i) => keys[i]!.ok === false);
       const line = `Gateway ${health.version} is running on ${url}${processLabel({ health, record: running.record })}, upstream: ${health.upstream}.`;
