@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { KIND_NAMES, KINDS, RECOGNISABLE, applyBetaPolicy, applyHubQuirks, type KindName } from "../src/kinds/index.js";
+import { applyBetaPolicy } from "../src/kinds/beta-policy.js";
+import { applyHubQuirks } from "../src/kinds/hub-quirks.js";
+import { KIND_NAMES, KINDS, RECOGNISABLE, type KindName } from "../src/kinds/index.js";
 import type { HubRequest, Json } from "../src/translate/hub.js";
 
 /**
@@ -12,6 +14,7 @@ const fixture = <T>(name: string): T & { source: string } => JSON.parse(readFile
 const recorded = JSON.parse(readFileSync(new URL("./fixtures/claude-code-2.1.197-messages.json", import.meta.url), "utf8")) as { headers: Record<string, string>; body: Json };
 
 type Routes = { routes: { method: string; path: string; status?: number; json?: unknown }[]; unknown: { status: number; json?: unknown } };
+const okStatus = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
 const replyOf = (routes: Routes, path: string) => routes.routes.find((route) => route.method === "GET" && route.path === path) ?? routes.unknown;
 
 describe("kinds: the same surface for every server", () => {
@@ -48,7 +51,7 @@ describe("kinds: the same surface for every server", () => {
     for (const [server, routes] of Object.entries(servers)) {
       const recognisedAs = RECOGNISABLE.filter((kind) => {
         const reply = replyOf(routes, kind.probe.recognise!.path);
-        return reply.status >= 200 && reply.status < 300 && kind.probe.recognise!.matches(reply.json);
+        return okStatus(reply.status) && kind.probe.recognise!.matches(reply.json);
       }).map((kind) => kind.name);
       expect(recognisedAs, server).toEqual([server]);
     }

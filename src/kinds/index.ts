@@ -13,10 +13,11 @@ import { vllm } from "./vllm.js";
 
 export type * from "./types.js";
 export { KIND_NAMES } from "./types.js";
-export { applyHubQuirks } from "./hub-quirks.js";
-export { applyBetaPolicy, type BetaPolicyResult } from "./beta-policy.js";
 
-/** Every kind by name (SPEC 11, Kinds). */
+/**
+ * Every kind by name (SPEC 11, Kinds). The config reads this registry on every command, so it holds data only: the
+ * hooks (`hub-quirks.ts`, `beta-policy.ts`) are imported where a request is translated or forwarded.
+ */
 export const KINDS: Readonly<Record<KindName, Kind>> = { openai, anthropic, gemini, openrouter, deepseek, litellm, ollama, vllm, llamacpp, lmstudio, generic };
 
 /** The kind of a name the config validated. */

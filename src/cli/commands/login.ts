@@ -5,7 +5,8 @@ import { readRegularFile, writePrivateFile } from "../../files/private-files.js"
 import { checkKey } from "../../upstream/check-key.js";
 import { createContext, type CommandContext } from "../context.js";
 import { rememberSecret } from "../secrets.js";
-import { log, readStdin } from "../terminal.js";
+import { askKey } from "../ask-key.js";
+import { log } from "../terminal.js";
 import { keychainAccount, namedUpstream } from "../upstream-keys.js";
 
 interface LoginOptions {
@@ -33,15 +34,6 @@ async function askUpstream(): Promise<string> {
   const { consola } = await import("consola");
   const answer = await consola.prompt("Upstream base URL (e.g. https://gateway.example.com):", { type: "text", cancel: "reject" });
   return String(answer).trim();
-}
-
-async function askKey(stdin: boolean): Promise<string> {
-  if (stdin) return (await readStdin()).trim();
-  if (!process.stdin.isTTY) {
-    throw new UsageError("Cannot ask for the key: standard input is not a terminal.", { hint: "Pipe the key in with --stdin." });
-  }
-  const { default: password } = await import("@inquirer/password");
-  return (await password({ message: "Upstream API key (input hidden):", mask: false })).trim();
 }
 
 /** The upstream `login` stores a key for: the named one, else the default (made from `--upstream` or asked for). */
