@@ -42,11 +42,12 @@ describe("gateway add <url>: the probe recognises the server by its own endpoint
     expect(added.code, added.stderr).toBe(0);
     expect(added.stderr).toContain(`Found Ollama at ${ollama.url} (version 0.12.3).`);
     expect(added.stderr).toContain("Formats that answer: chat, responses, messages (not gemini).");
+    expect(added.stderr).toContain('The entry uses chat: Ollama\'s usual formats (list the others in its "formats" to use them).');
     expect(added.stderr).toContain("It lists 2 models.");
     expect(added.stderr).toContain(`Added upstream "ollama" (Ollama, ${ollama.url}) to ${join(dir, "config.json")}:`);
     expect(added.stderr).toContain("It is the default upstream.");
     expect(configText(dir)).toBe(
-      `${JSON.stringify({ upstreams: { ollama: { kind: "ollama", url: ollama.url, formats: ["chat", "responses", "messages"] } } }, null, 2)}\n`,
+      `${JSON.stringify({ upstreams: { ollama: { kind: "ollama", url: ollama.url, formats: ["chat"] } } }, null, 2)}\n`,
     );
     expect(generations(ollama.received)).toEqual([]);
     expect(ollama.received.map((request) => `${request.method} ${request.path}`).sort()).toEqual(
@@ -82,7 +83,7 @@ describe("gateway add <url>: the probe recognises the server by its own endpoint
     expect(added.stderr).toContain(`Found vLLM at ${vllm.url} (version 0.23.1).`);
     expect(added.stderr).toContain('the default upstream is remote');
     const inserted = insertedText(before, configText(dir));
-    expect(JSON.parse(`{${inserted.replace(/^,/, "")}}`)).toEqual({ gpu: { kind: "vllm", url: vllm.url, models: ["Qwen/*"], formats: ["chat", "responses", "messages"] } });
+    expect(JSON.parse(`{${inserted.replace(/^,/, "")}}`)).toEqual({ gpu: { kind: "vllm", url: vllm.url, models: ["Qwen/*"], formats: ["chat"] } });
     expect(inserted).toMatch(/^,\n {8}"gpu": \{\n {12}"kind": "vllm",/);
     expect(generations(vllm.received)).toEqual([]);
   });
@@ -96,7 +97,7 @@ describe("gateway add <url>: the probe recognises the server by its own endpoint
       expect(added.stderr).toContain(`Found ${title} at ${fake.url}`);
       expect(added.stderr).toContain("Formats that answer: chat, responses, messages (not gemini).");
       expect(added.stderr).toContain(`It lists ${count} model${count === 1 ? "" : "s"}.`);
-      expect(JSON.parse(configText(dir)).upstreams[name]).toEqual({ kind: name, url: fake.url, formats: ["chat", "responses", "messages"] });
+      expect(JSON.parse(configText(dir)).upstreams[name]).toEqual({ kind: name, url: fake.url, formats: ["chat"] });
     }
   });
 
@@ -169,7 +170,7 @@ describe("gateway add <kind>", () => {
     const forced = await runCli(["add", "ollama", "--url", ollama.url, "--force"], env(dir));
     expect(forced.code, forced.stderr).toBe(0);
     const after = JSON.parse(configText(dir));
-    expect(after.upstreams).toEqual({ ollama: { kind: "ollama", url: ollama.url, formats: ["chat", "responses", "messages"] }, other: { url: "echo" } });
+    expect(after.upstreams).toEqual({ ollama: { kind: "ollama", url: ollama.url, formats: ["chat"] }, other: { url: "echo" } });
     expect(configText(dir).endsWith(', "other": {"url": "echo"}}}')).toBe(true);
   });
 

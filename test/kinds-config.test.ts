@@ -32,7 +32,7 @@ describe("an upstreams entry's kind (SPEC 11, Kinds)", () => {
       name: "local",
       kind: "ollama",
       url: "http://127.0.0.1:11434",
-      formats: ["chat", "responses", "messages"],
+      formats: ["chat"],
       messagesSegment: "",
       key: { kind: "none" },
       reasoning: "effort",

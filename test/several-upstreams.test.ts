@@ -280,7 +280,7 @@ describe("/health", () => {
     expect(health.upstreams).toEqual([
       { name: "default", kind: "generic", url: "echo", formats: ["chat", "responses", "messages", "gemini"] },
       { name: "local", kind: "generic", url: local.url, formats: ["chat"] },
-      { name: "gpu", kind: "vllm", url: vllm.url, formats: ["chat", "responses", "messages"] },
+      { name: "gpu", kind: "vllm", url: vllm.url, formats: ["chat"] },
     ]);
   });
 });

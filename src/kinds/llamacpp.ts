@@ -20,13 +20,16 @@ import type { Kind } from "./types.js";
  * - Its messages endpoint documents only model, messages, max_tokens, system, temperature, top_p, top_k,
  *   stop_sequences, stream, tools and tool_choice: no beta is known to be taken.
  * - Not confirmed: the stored README says the default port is 9931; SPEC 11 and every release before it use 8080.
+ * - Default formats: chat only. Its Responses endpoint "works by converting Responses request into Chat Completions"
+ *   inside, and its messages endpoint documents the basic fields only: the gateway's own translation carries what
+ *   Codex and Claude Code send beyond them. List them in `formats` to use them anyway.
  */
 export const llamacpp: Kind = {
   name: "llamacpp",
   title: "llama.cpp",
   defaults: {
     url: "http://127.0.0.1:8080",
-    formats: ["chat", "responses", "messages"],
+    formats: ["chat"],
     messagesSegment: "",
     geminiSegment: "gemini",
     key: "none",

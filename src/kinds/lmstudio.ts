@@ -16,13 +16,16 @@ import type { Kind } from "./types.js";
  *   (each entry with a `state`), and a probe reads that reply as "not served".
  * - Not confirmed: which `anthropic-beta` values its messages endpoint takes (none is withheld by a known 400, but
  *   none is documented): all are withheld.
+ * - Default formats: chat only. Its Responses and messages endpoints are not documented to take Codex's `custom`
+ *   tools and compaction or Claude Code's betas: the gateway's translation carries those. List them in `formats`
+ *   to use them anyway.
  */
 export const lmstudio: Kind = {
   name: "lmstudio",
   title: "LM Studio",
   defaults: {
     url: "http://127.0.0.1:1234",
-    formats: ["chat", "responses", "messages"],
+    formats: ["chat"],
     messagesSegment: "",
     geminiSegment: "gemini",
     key: "none",

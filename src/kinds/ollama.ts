@@ -15,13 +15,18 @@ import type { Kind } from "./types.js";
  *   advisor tool would reach the model as a callable function.
  * - Empty bodies: chat answers 400 "[] is too short - 'messages'" (`middleware/openai.go` 455), messages 400
  *   "model is required" (`middleware/anthropic.go` 742): a probe's `{}` never generates.
+ * - Default formats: chat only. Its Responses endpoint knows function, namespace and web_search tools only
+ *   (`openai/responses.go` 356: no Codex `custom` tools, no `additional_tools` item, no `/v1/responses/compact`), and
+ *   its messages endpoint has no count_tokens route, ignores `tool_choice`, refuses URL images and thinks when
+ *   `thinking` is absent (ollama/ollama#15287); the gateway's own translation carries all of these. List them in
+ *   `formats` to use them anyway.
  */
 export const ollama: Kind = {
   name: "ollama",
   title: "Ollama",
   defaults: {
     url: "http://127.0.0.1:11434",
-    formats: ["chat", "responses", "messages"],
+    formats: ["chat"],
     messagesSegment: "",
     geminiSegment: "gemini",
     key: "none",

@@ -25,13 +25,16 @@ import type { Kind } from "./types.js";
  * - Output: a request whose prompt plus `max_tokens` passes `max_model_len` is a 400 "'max_tokens' or
  *   'max_completion_tokens' is too large" (vLLM's serving validation; the bound depends on the model, so it is
  *   read from `max_model_len`, not fixed here).
+ * - Default formats: chat only. Its messages endpoint refuses what releases before 0.23 do not know (above), and
+ *   its Responses endpoint is not known to take Codex's `custom` tools, `additional_tools` or compaction: the
+ *   gateway's translation carries those. List them in `formats` to use them anyway.
  */
 export const vllm: Kind = {
   name: "vllm",
   title: "vLLM",
   defaults: {
     url: "http://127.0.0.1:8000",
-    formats: ["chat", "responses", "messages"],
+    formats: ["chat"],
     messagesSegment: "",
     geminiSegment: "gemini",
     key: "none",

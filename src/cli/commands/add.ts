@@ -65,10 +65,15 @@ async function probe(ctx: CommandContext, upstream: UpstreamConfig, kind: Kind, 
       });
     }
     if (guarded) throw new FailedError(`${upstream.url} refused this key (${guarded.status}). Nothing was written.`, { hint: "Check the key and the URL, then run gateway add again." });
-    formats = answers.filter((answer) => answer.answers !== false).map((answer) => answer.format);
-    if (!formats.length) throw new FailedError(`No format answers at ${upstream.url}: ${answers.map((answer) => `${answer.format} ${answer.status}`).join(", ")}.`, { hint: "Check the URL (the base, without /v1), or add it as it is with --no-probe." });
-    const silent = FORMATS.filter((format) => !formats!.includes(format));
-    log.success(`Formats that answer: ${formats.join(", ")}${silent.length ? ` (not ${silent.join(", ")})` : ""}.`);
+    const answering = answers.filter((answer) => answer.answers).map((answer) => answer.format);
+    if (!answering.length) throw new FailedError(`No format answers at ${upstream.url}: ${answers.map((answer) => `${answer.format} ${answer.status}`).join(", ")}.`, { hint: "Check the URL (the base, without /v1), or add it as it is with --no-probe." });
+    const silent = FORMATS.filter((format) => !answering.includes(format));
+    log.success(`Formats that answer: ${answering.join(", ")}${silent.length ? ` (not ${silent.join(", ")})` : ""}.`);
+    // The kind's own formats among them: a local server's Responses or messages endpoint lacks what the tools send,
+    // which the gateway's translation carries (README, Upstream kinds); all of them when none of the kind's answers.
+    const used = answering.filter((format) => kind.defaults.formats.includes(format));
+    formats = used.length ? used : answering;
+    if (formats.length < answering.length) log.info(`The entry uses ${formats.join(", ")}: ${kind.title}'s usual formats (list the others in its "formats" to use them).`);
   } else log.info(`Formats: ${upstream.formats.join(", ")} (${kind.title}'s; a probe never posts to a server that bills by token).`);
   const served = formats ?? [...upstream.formats];
   const family = served.some((format) => FORMAT_FAMILY[format].name === kind.modelList.family) ? kind.modelList.family : FORMAT_FAMILY[served[0]!].name;
