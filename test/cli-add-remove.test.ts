@@ -46,9 +46,7 @@ describe("gateway add <url>: the probe recognises the server by its own endpoint
     expect(added.stderr).toContain("It lists 2 models.");
     expect(added.stderr).toContain(`Added upstream "ollama" (Ollama, ${ollama.url}) to ${join(dir, "config.json")}:`);
     expect(added.stderr).toContain("It is the default upstream.");
-    expect(configText(dir)).toBe(
-      `${JSON.stringify({ upstreams: { ollama: { kind: "ollama", url: ollama.url, formats: ["chat"] } } }, null, 2)}\n`,
-    );
+    expect(configText(dir)).toBe(`{\n  "upstreams": {\n    "ollama": {\n      "kind": "ollama",\n      "url": "${ollama.url}",\n      "formats": ["chat"]\n    }\n  }\n}\n`);
     expect(generations(ollama.received)).toEqual([]);
     expect(ollama.received.map((request) => `${request.method} ${request.path}`).sort()).toEqual(
       [
@@ -84,7 +82,7 @@ describe("gateway add <url>: the probe recognises the server by its own endpoint
     expect(added.stderr).toContain('the default upstream is remote');
     const inserted = insertedText(before, configText(dir));
     expect(JSON.parse(`{${inserted.replace(/^,/, "")}}`)).toEqual({ gpu: { kind: "vllm", url: vllm.url, models: ["Qwen/*"], formats: ["chat"] } });
-    expect(inserted).toMatch(/^,\n {8}"gpu": \{\n {12}"kind": "vllm",/);
+    expect(inserted).toBe(`,\n        "gpu": {\n            "kind": "vllm",\n            "url": "${vllm.url}",\n            "models": ["Qwen/*"],\n            "formats": ["chat"]\n        }`);
     expect(generations(vllm.received)).toEqual([]);
   });
 

@@ -119,7 +119,8 @@ export function registerAdd(program: Command): void {
       if (fields.upstreams?.[name] && !options.force) {
         throw new FailedError(`An upstream called "${name}" is already in ${ctx.config.configFile}.`, { hint: `Give this one another name (gateway add ${word} ${name}-2), or replace it with --force.` });
       }
-      const entry: UpstreamEntry = { kind: kind.name, ...(given.url !== undefined ? { url } : {}), ...(options.models?.length ? { models: options.models } : {}) };
+      // The URL is written when it is not the kind's usual address (which the entry then needs no word for).
+      const entry: UpstreamEntry = { kind: kind.name, ...(url !== kind.defaults.url ? { url } : {}), ...(options.models?.length ? { models: options.models } : {}) };
       const upstream = resolved(ctx, name, entry);
       let key: string | undefined;
       if (upstream.key.kind === "keychain") {
