@@ -18,7 +18,7 @@ function processLabel(gateway: Pick<LiveGateway, "health" | "record">): string {
   return parts.length ? ` (${parts.join(", ")})` : "";
 }
 
-/** The configured upstreams and their keys: two lines for one upstream, a table for several. */
+/** The configured upstreams, their kinds and keys: two lines for one upstream, a table for several. */
 function printUpstreams(ctx: CommandContext, keys: readonly KeyState[]): void {
   const { upstreams } = ctx.config;
   const mark = (key: KeyState) => (key.ok === false ? "✖ " : "");
@@ -29,11 +29,12 @@ function printUpstreams(ctx: CommandContext, keys: readonly KeyState[]): void {
   }
   const rows = upstreams.map((upstream, i) => [
     `  ${upstream.name}${upstream.name === ctx.config.defaultUpstream ? " (default)" : ""}`,
+    upstream.kind,
     upstream.url === ECHO_UPSTREAM ? "echo" : upstream.url,
     upstream.formats.join(","),
     `${mark(keys[i]!)}${keys[i]!.text}`,
   ]);
-  log.log(`Upstreams:\n${formatTable([{ title: "  NAME" }, { title: "URL" }, { title: "FORMATS" }, { title: "KEY" }], rows)}`);
+  log.log(`Upstreams:\n${formatTable([{ title: "  NAME" }, { title: "KIND" }, { title: "URL" }, { title: "FORMATS" }, { title: "KEY" }], rows)}`);
 }
 
 /**
