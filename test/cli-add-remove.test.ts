@@ -1,9 +1,12 @@
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, cliEnv, recordOutput, runCli } from "./helpers/cli.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
+import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
 import { generations, kindServer, serverFixture } from "./helpers/kind-servers.js";
 import { startScriptedUpstream } from "./helpers/scripted-upstream.js";
 import { GOOD_LOGIN_KEY } from "./helpers/secrets.js";
@@ -70,6 +73,16 @@ describe("gateway add <url>: the probe recognises the server by its own endpoint
     expect(asked.path).toBe("/v1/chat/completions");
     expect(asked.body).toMatchObject({ model: "qwen3-coder:30b", messages: [{ role: "user", content: "hi" }] });
     expect(asked.headers.authorization).toBeUndefined();
+    // And a running gateway on that config serves the official SDKs from it: chat as it is, messages translated.
+    const gateway = opened(await startTestGateway(undefined, { file: JSON.parse(configText(dir)) as Record<string, unknown> }));
+    const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
+    const completion = await openai.chat.completions.create({ model: "llama3.3:latest", messages: [{ role: "user", content: "hi" }] });
+    expect(completion.choices[0]!.message.content).toBe("hello from the local model");
+    const anthropic = new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
+    const message = await anthropic.messages.stream({ model: "qwen3-coder:30b", max_tokens: 64_000, messages: [{ role: "user", content: "hi" }] }).finalMessage();
+    expect(message.content).toEqual([{ type: "text", text: "hello from the local model" }]);
+    expect(ollama.last().path).toBe("/v1/chat/completions");
+    expect(gateway.records.at(-1)).toMatchObject({ upstream: "ollama", translated: "messages -> chat" });
   });
 
   it("vLLM, added under a name to a file of the user's own, which keeps every other byte", async () => {
@@ -147,6 +160,26 @@ describe("gateway add <url>: the probe recognises the server by its own endpoint
 });
 
 describe("gateway add <kind>", () => {
+  it("a provider that bills by token is sent nothing but the GET of its model list, with its key in its own header", async () => {
+    const list = {
+      openai: { status: 200, json: { object: "list", data: [{ id: "gpt-5", object: "model", created: 1, owned_by: "openai" }] } },
+      anthropic: { status: 200, json: { data: [{ type: "model", id: "claude-opus-4-8", display_name: "Claude Opus 4.8", created_at: "2026-01-01T00:00:00Z" }], has_more: false, first_id: "claude-opus-4-8", last_id: "claude-opus-4-8" } },
+    };
+    for (const kind of ["openai", "anthropic"] as const) {
+      const provider = opened(await startScriptedUpstream((request) => (request.method === "GET" && request.path === "/v1/models" ? list[kind] : { status: 500, json: { error: { message: "a probe must not ask this" } } })));
+      const dir = configDir();
+      const added = await runCli(["add", kind, "--url", provider.url, "--stdin"], env(dir), `${GOOD_LOGIN_KEY}\n`);
+      expect(added.code, added.stderr).toBe(0);
+      expect(added.stderr).toContain("a probe never posts to a server that bills by token");
+      expect(added.stderr).toContain("It lists 1 model.");
+      expect(provider.received.map((request) => `${request.method} ${request.path}`)).toEqual(["GET /v1/models"]);
+      const headers = provider.last().headers;
+      if (kind === "openai") expect(headers.authorization).toBe(`Bearer ${GOOD_LOGIN_KEY}`);
+      else expect(headers).toMatchObject({ "x-api-key": GOOD_LOGIN_KEY, "anthropic-version": "2023-06-01" });
+      expect(JSON.parse(configText(dir))).toEqual({ upstreams: { [kind]: { kind, url: provider.url } } });
+    }
+  });
+
   it("a kind that bills by token, without probing: the entry names the kind only, and the key goes to the keychain", async () => {
     const dir = configDir();
     const added = await runCli(["add", "deepseek", "--no-probe", "--stdin", "--models", "deepseek-*"], env(dir), `${GOOD_LOGIN_KEY}\n`);
