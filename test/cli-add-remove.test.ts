@@ -190,6 +190,15 @@ describe("gateway add <kind>", () => {
     expect(status.upstreams[0]).toMatchObject({ kind: "deepseek", url: "https://api.deepseek.com", formats: ["chat", "messages"], key: { ok: true } });
   });
 
+  it("never shows the key a server echoes back in its answer", async () => {
+    const provider = opened(await startScriptedUpstream((request) => ({ status: 500, json: { error: { message: `upstream broke on key ${String(request.headers.authorization).slice(7)}` } } })));
+    const dir = configDir();
+    const added = await runCli(["add", "openai", "--url", provider.url, "--stdin"], env(dir), `${GOOD_LOGIN_KEY}\n`);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).toContain("Its model list answered 500: upstream broke on key ***.");
+    expect(added.stderr).not.toContain(GOOD_LOGIN_KEY);
+  });
+
   it("refuses an existing name unless --force, and --force replaces only that entry", async () => {
     const ollama = await server("ollama");
     const before = '{"upstreams": {"ollama": {"url": "http://127.0.0.1:1"}, "other": {"url": "echo"}}}';

@@ -12,7 +12,7 @@ import { KIND_NAMES, KINDS, kindNamed, type Kind, type KindName } from "../../ki
 import { probeFormats, probeModelList, recogniseServer } from "../../upstream/probe-server.js";
 import { askKey } from "../ask-key.js";
 import { createContext, type CommandContext } from "../context.js";
-import { rememberSecret } from "../secrets.js";
+import { redact, rememberSecret } from "../secrets.js";
 import { log } from "../terminal.js";
 import { keychainAccount } from "../upstream-keys.js";
 
@@ -81,7 +81,7 @@ async function probe(ctx: CommandContext, upstream: UpstreamConfig, kind: Kind, 
   if (list.ok) log.success(`It lists ${list.count} model${list.count === 1 ? "" : "s"}.`);
   else if (list.status === 401 || list.status === 403) {
     throw new FailedError(`${upstream.url} refused ${key === undefined ? "a request without a key" : "this key"} (${list.status}${list.message ? `: ${list.message}` : ""}). Nothing was written.`, { hint: "Check the key and the URL, then run gateway add again." });
-  } else log.warn(`Its model list answered ${list.status}${list.message ? `: ${list.message}` : ""}.`);
+  } else log.warn(redact(`Its model list answered ${list.status}${list.message ? `: ${list.message}` : ""}.`));
   return formats;
 }
 
