@@ -61,7 +61,7 @@ async function probe(ctx: CommandContext, upstream: UpstreamConfig, kind: Kind, 
     const guarded = answers.find((answer) => answer.answers === undefined);
     if (guarded && key === undefined) {
       throw new FailedError(`${upstream.url} wants a key (it answered ${guarded.status}).`, {
-        hint: `Add it without probing (gateway add ${upstream.url} ${upstream.name} --no-probe), set "key": "keychain" on its entry in ${ctx.config.configFile}, then run \`gateway login ${upstream.name}\`.`,
+        hint: `Add it with its key: \`gateway add ${upstream.url} ${upstream.name} --no-probe\` asks for one; then set "kind": "${kind.name}" on the entry in ${ctx.config.configFile}.`,
       });
     }
     if (guarded) throw new FailedError(`${upstream.url} refused this key (${guarded.status}). Nothing was written.`, { hint: "Check the key and the URL, then run gateway add again." });
