@@ -16,6 +16,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   run: async () => (await import("./commands/run.js")).registerRun,
   login: async () => (await import("./commands/login.js")).registerLogin,
   logout: async () => (await import("./commands/logout.js")).registerLogout,
+  add: async () => (await import("./commands/add.js")).registerAdd,
+  remove: async () => (await import("./commands/remove.js")).registerRemove,
   env: async () => (await import("./commands/env.js")).registerEnv,
   status: async () => (await import("./commands/status.js")).registerStatus,
   doctor: async () => (await import("./commands/doctor.js")).registerDoctor,

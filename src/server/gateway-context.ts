@@ -77,9 +77,9 @@ export interface GatewayContext {
   nextRequestId(): string;
 }
 
-/** What `/health` says of the upstreams: names, origins (never a path or a key) and formats. */
+/** What `/health` says of the upstreams: names, kinds, origins (never a path or a key) and the formats in effect. */
 function upstreamsHealth(upstreams: UpstreamSet) {
-  return upstreams.all.map((upstream) => ({ name: upstream.name, url: upstream.label, formats: upstream.config.formats }));
+  return upstreams.all.map((upstream) => ({ name: upstream.name, kind: upstream.config.kind, url: upstream.label, formats: upstream.config.formats }));
 }
 
 export function createGatewayContext(options: GatewayContextOptions): GatewayContext {

@@ -9,7 +9,8 @@ import { baseUrlNotice, CHECK_BASE_URL } from "../base-url-notice.js";
 import { createContext, localKeyOf, type CommandContext } from "../context.js";
 import { chooseGateway } from "../running-gateway.js";
 import { rememberSecret } from "../secrets.js";
-import { log, readStdin } from "../terminal.js";
+import { askKey } from "../ask-key.js";
+import { log } from "../terminal.js";
 import { keychainAccount, namedUpstream } from "../upstream-keys.js";
 
 interface LoginOptions {
@@ -37,15 +38,6 @@ async function askUpstream(): Promise<string> {
   const { consola } = await import("consola");
   const answer = await consola.prompt("Upstream base URL (e.g. https://gateway.example.com):", { type: "text", cancel: "reject" });
   return String(answer).trim();
-}
-
-async function askKey(stdin: boolean): Promise<string> {
-  if (stdin) return (await readStdin()).trim();
-  if (!process.stdin.isTTY) {
-    throw new UsageError("Cannot ask for the key: standard input is not a terminal.", { hint: "Pipe the key in with --stdin." });
-  }
-  const { default: password } = await import("@inquirer/password");
-  return (await password({ message: "Upstream API key (input hidden):", mask: false })).trim();
 }
 
 /** The upstream `login` stores a key for: the named one, else the default (made from `--upstream` or asked for). */

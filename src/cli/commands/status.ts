@@ -9,7 +9,7 @@ import { createContext, localKeyOf, portFlag, type CommandContext } from "../con
 import { chooseGateway, notYours, portArg } from "../running-gateway.js";
 import { baseUrlNotices } from "../base-url-notice.js";
 import { formatTable } from "../table.js";
-import { log } from "../terminal.js";
+import { log, print } from "../terminal.js";
 import { describeGatewayKey, describeKey, keyFix, type KeyState } from "../upstream-keys.js";
 
 /** `pid 13984, up 12 minutes`: what a gateway's record and health say about its process. */
@@ -26,7 +26,7 @@ function alsoNote(gateway: LiveGateway): string {
   return gateway.owner === "other" ? ", with another local key" : "";
 }
 
-/** The configured upstreams and their keys: two lines for one upstream, a table for several. */
+/** The configured upstreams, their kinds and keys: two lines for one upstream, a table for several. */
 function printUpstreams(ctx: CommandContext, keys: readonly KeyState[]): void {
   const { upstreams } = ctx.config;
   const mark = (key: KeyState) => (key.ok === false ? "✖ " : "");
@@ -37,11 +37,33 @@ function printUpstreams(ctx: CommandContext, keys: readonly KeyState[]): void {
   }
   const rows = upstreams.map((upstream, i) => [
     `  ${upstream.name}${upstream.name === ctx.config.defaultUpstream ? " (default)" : ""}`,
+    upstream.kind,
     upstream.url === ECHO_UPSTREAM ? "echo" : upstream.url,
     upstream.formats.join(","),
     `${mark(keys[i]!)}${keys[i]!.text}`,
   ]);
-  log.log(`Upstreams:\n${formatTable([{ title: "  NAME" }, { title: "URL" }, { title: "FORMATS" }, { title: "KEY" }], rows)}`);
+  log.log(`Upstreams:\n${formatTable([{ title: "  NAME" }, { title: "KIND" }, { title: "URL" }, { title: "FORMATS" }, { title: "KEY" }], rows)}`);
+}
+
+/**
+ * `status --json`: the running gateway (or null), and each configured upstream with its kind, the formats in effect
+ * and where its key comes from (never the key).
+ */
+function statusJson(ctx: CommandContext, keys: readonly KeyState[], running: Awaited<ReturnType<typeof chooseGateway>>) {
+  const { health, port, record } = running;
+  return {
+    gateway: health && running.owner !== "other" ? { url: `http://127.0.0.1:${port}`, port, pid: record?.pid ?? health.pid, version: health.version } : null,
+    upstreams: ctx.config.upstreams.map((upstream, i) => ({
+      name: upstream.name,
+      kind: upstream.kind,
+      url: upstream.url,
+      formats: upstream.formats,
+      default: upstream.name === ctx.config.defaultUpstream,
+      key: { ok: keys[i]!.ok ?? null, text: keys[i]!.text },
+    })),
+    config: ctx.config.configFile,
+    log: logFilePath(ctx.config.stateDir),
+  };
 }
 
 export function registerStatus(program: Command): void {
@@ -49,8 +71,9 @@ export function registerStatus(program: Command): void {
     .command("status")
     .description("say whether a gateway is running, which upstreams are configured and whether their keys are there")
     .option("-p, --port <n>", "the gateway on this port (default: the running one, else the configured port)")
-    .addHelpText("after", "\nExits 1 when no gateway of yours is running.\n\nExample:\n  gateway status")
-    .action(async (options: { port?: string }) => {
+    .option("--json", "print it as one JSON object on stdout (still exits 1 when no gateway is running)")
+    .addHelpText("after", "\nExits 1 when no gateway of yours is running.\n\nExamples:\n  gateway status\n  gateway status --json")
+    .action(async (options: { port?: string; json?: boolean }) => {
       const ctx = createContext();
       const flag = portFlag(options.port);
       const { upstreams } = ctx.config;
@@ -65,13 +88,17 @@ export function registerStatus(program: Command): void {
           return state ? describeGatewayKey(ctx, upstream, state) : describeKey(ctx, upstream);
         }),
       );
-      printUpstreams(ctx, keys);
-      for (const notice of baseUrlNotices(ctx.config)) log.info(notice);
-      log.log(`Config:    ${ctx.config.configFile}`);
-      log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);
+      if (options.json) print(JSON.stringify(statusJson(ctx, keys, running)));
+      else {
+        printUpstreams(ctx, keys);
+        for (const notice of baseUrlNotices(ctx.config)) log.info(notice);
+        log.log(`Config:    ${ctx.config.configFile}`);
+        log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);
+      }
       const { health, port } = running;
       if (running.owner === "other") throw await notYours(ctx, port);
       if (!health) throw new FailedError(`No gateway is running on port ${port}.`, { hint: `Start one with \`gateway start${portArg(flag)}\` (or \`gateway start --detach${portArg(flag)}\`).` });
+      if (options.json) return;
       const url = `http://127.0.0.1:${port}`;
       const keyless = upstreams.filter((_, i) => keys[i]!.ok === false);
       const line = `Gateway ${health.version} is running on ${url}${processLabel({ health, record: running.record })}, upstream: ${health.upstream}.`;
