@@ -10,3 +10,6 @@ export function parseJsonObject(text: string): Record<string, unknown> | undefin
     return undefined;
   }
 }
+
+/** `text` without the byte-order mark some servers put before a body (U+FEFF): `JSON.parse` refuses it, and text decoders drop it. */
+export const withoutByteOrderMark = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

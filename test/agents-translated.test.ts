@@ -1,11 +1,9 @@
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { cliEnv, runCli } from "./helpers/cli.js";
+import { describe, expect, it } from "vitest";
 import { startAgentUpstream, type ShellTool } from "./helpers/agent-upstream.js";
-import { freePort } from "./helpers/free-port.js";
-import { tempConfigDir } from "./helpers/gateway.js";
-import { hasTool, privateDir, toolEnv } from "./helpers/tools.js";
+import { agentRuns } from "./helpers/agent-run.js";
+import { hasTool, reportToolRun } from "./helpers/tools.js";
 
 /**
  * The real coding tools do a tool-using turn through `gateway run` on an upstream that does not speak their format
@@ -16,51 +14,32 @@ import { hasTool, privateDir, toolEnv } from "./helpers/tools.js";
 
 const COMMAND = "expr 40 + 2";
 const FINAL = "The command printed its answer.";
-let port: number;
-const dirs: string[] = [];
+const setUpRun = agentRuns();
 let upstream: Awaited<ReturnType<typeof startAgentUpstream>> | undefined;
-let env: NodeJS.ProcessEnv | undefined;
-
-beforeAll(async () => {
-  port = await freePort();
-});
-afterEach(async () => {
-  if (env) await runCli(["stop"], env);
-  await upstream?.close();
-  upstream = env = undefined;
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
 
 /** A fake upstream that speaks only `format`, a gateway config routing every model to it, and the tool's HOME and work tree. */
 async function setUp(tool: ShellTool, format: "chat" | "messages") {
   upstream = await startAgentUpstream({ tool, command: COMMAND, final: FINAL });
-  const home = privateDir();
-  const work = privateDir("work-");
-  const state = privateDir("state-");
-  dirs.push(home, work, state);
-  const config = { upstream: "local", upstreams: { local: { url: upstream.url, formats: [format], key: "none" } } };
-  env = cliEnv({ ...toolEnv(home), GATEWAY_CONFIG_DIR: tempConfigDir(config), GATEWAY_STATE_DIR: state, GATEWAY_PORT: String(port) });
-  return { work, state, run: (args: string[]) => runCli(["run", ...args], env!, undefined, 120_000, work) };
+  const { run, work, state, log } = setUpRun(upstream, format);
+  return { run, work, state, log };
 }
-
-/** The gateway's own log: each request line says what was translated into what. */
-const gatewayLog = (state: string) => readFileSync(join(state, `gateway-${port}.log`), "utf8");
 
 describe("real tools on translated routes", () => {
   it.skipIf(!hasTool("claude"))("Claude Code runs Bash on a chat-only upstream and prints the final text", async () => {
-    const { run, state } = await setUp({ name: "Bash", args: (command) => ({ command, description: "Add two numbers" }) }, "chat");
+    reportToolRun("claude", "translated", "chat");
+    const { run, log } = await setUp({ name: "Bash", args: (command) => ({ command, description: "Add two numbers" }) }, "chat");
     const result = await run(["claude", "-p", "Run the shell command and report its output.", "--model", "claude-sonnet-4-5", "--allowedTools", "Bash"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`${FINAL} [tool said: 42`);
     expect(upstream!.moves).toContain("call");
-    expect(upstream!.received.every((r) => r.path === "/v1/chat/completions")).toBe(true);
-    expect(gatewayLog(state)).toMatch(/POST \/v1\/messages claude-sonnet-4-5 .*messages -> chat/);
+    // Model calls only: Claude Code 2.1.332 also reads the model list (discovery, which gateway run claude turns on).
+    expect(upstream!.received.filter((r) => r.method === "POST").every((r) => r.path === "/v1/chat/completions")).toBe(true);
+    expect(log()).toMatch(/POST \/v1\/messages claude-sonnet-4-5 .*messages -> chat/);
   }, 150_000);
 
   it.skipIf(!hasTool("codex"))("Codex runs exec_command through its exec tool on a chat-only upstream and prints the final text", async () => {
     const exec = (command: string) => ({ input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(command)} });\ntext(r.output);` });
+    reportToolRun("codex", "translated", "chat");
     const { run } = await setUp({ name: "functions__exec", args: exec }, "chat");
     const result = await run(["codex", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "Run the shell command and report its output."]);
     expect(result.code, result.stderr).toBe(0);
@@ -70,6 +49,7 @@ describe("real tools on translated routes", () => {
 
   it.skipIf(!hasTool("codex"))("Codex lands an apply_patch edit in a file on a chat-only upstream", async () => {
     const patch = "*** Begin Patch\n*** Add File: greeting.txt\n+hello through the gateway\n*** End Patch\n";
+    reportToolRun("codex", "translated", "chat");
     const { run, work } = await setUp({ name: "functions__exec", args: () => ({ input: `await tools.apply_patch(${JSON.stringify(patch)});\ntext("patched");` }) }, "chat");
     const result = await run(["codex", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "Create greeting.txt."]);
     expect(result.code, result.stderr).toBe(0);
@@ -77,6 +57,7 @@ describe("real tools on translated routes", () => {
   }, 150_000);
 
   it.skipIf(!hasTool("gemini"))("Gemini CLI runs run_shell_command on a chat-only upstream and prints the final text", async () => {
+    reportToolRun("gemini", "translated", "chat");
     const { run } = await setUp({ name: "run_shell_command", args: (command) => ({ command, description: "Add two numbers" }) }, "chat");
     const result = await run(["gemini", "-m", "gemini-2.5-pro", "-p", "Run the shell command and report its output.", "--yolo"]);
     expect(result.code, result.stderr).toBe(0);
@@ -85,6 +66,7 @@ describe("real tools on translated routes", () => {
   }, 150_000);
 
   it.skipIf(!hasTool("qwen"))("Qwen Code runs run_shell_command on a messages-only upstream and prints the final text", async () => {
+    reportToolRun("qwen", "translated", "messages");
     const { run } = await setUp({ name: "run_shell_command", args: (command) => ({ command, description: "Add two numbers" }) }, "messages");
     const result = await run(["qwen", "-m", "agent-model", "-p", "Run the shell command and report its output.", "--yolo"]);
     expect(result.code, result.stderr).toBe(0);

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { RequestRecord } from "../src/request-log/record.js";
 import { BIN, cliEnv, recordOutput, runCli } from "./helpers/cli.js";
 import { tempConfigDir } from "./helpers/gateway.js";
-import { envPrefix, hasTmux, openTerminal } from "./helpers/terminal.js";
+import { envPrefix, hasTmux, openTerminal, TMUX_SOCKET } from "./helpers/terminal.js";
 
 /**
  * `gateway logs` and `gateway stats` on a real terminal (tmux) at 80 and 160 columns, from a request log written
@@ -39,7 +39,7 @@ async function screen(args: string, columns: number, colors = false): Promise<st
   const terminal = openTerminal(`gateway-fit-${columns}`, `${envPrefix(env)} ${process.execPath} ${BIN} ${args}`, { columns, rows: 60 });
   try {
     await terminal.waitFor(/EXITED \d+/);
-    const text = execFileSync("tmux", ["capture-pane", "-p", "-J", ...(colors ? ["-e"] : []), "-t", `gateway-fit-${columns}-${process.pid}`]).toString();
+    const text = execFileSync("tmux", ["-S", TMUX_SOCKET, "capture-pane", "-p", "-J", ...(colors ? ["-e"] : []), "-t", `gateway-fit-${columns}-${process.pid}`]).toString();
     recordOutput([`${args} (terminal, ${columns} columns)`], text, "");
     return text.slice(0, text.indexOf("EXITED")).trimEnd();
   } finally {

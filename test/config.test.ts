@@ -58,6 +58,7 @@ describe("a single upstream, as before several", () => {
     expect(config.upstreams).toEqual([
       {
         name: "default",
+        kind: "generic",
         url: "https://gateway.example.com/base",
         formats: ALL_FORMATS,
         messagesSegment: "claude",
@@ -128,6 +129,7 @@ describe("upstreams", () => {
     const { remote, local } = byName(config.upstreams);
     expect(remote).toEqual({
       name: "remote",
+      kind: "generic",
       url: "https://gateway.example.com",
       formats: ALL_FORMATS,
       messagesSegment: "anthropic",
@@ -171,6 +173,7 @@ describe("upstreams", () => {
     });
     expect(config.upstreams[0]).toEqual({
       name: "or",
+      kind: "generic",
       url: "https://openrouter.ai/api",
       formats: ["messages", "chat"],
       messagesSegment: "",
@@ -265,7 +268,9 @@ describe("an upstreams entry", () => {
   const entry = (fields: Record<string, unknown>) => ({ upstreams: { local: { url: "http://127.0.0.1:8080", ...fields } } });
 
   it("needs a url: https, http only for loopback, no credentials, query or fragment, or echo", () => {
-    expect(fileProblem({ upstreams: { local: { key: "none" } } })).toBe('"upstreams.local.url" must be set: it is required (got nothing).');
+    expect(fileProblem({ upstreams: { local: { key: "none" } } })).toBe(
+      '"upstreams.local.url" must be set: it is required unless "kind" names a server with a usual address (openai, anthropic, gemini, openrouter, deepseek, ollama, vllm, llamacpp, lmstudio) (got nothing).',
+    );
     expect(fileProblem(entry({ url: "http://ollama.lan:11434" }))).toBe(
       '"upstreams.local.url" must be an https:// URL (plain http:// is only allowed for loopback hosts) (got "http://ollama.lan:11434").',
     );
@@ -283,7 +288,7 @@ describe("an upstreams entry", () => {
       '"upstreams.local.timeouts.idle" must be absent: it is not a known field (did you mean "idleMs"?) (got 5).',
     );
     expect(fileProblem({ upstreams: { local: "http://localhost" } })).toBe(
-      '"upstreams.local" must be an object with at least a url, e.g. {"url": "http://localhost:11434", "key": "none"} (got "http://localhost").',
+      '"upstreams.local" must be an object with a url or a kind, e.g. {"kind": "ollama"} or {"url": "https://gateway.example.com"} (got "http://localhost").',
     );
   });
 

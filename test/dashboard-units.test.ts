@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaptureStore } from "../src/dashboard/capture-store.js";
 import { createLiveFeed } from "../src/dashboard/live-feed.js";
+import { formatGroupCost, formatUsd } from "../src/request-log/format.js";
 import { Secrets } from "../src/secrets.js";
 import type { RequestRecord } from "../src/request-log/record.js";
 import { assembleReply } from "../ui/src/assemble-reply.js";
@@ -24,6 +25,22 @@ const record = (id: string, status = 200): RequestRecord => ({
 const request0 = (body: string) => () => ({ method: "POST", path: "/v1/chat/completions", headers: {}, body });
 const unchanged = (text: string) => text;
 const opened = closeAfterEach();
+
+describe("costs as the page and gateway stats write them", () => {
+  it("a request's cost: unknown, nothing to price, free, below $0.0001, below a cent, dollars", () => {
+    expect([null, undefined, 0, 0.000001, 0.0000999, 0.0001, 0.00042, 0.0099, 0.01, 1234.5].map(formatUsd)).toEqual([
+      "unknown", "-", "$0.00", "<$0.0001", "<$0.0001", "$0.00010", "$0.00042", "$0.0099", "$0.01", "$1,234.50",
+    ]);
+  });
+
+  it("a group's cost with unpriced requests is a lower bound, or unknown when that bound is below $0.0001", () => {
+    expect(formatGroupCost(0.00002, 0)).toBe("<$0.0001");
+    expect(formatGroupCost(0.0019, 2)).toBe("≥$0.0019");
+    expect(formatGroupCost(0.0001, 1)).toBe("≥$0.00010");
+    expect(formatGroupCost(0.00002, 1)).toBe("unknown");
+    expect(formatGroupCost(0, 1)).toBe("unknown");
+  });
+});
 
 describe("capture store limits", () => {
   it("keeps at most maxRequests, oldest dropped first", () => {

@@ -21,7 +21,7 @@ describe("the echo upstream, through the gateway", () => {
       version: "0.0.0-test",
       upstream: "echo",
       pid: process.pid,
-      upstreams: [{ name: "default", url: "echo", formats: ["chat", "responses", "messages", "gemini"] }],
+      upstreams: [{ name: "default", kind: "generic", url: "echo", formats: ["chat", "responses", "messages", "gemini"] }],
       // tells this user's gateway from another's (issue 26, item 4); never the key
       keyFingerprint: keyFingerprint(LOCAL_KEY),
     });

@@ -53,8 +53,10 @@ describe("a request's cost from the bundled price table", () => {
   });
 
   it("reads a translated request's usage in the upstream's format (messages -> chat: chat's prompt_tokens)", () => {
-    const translated = record({ family: "messages", model: "claude-sonnet-4-5", translated: "messages -> chat", inputTokens: 1000, cacheReadTokens: 1000, outputTokens: 0 });
+    const translated = record({ family: "messages", model: "claude-sonnet-4-5", format: "messages", upstreamFormat: "chat", inputTokens: 1000, cacheReadTokens: 1000, outputTokens: 0 });
     expect(pricer(translated)).toBe(0.0003);
+    // The display string is not read (issue 37, item 12): the fields say what served it.
+    expect(pricer({ ...translated, upstreamFormat: "messages", translated: "messages -> chat" })).toBe(0.0033);
   });
 
   it("prices an alias as its target", () => {
@@ -75,7 +77,10 @@ describe("a request's cost from the bundled price table", () => {
   });
 
   it("costs nothing on the built-in echo upstream, whatever the model", () => {
+    expect(pricer(record({ model: "gpt-4o", echo: true, inputTokens: 1_000_000, outputTokens: 1_000_000 }))).toBe(0);
+    // What the record says wins over the config of the moment (issue 37, item 12); older records go by the config.
     const echo = createPricer(config({}, [{ name: "default", url: "echo" }]), table);
+    expect(echo(record({ model: "gpt-4o", echo: false, inputTokens: 1_000_000, outputTokens: 1_000_000 }))).toBe(12.5);
     expect(echo(record({ model: "gpt-4o", inputTokens: 1_000_000, outputTokens: 1_000_000 }))).toBe(0);
   });
 

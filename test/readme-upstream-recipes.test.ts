@@ -33,6 +33,17 @@ function pointed(config: Record<string, unknown>, urls: Record<string, string>):
   return JSON.parse(text) as Record<string, unknown>;
 }
 
+/** The recipe with the entries that take their address from their kind given a fake's, as a user whose server runs elsewhere writes `url`. */
+function placed(config: Record<string, unknown>, urls: Record<string, string>): Record<string, unknown> {
+  const upstreams = config.upstreams as Record<string, Record<string, unknown>>;
+  for (const [name, url] of Object.entries(urls)) {
+    expect(upstreams[name], name).toMatchObject({ kind: expect.any(String) });
+    expect(upstreams[name]!.url, name).toBeUndefined();
+    upstreams[name] = { ...upstreams[name], url };
+  }
+  return config;
+}
+
 /** What a provider checks before it answers: its path layout, and the headers that carry its key. */
 interface Provider {
   /** Paths it serves, exactly. */
@@ -79,7 +90,7 @@ describe("the README's recipes for several upstreams", () => {
     const remote = await provider({ serves: (path) => ["/v1/chat/completions", "/anthropic/v1/messages"].includes(path) || path.startsWith("/gemini/v1beta/"), accepts: (h) => h.authorization === "Bearer sk-remote" || h["x-api-key"] === "sk-remote" || h["x-goog-api-key"] === "sk-remote" });
     // Ollama's OpenAI-compatible API: chat only, and it wants no key at all.
     const ollama = await provider({ serves: (path) => path === "/v1/chat/completions", accepts: (h) => h.authorization === undefined && h["x-api-key"] === undefined });
-    const clients = await start(pointed(recipe("A remote gateway, and a local Ollama"), { "https://gateway.example.com": remote.url, "http://localhost:11434": ollama.url }), { [remote.url]: "sk-remote" });
+    const clients = await start(placed(pointed(recipe("A remote gateway, and a local Ollama"), { "https://gateway.example.com": remote.url }), { ollama: ollama.url }), { [remote.url]: "sk-remote" });
     const claude = await clients.anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 10, messages: [{ role: "user", content: "hi" }] });
     expect(claude.content).toEqual([{ type: "text", text: "from messages" }]);
     // Claude Code asks for 32,000-64,000 output tokens; the recipe caps what reaches Ollama.
@@ -95,7 +106,7 @@ describe("the README's recipes for several upstreams", () => {
   it("Anthropic's and Google's own APIs, with empty segments", async () => {
     const anthropic = await provider({ serves: (path) => path === "/v1/messages", accepts: anthropicKey("sk-ant") });
     const google = await provider({ serves: (path) => /^\/v1beta\/models\/[^/]+:generateContent$/.test(path), accepts: (h) => h["x-goog-api-key"] === "AIza-google" && h.authorization === undefined });
-    const clients = await start(pointed(recipe("Anthropic's and Google's own APIs"), { "https://api.anthropic.com": anthropic.url, "https://generativelanguage.googleapis.com": google.url }), {
+    const clients = await start(placed(recipe("Anthropic's and Google's own APIs"), { anthropic: anthropic.url, google: google.url }), {
       [anthropic.url]: "sk-ant",
       [google.url]: "AIza-google",
     });
@@ -113,7 +124,7 @@ describe("the README's recipes for several upstreams", () => {
       accepts: (h) => bearer("sk-or-v1-test")(h) && h["http-referer"] === "https://github.com/you/your-project" && h["x-title"] === "my-team",
     });
     const remote = await provider({ serves: (path) => path === "/v1/chat/completions", accepts: bearer("sk-remote") });
-    const config = pointed(recipe("OpenRouter, falling back"), { "https://openrouter.ai/api": `${openrouter.url}/api`, "https://gateway.example.com": remote.url });
+    const config = placed(pointed(recipe("OpenRouter, falling back"), { "https://gateway.example.com": remote.url }), { openrouter: `${openrouter.url}/api` });
     const env: NodeJS.ProcessEnv = { OPENROUTER_API_KEY: "sk-or-v1-test" };
     const clients = await start(config, { [remote.url]: "sk-remote" }, env);
     expect((await clients.openai.chat.completions.create({ model: "deepseek/deepseek-chat", messages: [{ role: "user", content: "hi" }] })).choices[0]!.message.content).toBe("from chat");

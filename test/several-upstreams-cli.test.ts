@@ -36,8 +36,8 @@ describe("commands with several upstreams", () => {
     const { team, local, env } = await setUp();
     const status = await runCli(["status"], env);
     expect(status.code).toBe(1);
-    expect(status.stderr).toMatch(new RegExp(`^ {2}team \\(default\\) +${team.url} +chat,responses,messages,gemini +from \\$TEAM_KEY \\(set\\)$`, "m"));
-    expect(status.stderr).toMatch(new RegExp(`^ {2}local +${local.url} +chat +none needed \\(key: none\\)$`, "m"));
+    expect(status.stderr).toMatch(new RegExp(`^ {2}team \\(default\\) +generic +${team.url} +chat,responses,messages,gemini +from \\$TEAM_KEY \\(set\\)$`, "m"));
+    expect(status.stderr).toMatch(new RegExp(`^ {2}local +generic +${local.url} +chat +none needed \\(key: none\\)$`, "m"));
     expect(status.stderr).not.toContain("sk-team");
   });
 

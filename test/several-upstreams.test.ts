@@ -272,13 +272,15 @@ describe("model lists: the union", () => {
 });
 
 describe("/health", () => {
-  it("lists every upstream by name, origin (never a path or a key) and formats", async () => {
+  it("lists every upstream by name, kind, origin (never a path or a key) and the formats in effect", async () => {
     const local = await named("local");
-    await startWith({ upstream: "echo", upstreams: { local: { url: `${local.url}/some/path`, key: "none", formats: ["chat"] } } });
+    const vllm = await named("vllm");
+    await startWith({ upstream: "echo", upstreams: { local: { url: `${local.url}/some/path`, key: "none", formats: ["chat"] }, gpu: { kind: "vllm", url: vllm.url } } });
     const health = JSON.parse((await rawRequest(gateway.url, { path: "/health" })).body);
     expect(health.upstreams).toEqual([
-      { name: "default", url: "echo", formats: ["chat", "responses", "messages", "gemini"] },
-      { name: "local", url: local.url, formats: ["chat"] },
+      { name: "default", kind: "generic", url: "echo", formats: ["chat", "responses", "messages", "gemini"] },
+      { name: "local", kind: "generic", url: local.url, formats: ["chat"] },
+      { name: "gpu", kind: "vllm", url: vllm.url, formats: ["chat"] },
     ]);
   });
 });

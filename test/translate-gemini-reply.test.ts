@@ -31,11 +31,12 @@ describe("replies", () => {
     expect(candidate(reply(hubReply({ content: "Hello", reasoning: "The user greets." })))).toEqual({ content: { role: "model", parts: [{ text: "Hello" }] }, finishReason: "STOP", index: 0 });
   });
 
-  it("tool calls: arguments as objects (repaired when broken), ids always present and distinct, STOP even when the upstream said stop", () => {
+  it("tool calls: arguments as objects (repaired when only their end is missing, the raw text under INVALID_JSON when not JSON), ids always present and distinct, STOP even when the upstream said stop", () => {
     const calls = [
       { id: "call_0", type: "function" as const, function: { name: "read_file", arguments: '{"path":"a"}' } },
       { id: "call_0", type: "function" as const, function: { name: "read_file", arguments: '{"path":"b"}' } },
-      { id: "", type: "function" as const, function: { name: "read_file", arguments: "{'path': 'c'," } },
+      { id: "", type: "function" as const, function: { name: "read_file", arguments: '{"path": "c",' } },
+      { id: "call_9", type: "function" as const, function: { name: "read_file", arguments: "{'path': 'd'}" } },
     ];
     expect(reply(hubReply({ content: "Let me look.", tool_calls: calls }, "stop"))).toEqual({
       candidates: [
@@ -45,8 +46,9 @@ describe("replies", () => {
             parts: [
               { text: "Let me look." },
               { functionCall: { id: "call_0", name: "read_file", args: { path: "a" } } },
-              { functionCall: { id: "call_2", name: "read_file", args: { path: "b" } } },
-              { functionCall: { id: "call_1", name: "read_file", args: { path: "c" } } },
+              { functionCall: { id: "call_1", name: "read_file", args: { path: "b" } } },
+              { functionCall: { id: "call_2", name: "read_file", args: { path: "c" } } },
+              { functionCall: { id: "call_9", name: "read_file", args: { INVALID_JSON: "{'path': 'd'}" } } },
             ],
           },
           finishReason: "STOP",
@@ -73,10 +75,11 @@ describe("replies", () => {
     expect(next.messages[1]).toMatchObject({ role: "assistant", reasoning: "Read both." });
   });
 
-  it("finish reasons: length as MAX_TOKENS, content_filter as SAFETY, none or unknown as STOP, STOP whenever a call came", () => {
+  it("finish reasons: length as MAX_TOKENS, content_filter as SAFETY, none or unknown as STOP, STOP whenever a call came, but MAX_TOKENS for a cut one (item 8)", () => {
     const finish = (reason: string | null, message: Parameters<typeof hubReply>[0] = { content: "x" }) => candidate(reply(hubReply(message, reason))).finishReason;
     expect([finish("stop"), finish("length"), finish("content_filter"), finish(null), finish("eos"), finish("tool_calls")]).toEqual(["STOP", "MAX_TOKENS", "SAFETY", "STOP", "STOP", "STOP"]);
-    expect(finish("length", { tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] })).toBe("STOP");
+    const call = { tool_calls: [{ id: "c", type: "function" as const, function: { name: "f", arguments: "{}" } }] };
+    expect([finish("stop", call), finish("content_filter", call), finish("length", call)]).toEqual(["STOP", "STOP", "MAX_TOKENS"]);
   });
 
   it("an empty answer has no empty text part; without upstream usage the request's estimate stands for the prompt", () => {

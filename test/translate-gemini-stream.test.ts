@@ -110,10 +110,15 @@ describe("tool calls, whatever shape the upstream streams them in (research B2)"
     expect(all).toEqual([last([fc("k", "f", { a: 1 })], noUsage)]);
   });
 
-  it("a call whose arguments never parse waits for the end, is repaired, and the calls after it keep their place", () => {
-    const { pushes, end } = run([tools({ index: 0, id: "a", name: "f", args: "{'x': 1," }), tools({ index: 1, id: "b", name: "g", args: '{"y":2}' }), deltaItem({ content: "ok" })]);
-    expect(pushes).toEqual([[], [], [chunk({ text: "ok" })]]);
-    expect(end).toEqual([last([fc("a", "f", { x: 1 }), fc("b", "g", { y: 2 })], noUsage)]);
+  it("a call whose arguments never parse waits for the end, is repaired or given as it came under INVALID_JSON (item 2), and the calls after it keep their place", () => {
+    const { pushes, end } = run([tools({ index: 0, id: "a", name: "f", args: '{"x": 1,' }), tools({ index: 1, id: "b", name: "g", args: "{'y': 2}" }), tools({ index: 2, id: "c", name: "h", args: '{"z":3}' }), deltaItem({ content: "ok" })]);
+    expect(pushes).toEqual([[], [], [], [chunk({ text: "ok" })]]);
+    expect(end).toEqual([last([fc("a", "f", { x: 1 }), fc("b", "g", { INVALID_JSON: "{'y': 2}" }), fc("c", "h", { z: 3 })], noUsage)]);
+  });
+
+  it("a reply cut by the output limit leaves out the call it cut, never sent, and ends with MAX_TOKENS (item 8)", () => {
+    const { all } = run([tools({ index: 0, id: "a", name: "f", args: '{"x":1}' }), tools({ index: 1, id: "b", name: "g", args: '{"y": 2' }), finishItem("length")]);
+    expect(all).toEqual([chunk(fc("a", "f", { x: 1 })), last([], noUsage, "MAX_TOKENS")]);
   });
 
   it("text after a call sends the finished call first, keeping the order", () => {

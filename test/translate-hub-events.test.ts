@@ -8,7 +8,7 @@ import { deltaItem, hubReply, sequentialIds } from "./helpers/translate.js";
 
 /** Reads content pieces through one reader, its end included, and joins consecutive events of a kind. */
 function read(pieces: string[]): { reasoning: string; text: string } {
-  const reader = createHubEventReader(sequentialIds());
+  const reader = createHubEventReader();
   const events: HubEvent[] = [...pieces.flatMap((content) => reader.push(deltaItem({ content }))), ...reader.end()];
   const joined = (type: "reasoning" | "text") => events.map((event) => (event.type === type ? event.text : "")).join("");
   return { reasoning: joined("reasoning"), text: joined("text") };
@@ -53,7 +53,7 @@ describe("<think> tags at the start of content (Qwen3, DeepSeek-R1 behind a serv
   });
 
   it("sends white space it held before a tool call ahead of the call, in the upstream's order", () => {
-    const reader = createHubEventReader(sequentialIds());
+    const reader = createHubEventReader();
     expect(reader.push(deltaItem({ content: "\n\n" }))).toEqual([]);
     const call = { index: 0, id: "call_1", type: "function" as const, function: { name: "f", arguments: "{}" } };
     expect(reader.push(deltaItem({ tool_calls: [call] }))).toEqual([
@@ -65,8 +65,8 @@ describe("<think> tags at the start of content (Qwen3, DeepSeek-R1 behind a serv
   });
 
   it("reads a whole reply the same way, and prefers a reasoning field the upstream gave", () => {
-    expect(readHubReply(hubReply({ content: answer }), sequentialIds())).toMatchObject({ reasoning: { text: "\nThe user wants 2+2.\n", field: "reasoning_content" }, text: "It is 4.", answer: "It is 4." });
-    expect(readHubReply(hubReply({ content: answer, reasoning: "Field." }), sequentialIds())).toMatchObject({ reasoning: { text: "Field.", field: "reasoning" }, text: "It is 4." });
+    expect(readHubReply(hubReply({ content: answer }))).toMatchObject({ reasoning: { text: "\nThe user wants 2+2.\n", field: "reasoning_content" }, text: "It is 4.", answer: "It is 4." });
+    expect(readHubReply(hubReply({ content: answer, reasoning: "Field." }))).toMatchObject({ reasoning: { text: "Field.", field: "reasoning" }, text: "It is 4." });
   });
 });
 
@@ -91,7 +91,7 @@ describe("reasoning fields", () => {
   });
 
   it("makes the reasoning the answer only when the upstream gave nothing else (DeepSeek V4-flash's empty content)", () => {
-    const parts = (message: Parameters<typeof hubReply>[0]) => readHubReply(hubReply(message), sequentialIds());
+    const parts = (message: Parameters<typeof hubReply>[0]) => readHubReply(hubReply(message));
     expect(parts({ content: "", reasoning_content: "It is 4." })).toMatchObject({ text: "", answer: "It is 4." });
     expect(parts({ content: "Four.", reasoning_content: "It is 4." }).answer).toBe("Four.");
     expect(parts({ content: null, reasoning_content: "Run ls.", tool_calls: [{ id: "c", type: "function", function: { name: "ls", arguments: "{}" } }] }).answer).toBe("");

@@ -66,13 +66,29 @@ describe("messages client: a chat reply becomes a messages reply", () => {
     expect(stop({ content: "?" }, null)).toBe("end_turn");
   });
 
-  it("repairs broken tool arguments or falls back to {}, never throws", () => {
+  it("repairs tool arguments only where the repair is unambiguous, else gives the raw text under INVALID_JSON, never throws (items 2 and 3)", () => {
     const inputs = (args: string) =>
       (messagesClient.replyFromHub(hubReply({ tool_calls: [{ id: "c1", type: "function", function: { name: "Bash", arguments: args } }] }, "tool_calls"), {}, testContext()).content as Json[])[0]?.input;
     expect(inputs('{"command": "ls -la"')).toEqual({ command: "ls -la" });
-    expect(inputs("{'command': 'pwd',}")).toEqual({ command: "pwd" });
-    expect(inputs("not json at all")).toEqual({});
+    expect(inputs("{'command': 'pwd',}")).toEqual({ INVALID_JSON: "{'command': 'pwd',}" });
+    expect(inputs("not json at all")).toEqual({ INVALID_JSON: "not json at all" });
+    expect(inputs("[1,2]")).toEqual({ INVALID_JSON: "[1,2]" });
     expect(inputs("")).toEqual({});
+  });
+
+  it("leaves out a call whose arguments a length cut left unfinished, and stops for max_tokens (item 8)", () => {
+    const reply = messagesClient.replyFromHub(
+      hubReply({ content: "Running.", tool_calls: [{ id: "c1", type: "function", function: { name: "Bash", arguments: '{"command":"ls"}' } }, { id: "c2", type: "function", function: { name: "Bash", arguments: '{"command": "rm' } }] }, "length"),
+      {},
+      testContext(),
+    );
+    expect(reply.stop_reason).toBe("max_tokens");
+    expect((reply.content as Json[]).map((block) => block.id ?? block.type)).toEqual(["text", "c1"]);
+  });
+
+  it("makes a toolu_ id for a call the upstream sent without one (item 14)", () => {
+    const reply = messagesClient.replyFromHub(hubReply({ tool_calls: [{ type: "function", function: { name: "Bash", arguments: "{}" } } as never] }, "tool_calls"), {}, testContext());
+    expect((reply.content as Json[])[0]!.id).toBe("toolu_1");
   });
 
   it("keeps an upstream call id Anthropic accepts and makes a toolu_ id for any other", () => {

@@ -55,11 +55,14 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
       text(1, "Let me check."),
       blockStop(1),
       toolStart(2, "call_a", "Read"),
-      json(2, '{"file_path":'),
-      json(2, '"/a"}'),
+      // A key waits for its value, the object's closing brace for the block's end (item 2: nothing can follow it).
+      json(2, "{"),
+      json(2, '"file_path":"/a"'),
+      json(2, "}"),
       blockStop(2),
       toolStart(3, "call_b", "Read"),
-      json(3, '{"file_path":"/b"}'),
+      json(3, '{"file_path":"/b"'),
+      json(3, "}"),
       blockStop(3),
       ...closing("tool_use", MESSAGES_USAGE),
     ]);
@@ -78,7 +81,8 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
       text(0, "First."),
       blockStop(0),
       toolStart(1, "call_1", "Bash"),
-      json(1, '{"command":"ls"}'),
+      json(1, '{"command":"ls"'),
+      json(1, "}"),
       blockStop(1),
       textStart(2),
       text(2, "Then more."),
@@ -88,8 +92,8 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
     expectGrammar(events);
   });
 
-  it("opens a new thinking block when reasoning comes back after text", () => {
-    const events = streamed([deltaItem({ reasoning: "a" }), deltaItem({ content: "b" }), deltaItem({ reasoning: "c" }), deltaItem({}, "stop")]);
+  it("leaves out reasoning that comes back after the text: thinking comes first in a message (item 9)", () => {
+    const events = streamed([deltaItem({ reasoning: "a" }), deltaItem({ content: "b" }), deltaItem({ reasoning: "c" }), deltaItem({ content: "d" }), deltaItem({}, "stop")]);
     expect(events.slice(2)).toStrictEqual([
       blockStart(0, { type: "thinking", thinking: "" }),
       thinking(0, "a"),
@@ -97,16 +101,13 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
       blockStop(0),
       textStart(1),
       text(1, "b"),
+      text(1, "d"),
       blockStop(1),
-      blockStart(2, { type: "thinking", thinking: "" }),
-      thinking(2, "c"),
-      blockDelta(2, { type: "signature_delta", signature: testSeal.sign("c", "reasoning") }),
-      blockStop(2),
       ...closing("end_turn"),
     ]);
   });
 
-  it("keeps interleaved thinking, text and tool calls in order, one block at a time (interleaved thinking on a chat upstream)", () => {
+  it("keeps text and tool calls in order, one block at a time, and the thinking first, when a chat upstream interleaves reasoning (item 9)", () => {
     const events = streamed([
       deltaItem({ reasoning_content: "List first." }),
       tools([{ index: 0, id: "call_1", function: { name: "Bash", arguments: '{"command":"ls"}' } }]),
@@ -117,7 +118,7 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
     ]);
     expectGrammar(events);
     const starts = events.filter((event) => (event.data as Json).type === "content_block_start").map((event) => ((event.data as Json).content_block as Json).type);
-    expect(starts).toEqual(["thinking", "tool_use", "thinking", "text", "tool_use"]);
+    expect(starts).toEqual(["thinking", "tool_use", "text", "tool_use"]);
     expect(toolInputs(events)).toEqual([{ command: "ls" }, { file_path: "/a" }]);
     expect(events.at(-2)).toStrictEqual(closing("tool_use")[0]);
   });
@@ -132,12 +133,13 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
     ]);
     expect(events.slice(2, -2)).toStrictEqual([
       toolStart(0, "call_1", "Read"),
-      json(0, '{"file_path":'),
-      json(0, '"/a"}'),
+      json(0, "{"),
+      json(0, '"file_path":"/a"'),
+      json(0, "}"),
       blockStop(0),
       toolStart(1, "call_2", "Read"),
-      json(1, '{"file_path":'),
-      json(1, '"/b"'),
+      json(1, "{"),
+      json(1, '"file_path":"/b"'),
       json(1, "}"),
       blockStop(1),
     ]);
@@ -180,7 +182,7 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
 
   it("opens no text block for white space alone (\"\\n\\n\" before a call), and sends white space that precedes text with it", () => {
     const blankBeforeCall = streamed([deltaItem({ content: "\n\n" }), tools([{ index: 0, id: "call_1", function: { name: "Bash", arguments: '{"command":"ls"}' } }], "tool_calls")]);
-    expect(blankBeforeCall.slice(2)).toStrictEqual([toolStart(0, "call_1", "Bash"), json(0, '{"command":"ls"}'), blockStop(0), ...closing("tool_use")]);
+    expect(blankBeforeCall.slice(2)).toStrictEqual([toolStart(0, "call_1", "Bash"), json(0, '{"command":"ls"'), json(0, "}"), blockStop(0), ...closing("tool_use")]);
     const blankThenText = streamed([deltaItem({ content: " " }), deltaItem({ content: "\n" }), deltaItem({ content: "Hi" }), deltaItem({ content: " " }), deltaItem({}, "stop")]);
     expect(blankThenText.slice(2)).toStrictEqual([textStart(0), text(0, " \nHi"), text(0, " "), blockStop(0), ...closing("end_turn")]);
   });
@@ -192,7 +194,7 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
       tools([{ index: 0, id: "call_1", function: { name: "Bash", arguments: '{"command":"pwd"}' } }]),
       deltaItem({ content: "" }, "tool_calls"),
     ]);
-    expect(events.slice(2)).toStrictEqual([toolStart(0, "call_1", "Bash"), json(0, '{"command":"pwd"}'), blockStop(0), ...closing("tool_use")]);
+    expect(events.slice(2)).toStrictEqual([toolStart(0, "call_1", "Bash"), json(0, '{"command":"pwd"'), json(0, "}"), blockStop(0), ...closing("tool_use")]);
   });
 
   it("ends an empty upstream stream by the grammar, message_start first", () => {
@@ -202,10 +204,36 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
     expect(stream.finish()).toEqual([]);
   });
 
-  it("ends a stream with no finish reason and no [DONE] by the grammar", () => {
+  it("ends a stream with no finish reason and no [DONE] by the grammar, a string cut short not guessed at (item 2)", () => {
     const events = streamed([deltaItem({ content: "partial" }), tools([{ index: 0, id: "call_1", function: { name: "Bash", arguments: '{"command":"l' } }])]);
-    expect(events.slice(2)).toStrictEqual([textStart(0), text(0, "partial"), blockStop(0), toolStart(1, "call_1", "Bash"), json(1, '{"command":"l'), json(1, '"}'), blockStop(1), ...closing("tool_use")]);
-    expect(toolInputs(events)).toEqual([{ command: "l" }]);
+    const rest = `","INVALID_JSON":${JSON.stringify('{"command":"l')}}`;
+    expect(events.slice(2)).toStrictEqual([textStart(0), text(0, "partial"), blockStop(0), toolStart(1, "call_1", "Bash"), json(1, '{"command":"l'), json(1, rest), blockStop(1), ...closing("tool_use")]);
+    expect(toolInputs(events)).toEqual([{ command: "l", INVALID_JSON: '{"command":"l' }]);
+  });
+
+  it("ends a call cut by the output limit with the pieces that came, leaves out a waiting call that never completed, and stops for max_tokens (item 8)", () => {
+    const events = streamed([
+      tools([{ index: 0, id: "call_1", function: { name: "Read", arguments: '{"file_path":"/a' } }]),
+      tools([{ index: 1, id: "call_2", function: { name: "Read", arguments: '{"file_path":"/b"}' } }]),
+      tools([{ index: 2, id: "call_3", function: { name: "Read", arguments: '{"file_path":"/c' } }]),
+      tools([{ index: 0, function: { arguments: "bc" } }], "length"),
+    ]);
+    expect(events.slice(2)).toStrictEqual([
+      toolStart(0, "call_1", "Read"),
+      json(0, '{"file_path":"/a'),
+      json(0, "bc"),
+      blockStop(0),
+      toolStart(1, "call_2", "Read"),
+      json(1, '{"file_path":"/b"'),
+      json(1, "}"),
+      blockStop(1),
+      ...closing("max_tokens"),
+    ]);
+  });
+
+  it("makes a toolu_ id for a call that came without one (item 14)", () => {
+    const events = streamed([tools([{ index: 0, function: { name: "Bash", arguments: "{}" } }], "tool_calls")]);
+    expect(events[2]).toStrictEqual(toolStart(0, "toolu_1", "Bash"));
   });
 
   it("holds message_delta until finish() so that usage after the finish reason reaches it", () => {
@@ -338,9 +366,9 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
       expect(events.slice(2)).toStrictEqual([textStart(0), text(0, "Done."), blockStop(0), ...closing("end_turn")]);
     });
 
-    it("several choices are read as one reply", () => {
-      const item: HubStreamItem = { type: "chunk", chunk: { choices: [{ index: 0, delta: {}, finish_reason: null }, { index: 1, delta: { content: "from choice 1" }, finish_reason: "stop" }] } };
-      expect(streamed([item]).slice(2)).toStrictEqual([textStart(0), text(0, "from choice 1"), blockStop(0), ...closing("end_turn")]);
+    it("reads the first choice alone: a second one is another answer (item 6)", () => {
+      const item: HubStreamItem = { type: "chunk", chunk: { choices: [{ index: 0, delta: { content: "zero" }, finish_reason: null }, { index: 1, delta: { content: "ONE" }, finish_reason: "length" }] } };
+      expect(streamed([item, deltaItem({}, "stop")]).slice(2)).toStrictEqual([textStart(0), text(0, "zero"), blockStop(0), ...closing("end_turn")]);
     });
   });
 });

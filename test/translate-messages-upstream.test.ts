@@ -264,7 +264,7 @@ const ANTHROPIC_SSE = [
 
 function hubItemsOf(sse: string): HubStreamItem[] {
   const stream = messagesUpstream.streamToHub(testContext());
-  return [...decodeEvents(sse).map(upstreamEventOf).flatMap((event) => (event ? stream.push(event) : [])), ...stream.finish()];
+  return [...decodeEvents(sse).map(upstreamEventOf).flatMap((event) => (typeof event === "object" ? stream.push(event) : [])), ...stream.finish()];
 }
 
 describe("messages upstream: an Anthropic stream becomes chat chunks", () => {

@@ -56,8 +56,10 @@ describe("responses replies", () => {
     ["a trailing comma", '{"path":"a",}', '{"path":"a"}'],
     ["no arguments at all", "", "{}"],
     ["valid JSON, kept byte for byte", '{ "b": 1, "a": 2 }', '{ "b": 1, "a": 2 }'],
-    ["text beyond repair, kept as it came", "not json at all", "not json at all"],
-  ])("repairs a function call's arguments with %s (table E row 24)", (_case, args, expected) => {
+    ["text that is not JSON, under INVALID_JSON as it came (item 2)", "not json at all", '{"INVALID_JSON":"not json at all"}'],
+    ["JSON that is not an object, under INVALID_JSON as it came (item 3)", "[1,2]", '{"INVALID_JSON":"[1,2]"}'],
+    ["single quotes, under INVALID_JSON rather than guessed (item 2)", "{'path': 'a'}", '{"INVALID_JSON":"{\'path\': \'a\'}"}'],
+  ])("reads a function call's arguments with %s (table E row 24)", (_case, args, expected) => {
     const reply = hubReply({ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "read", arguments: args } }] }, "tool_calls");
     expect((responsesClient.replyFromHub(reply, {}, testContext()) as { output: Json[] }).output[0]!.arguments).toBe(expected);
   });
@@ -79,11 +81,10 @@ describe("responses replies", () => {
     expect([reply.status, reply.incomplete_details]).toEqual([status, details]);
   });
 
-  it("completes a reply that holds a tool call even when the upstream said stop or length (table E row 6)", () => {
-    for (const finish of ["stop", "length"]) {
-      const reply = hubReply({ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "read", arguments: "{}" } }] }, finish);
-      expect((responsesClient.replyFromHub(reply, {}, testContext()) as Json).status).toBe("completed");
-    }
+  it("completes a reply that holds a tool call even when the upstream said stop (table E row 6), but not one cut by length (item 8)", () => {
+    const status = (finish: string) =>
+      (responsesClient.replyFromHub(hubReply({ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "read", arguments: "{}" } }] }, finish), {}, testContext()) as Json).status;
+    expect([status("stop"), status("tool_calls"), status("length")]).toEqual(["completed", "completed", "incomplete"]);
   });
 
   it("holds no empty message item when the upstream sent empty content (table E row 7), and zero usage when none came", () => {

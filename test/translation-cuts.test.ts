@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { encodeEvents } from "../src/sse/sse.js";
 import { formatNamed, type Format } from "../src/formats/index.js";
 import { scriptStream } from "./helpers/chat-script.js";
-import { messagesSse } from "./helpers/fake-upstream.js";
+import { chatSse, chunk, messagesSse } from "./helpers/fake-upstream.js";
 import { translateStream } from "./helpers/translate.js";
 
 /**
@@ -62,6 +62,59 @@ describe.each(routes)("%s client on a %s upstream", (clientFormat, upstreamForma
 
   it("gives the same events fed one byte at a time", () => {
     expect(translateStream(client, upstream, [...bytes].map((byte) => Buffer.from([byte])))).toEqual(whole);
+  });
+});
+
+/**
+ * Issue 37's hostile chat stream: a byte-order mark first (item 1), Mistral's list of text parts (item 4), a second
+ * choice (item 6), reasoning after the text (item 9), arguments that turn invalid after a valid start (item 2), a
+ * call without an id whose arguments end in a comma (items 14 and 2), and a chunk after `[DONE]` (item 7); then one
+ * cut by the output limit in the middle of a call (item 8).
+ */
+const toolPiece = (call: Record<string, unknown>, finish: string | null = null) => chunk({ tool_calls: [{ index: 0, type: "function", ...call }] }, finish);
+const hostileStream = Buffer.concat([
+  Buffer.from([0xef, 0xbb, 0xbf]),
+  Buffer.from(
+    chatSse([
+      chunk({ role: "assistant", reasoning_content: "Think first." }),
+      chunk({ content: [{ type: "text", text: "Héllo " }, { type: "text", text: "wörld 😀" }] }),
+      { ...chunk({}), choices: [{ index: 1, delta: { content: "ONE" }, finish_reason: null }] },
+      chunk({ reasoning_content: "Think again." }),
+      toolPiece({ id: "call_1", function: { name: "Bash", arguments: '{"command": "ls", ' } }),
+      toolPiece({ function: { arguments: '"force": True}' } }),
+      chunk({ tool_calls: [{ index: 1, type: "function", function: { name: "Read", arguments: '{"path": "é.txt",' } }] }),
+      chunk({}, "tool_calls"),
+      { ...chunk({}), choices: [], usage: { prompt_tokens: 5, completion_tokens: 9, total_tokens: 14 } },
+    ]) + chatSse([chunk({ content: "AFTER" })], false),
+  ),
+]);
+const lengthStream = Buffer.from(
+  chatSse([chunk({ role: "assistant", content: "Listing 😀" }), toolPiece({ id: "call_1", function: { name: "Bash", arguments: '{"command": "ls' } }), toolPiece({ function: { arguments: " -la" } }, "length")]),
+);
+
+describe.each(["messages", "responses", "gemini"] as const)("%s client on issue 37's hostile chat upstream", (clientFormat) => {
+  const client = formatNamed(clientFormat).client;
+  for (const [name, bytes] of [
+    ["hostile", hostileStream],
+    ["length-cut", lengthStream],
+  ] as const) {
+    const whole = translateStream(client, formatNamed("chat").upstream!, [bytes]);
+
+    it(`gives the same events for the ${name} stream cut at every byte offset (the byte-order mark's bytes too)`, () => {
+      for (let cut = 1; cut < bytes.length; cut++) {
+        const events = translateStream(client, formatNamed("chat").upstream!, [bytes.subarray(0, cut), bytes.subarray(cut)]);
+        if (JSON.stringify(events) !== JSON.stringify(whole)) expect(events, `cut at byte ${cut}`).toEqual(whole);
+      }
+    });
+  }
+
+  it("keeps the first event, the list's text and the truth of the arguments, and nothing of the second choice or after [DONE]", () => {
+    const text = encodeEvents(translateStream(client, formatNamed("chat").upstream!, [hostileStream]));
+    expect(text).toContain("Héllo ");
+    expect(text).toContain("wörld 😀");
+    expect(text).toContain("INVALID_JSON");
+    expect(text).not.toContain("ONE");
+    expect(text).not.toContain("AFTER");
   });
 });
 

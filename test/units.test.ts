@@ -487,7 +487,7 @@ describe("the passthrough relay's writes", () => {
   const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
   function relay() {
     let resumed = 0;
-    const body = new ReplyBody(() => resumed++, () => undefined);
+    const body = new ReplyBody({ resume: () => resumed++, abort: () => undefined });
     const res = new RecordedResponse();
     const outcome = relayBody(body, res as unknown as ServerResponse, { errors: familyNamed("chat").errors, isEventStream: true });
     return { body, res, outcome, resumed: () => resumed };

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { request } from "undici";
 import type { Dispatcher } from "undici";
-import { DEFAULT_ANTHROPIC_VERSION, type Family } from "../formats/index.js";
+import type { Family } from "../formats/index.js";
 import { loadReasoningSeal } from "../local-key/reasoning-secret.js";
 import { startGateway, type Gateway } from "../server/start-gateway.js";
 import { statusError } from "../upstream/error-message.js";
@@ -20,7 +20,8 @@ export interface LocalGateway {
 /** The local key in the family's own header, with the version header where the family needs one. */
 function authHeaders(family: Family, key: string): Record<string, string> {
   const headers = family.auth.upstreamAuth(key);
-  return family.auth.needsVersion ? Object.assign(headers, { "anthropic-version": DEFAULT_ANTHROPIC_VERSION }) : headers;
+  const version = family.auth.defaultVersion;
+  return version === undefined ? headers : Object.assign(headers, { "anthropic-version": version });
 }
 
 /**

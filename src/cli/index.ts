@@ -16,6 +16,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   run: async () => (await import("./commands/run.js")).registerRun,
   login: async () => (await import("./commands/login.js")).registerLogin,
   logout: async () => (await import("./commands/logout.js")).registerLogout,
+  add: async () => (await import("./commands/add.js")).registerAdd,
+  remove: async () => (await import("./commands/remove.js")).registerRemove,
   env: async () => (await import("./commands/env.js")).registerEnv,
   status: async () => (await import("./commands/status.js")).registerStatus,
   doctor: async () => (await import("./commands/doctor.js")).registerDoctor,
@@ -24,6 +26,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   logs: async () => (await import("./commands/logs.js")).registerLogs,
   stats: async () => (await import("./commands/stats.js")).registerStats,
   ui: async () => (await import("./commands/ui.js")).registerUi,
+  service: async () => (await import("./commands/service.js")).registerService,
 };
 
 /**

@@ -3,6 +3,7 @@ import { closest } from "../config/closest.js";
 import { NoUpstreamKeyError, UsageError } from "../errors/index.js";
 import { keychainKeySource } from "../keychain/index.js";
 import { envKeySource, noKeySource, staticKeySource, type KeySource } from "../upstream/key-source.js";
+import type { UpstreamKeyState } from "../upstream/key-states.js";
 import type { KeySourceFor } from "../upstream/upstream-set.js";
 import type { CommandContext } from "./context.js";
 import { rememberSecret } from "./secrets.js";
@@ -75,21 +76,32 @@ export async function startupKeySources(ctx: CommandContext): Promise<KeySourceF
   return keySources(ctx, initial);
 }
 
-/** Where an upstream's key comes from and whether it is there; never the key. */
+const notNeeded = (upstream: UpstreamConfig): KeyState => ({ ok: undefined, text: upstream.url === ECHO_UPSTREAM ? "none needed (echo upstream)" : "none needed (key: none)" });
+const noneStored = (ctx: CommandContext, upstream: UpstreamConfig): KeyState => ({ ok: false, text: `none stored for ${keychainAccount(upstream)}: run \`${loginCommand(ctx, upstream)}\`` });
+
+/**
+ * Where an upstream's key comes from and whether it is there, as this command finds it (its environment, its
+ * keychain): for when no gateway runs. Never the key.
+ */
 export async function describeKey(ctx: CommandContext, upstream: UpstreamConfig): Promise<KeyState> {
   const source: KeySource = keySources(ctx)(upstream);
-  if (source.kind === "none") return { ok: undefined, text: upstream.url === ECHO_UPSTREAM ? "none needed (echo upstream)" : "none needed (key: none)" };
+  if (source.kind === "none") return notNeeded(upstream);
   if (upstream.key.kind === "env") return { ok: (await source.get()) !== undefined, text: source.describe };
   if (source.kind === "env") return { ok: true, text: source.describe };
   // The store itself, not the key source: a source keeps serving its last key when the keychain fails, and a
   // keychain out of reach is a different problem from no key stored.
   try {
-    return (await ctx.store.get(keychainAccount(upstream))) !== undefined
-      ? { ok: true, text: source.describe }
-      : { ok: false, text: `none stored for ${keychainAccount(upstream)}: run \`${loginCommand(ctx, upstream)}\`` };
+    return (await ctx.store.get(keychainAccount(upstream))) !== undefined ? { ok: true, text: source.describe } : noneStored(ctx, upstream);
   } catch (error) {
     return { ok: false, text: (error as Error).message };
   }
+}
+
+/** The same, as the running gateway said it finds the key (`/ui/api/upstreams`): what its requests meet. */
+export function describeGatewayKey(ctx: CommandContext, upstream: UpstreamConfig, { key }: UpstreamKeyState): KeyState {
+  if (key.source === "none") return notNeeded(upstream);
+  if (key.present) return { ok: true, text: key.describe };
+  return key.source === "keychain" ? noneStored(ctx, upstream) : { ok: false, text: key.describe };
 }
 
 /** The upstream called `name`; an unknown name is usage (exit 2), naming the closest known one. */

@@ -12,14 +12,25 @@ export const CONFIG_FILE_NAME = "config.json";
  * Its `upstream`, when a name, must be one of its own `upstreams`.
  */
 export function readConfigFile(file: string): FileFields {
-  let text: string | undefined;
+  const text = readConfigText(file);
+  return text === undefined ? {} : parseConfigText(text, file);
+}
+
+/** `config.json`'s text as it is on disk (read without following a link); undefined when there is none. */
+export function readConfigText(file: string): string | undefined {
   try {
-    text = readRegularFile(file)?.text;
+    return readRegularFile(file)?.text;
   } catch (error) {
     if (error instanceof UnsafeFileError) throw error;
     throw new ConfigError(`Cannot read ${file}: ${(error as Error).message}`, "file", { hint: "Check the file's permissions." });
   }
-  if (text === undefined) return {};
+}
+
+/**
+ * The fields of `config.json`'s text, validated (`file` names it in messages). Its `upstream`, when a name, must be
+ * one of its own `upstreams`.
+ */
+export function parseConfigText(text: string, file: string): FileFields {
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -38,3 +38,17 @@ export function checkFallbacks(file: Source, entries: readonly (readonly [string
     }
   }
 }
+
+/**
+ * Where a file names upstream `name`, as field paths (`upstream`, `upstreams.b.fallback`): what would dangle if the
+ * entry went (`gateway remove` refuses then, SPEC 11). Routes name upstreams too once `routes` exists (issue 40):
+ * their `to` belongs here, as `routes[<i>].to`.
+ */
+export function referencesTo(name: string, file: { upstream?: string | undefined; upstreams?: Readonly<Record<string, UpstreamEntry>> | undefined }): string[] {
+  const places: string[] = [];
+  if (file.upstream === name) places.push("upstream");
+  for (const [other, entry] of Object.entries(file.upstreams ?? {})) {
+    if (other !== name && entry.fallback?.includes(name)) places.push(`upstreams.${other}.fallback`);
+  }
+  return places;
+}

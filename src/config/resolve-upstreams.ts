@@ -1,7 +1,8 @@
+import { KINDS } from "../kinds/index.js";
 import { UPSTREAM_DEFAULTS } from "./defaults.js";
 import type { Source } from "./issue-message.js";
 import { checkFallbacks } from "./references.js";
-import { upstreamKind } from "./schemas/base-url.js";
+import { baseWithoutV1, upstreamKind } from "./schemas/base-url.js";
 import type { UpstreamEntry } from "./schemas/upstream-entry.js";
 import { frozenMap } from "./schemas/shapes.js";
 import { ECHO_UPSTREAM, type Timeouts, type UpstreamConfig, type UpstreamKey } from "./types.js";
@@ -38,11 +39,18 @@ export function resolveUpstreams(top: TopLevel, entries: Readonly<Record<string,
   return { upstreams: Object.freeze(upstreams), defaultUpstream: made !== undefined ? "default" : (target ?? named[0]![0]) };
 }
 
+/** `url` and `urlAsGiven` of an upstream whose config gives `given` (see `baseWithoutV1`). */
+function baseOf(given: string): Pick<UpstreamConfig, "url" | "urlAsGiven"> {
+  const url = baseWithoutV1(given);
+  return { url, urlAsGiven: url === given ? undefined : given };
+}
+
 /** The upstream `upstream` makes from a URL or `echo`: all four formats and the top-level segments, as before section 10. */
 function madeByUrl(url: string, top: TopLevel): UpstreamConfig {
   return Object.freeze({
     name: "default",
-    url,
+    kind: "generic",
+    ...baseOf(url),
     formats: UPSTREAM_DEFAULTS.formats,
     messagesSegment: top.messagesSegment,
     geminiSegment: top.geminiSegment,
@@ -61,22 +69,32 @@ function madeByUrl(url: string, top: TopLevel): UpstreamConfig {
 
 const NO_KEY: UpstreamKey = Object.freeze({ kind: "none" });
 
-function fromEntry(name: string, entry: UpstreamEntry, top: TopLevel): UpstreamConfig {
+/**
+ * An entry with every field it leaves out taken from its kind (SPEC 11: the entry's own fields always win), then
+ * from the top level (`retries`, `timeouts`, `anthropicVersion`). Without a kind it is `generic`: section 10's
+ * defaults, exactly as before kinds existed.
+ */
+export function fromEntry(name: string, entry: UpstreamEntry, top: TopLevel): UpstreamConfig {
+  const kind = KINDS[entry.kind ?? "generic"];
+  const defaults = kind.defaults;
+  // The schema refused an entry without a url whose kind has no usual address.
+  const url = entry.url ?? defaults.url!;
   return Object.freeze({
     name,
-    url: entry.url,
+    kind: kind.name,
+    ...baseOf(url),
     // An echo entry that narrows its formats or asks for a key was refused by its schema: echo serves all four, keyless.
-    formats: entry.formats ? Object.freeze([...entry.formats]) : UPSTREAM_DEFAULTS.formats,
-    messagesSegment: entry.messagesSegment ?? UPSTREAM_DEFAULTS.messagesSegment,
-    geminiSegment: entry.geminiSegment ?? UPSTREAM_DEFAULTS.geminiSegment,
-    key: entry.url === ECHO_UPSTREAM ? NO_KEY : upstreamKey(entry.key),
+    formats: Object.freeze([...(entry.formats ?? (url === ECHO_UPSTREAM ? UPSTREAM_DEFAULTS.formats : defaults.formats))]),
+    messagesSegment: entry.messagesSegment ?? defaults.messagesSegment,
+    geminiSegment: entry.geminiSegment ?? defaults.geminiSegment,
+    key: url === ECHO_UPSTREAM ? NO_KEY : upstreamKey(entry.key ?? defaults.key),
     models: Object.freeze([...(entry.models ?? [])]),
     fallback: Object.freeze([...(entry.fallback ?? [])]),
-    reasoning: entry.reasoning,
-    maxOutputTokens: entry.maxOutputTokens,
+    reasoning: entry.reasoning ?? defaults.reasoning,
+    maxOutputTokens: entry.maxOutputTokens ?? defaults.maxOutputTokens,
     headers: entry.headers ?? frozenMap<string>({}),
-    keyHeader: entry.keyHeader,
-    retries: entry.retries ?? top.retries,
+    keyHeader: entry.keyHeader ?? defaults.keyHeader,
+    retries: entry.retries ?? defaults.retries ?? top.retries,
     timeouts: Object.freeze({
       connectMs: entry.timeouts?.connectMs ?? top.timeouts.connectMs,
       firstByteMs: entry.timeouts?.firstByteMs ?? top.timeouts.firstByteMs,
@@ -87,8 +105,8 @@ function fromEntry(name: string, entry: UpstreamEntry, top: TopLevel): UpstreamC
 }
 
 /** `keychain`, `none` or `env:<VAR>` (the schema checked the form) as an `UpstreamKey`. */
-function upstreamKey(key: string | undefined): UpstreamKey {
-  if (key === undefined || key === "keychain") return UPSTREAM_DEFAULTS.key;
+function upstreamKey(key: string): UpstreamKey {
+  if (key === "keychain") return UPSTREAM_DEFAULTS.key;
   if (key === "none") return NO_KEY;
   return Object.freeze({ kind: "env", variable: key.slice("env:".length) });
 }

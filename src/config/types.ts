@@ -1,4 +1,5 @@
 import type { Format } from "../formats/names.js";
+import type { KindName } from "../kinds/types.js";
 
 /** Upstream timeouts, in milliseconds. */
 export interface Timeouts {
@@ -76,9 +77,16 @@ export type UpstreamKey =
 export interface UpstreamConfig {
   /** `default` for the upstream that `upstream` names by URL (or `echo`), else the `upstreams` entry's name. */
   readonly name: string;
-  /** Base URL without a trailing slash, or `echo`. */
+  /** The kind of server (SPEC 11): what the fields the entry left out came from, and whose quirks apply. @default "generic" */
+  readonly kind: KindName;
+  /** Base URL without a trailing slash or a trailing `/v1` segment, or `echo`. @default the kind's usual address */
   readonly url: string;
-  /** The formats it serves natively, in the order the config gave them. @default all four */
+  /**
+   * The URL as the config gave it, when the gateway uses another: one ending in `/v1`, as providers write their base
+   * URLs, is read as what precedes the `/v1`, which the gateway adds to every path itself. Undefined otherwise.
+   */
+  readonly urlAsGiven?: string | undefined;
+  /** The formats it serves natively, in the order the config gave them. @default the kind's (generic: all four) */
   readonly formats: readonly Format[];
   /** `""` when the format lives directly under the base. @default "anthropic" (top-level value for `default`) */
   readonly messagesSegment: string;

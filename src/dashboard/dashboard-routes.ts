@@ -4,6 +4,7 @@ import { notFound, unauthorized } from "../errors/index.js";
 import { bearerToken } from "../formats/bearer.js";
 import { loadPricer, type Pricer, type PricingConfig } from "../pricing/index.js";
 import type { RequestRecord } from "../request-log/record.js";
+import type { UpstreamKeyState } from "../upstream/key-states.js";
 import { summarize } from "../stats/summarize.js";
 import type { Capture, CaptureStore } from "./capture-store.js";
 import type { LiveFeed } from "./live-feed.js";
@@ -27,6 +28,8 @@ export interface DashboardOptions {
   upstream: string;
   /** What prices a request: the user's `prices` and which upstreams are the free echo. */
   pricing: PricingConfig;
+  /** Whether the gateway has each upstream's key, for `gateway status` (never a key). */
+  keyStates: () => Promise<UpstreamKeyState[]>;
 }
 
 /** The page may load nothing from anywhere but the gateway itself, and may not be framed. */
@@ -111,6 +114,10 @@ export function registerDashboard(app: H3, options: DashboardOptions): void {
     if (!/^[\w-]+$/.test(id) || (!record && !capture)) throw nothingAt(event);
     const detail: RequestDetail = { record: record && priced(price, record), capture: capture ?? null, captureMode: captures.mode };
     return json(detail);
+  });
+  app.get("/ui/api/upstreams", async (event) => {
+    requireKey(event);
+    return json({ upstreams: await options.keyStates() });
   });
   app.all("/ui/api/**", (event) => {
     requireKey(event);

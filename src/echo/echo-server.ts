@@ -5,6 +5,7 @@ import { ECHO_MODELS, estimateTokens, type EchoTurn } from "../formats/echo-turn
 import { chatFamily, claimPath, type Family, type Segments } from "../formats/index.js";
 import { parseJsonObject } from "../parse-json.js";
 import { allText, lastUserText } from "./echo-text.js";
+import { sampleJson } from "./json-sample.js";
 
 /** A running echo upstream. */
 export interface EchoServer {
@@ -61,13 +62,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, segments: Segme
 
   const body = await readJson(req);
   if (!body) return sendError(res, family, 400, "The echo upstream expects a JSON object body.");
+  // A request for structured output (Gemini CLI's model router asks so, and retried a text answer for a minute and a
+  // half) gets JSON that fits its schema, with the echo wherever a free string fits.
+  const echo = `echo: ${lastUserText(body)}`;
+  const schema = format.echo.requestedSchema(body);
   const turn: EchoTurn = {
     model: typeof body.model === "string" ? body.model : (claim.pathModel ?? ECHO_MODELS[0]),
-    text: `echo: ${lastUserText(body)}`,
+    text: schema === undefined ? echo : JSON.stringify(sampleJson(schema, echo)),
     inputTokens: estimateTokens(allText(body)),
   };
   if (claim.kind === "count") return sendJson(res, 200, format.count!.reply(turn.inputTokens));
-  const answer = format.echo(turn, { body, stream: format.streams(claim.rest, body), query: `?${query}` });
+  const answer = format.echo.answer(turn, { body, stream: format.streams(claim.rest, body), query: `?${query}` });
   if ("json" in answer) return sendJson(res, 200, answer.json);
   if ("events" in answer) return sendEvents(res, answer.events);
   res.writeHead(200, { "content-type": answer.contentType });
@@ -76,7 +81,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, segments: Segme
 
 /**
  * The built-in offline upstream: a real HTTP server on an ephemeral loopback port that answers both wire
- * formats of all three families (and the Responses API) with the last user message prefixed by `echo: `. It needs no key.
+ * formats of all three families (and the Responses API) with the last user message prefixed by `echo: `, or with
+ * JSON that fits the schema a structured-output request gives (`json-sample.ts`). It needs no key.
  */
 export async function startEchoServer(segments: Segments): Promise<EchoServer> {
   const server: Server = createServer((req, res) => {

@@ -23,3 +23,20 @@ export const echoId = (prefix: string, length = 24): string => `${prefix}${rando
 
 /** Seconds since the epoch, as OpenAI's replies say when. */
 export const unixNow = (): number => Math.floor(Date.now() / 1000);
+
+type Body = Record<string, unknown>;
+
+/** What a request for JSON of any shape gets: an object, as OpenAI's `json_object` mode promises one. */
+export const ANY_OBJECT = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
+
+/** The object at `key` of `value`, if it is one. */
+export const objectAt = (value: unknown, key: string): Body | undefined => {
+  const found = typeof value === "object" && value !== null ? (value as Body)[key] : undefined;
+  return typeof found === "object" && found !== null ? (found as Body) : undefined;
+};
+
+/** An OpenAI or Anthropic `format` object: its schema for `json_schema`, any object for `json_object`. */
+export function schemaOfFormat(format: Body | undefined, schema: unknown): unknown {
+  if (format?.type === "json_schema") return schema ?? ANY_OBJECT;
+  return format?.type === "json_object" ? ANY_OBJECT : undefined;
+}

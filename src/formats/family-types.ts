@@ -25,8 +25,12 @@ export interface FamilyAuth {
   upstreamAuth(key: string): Record<string, string>;
   /** The query string to send upstream: credentials removed, everything else byte for byte. */
   upstreamQuery(query: string): string;
-  /** Whether requests must carry `anthropic-version` (or `vendor-version`), which is forwarded as `anthropic-version`. */
-  readonly needsVersion: boolean;
+  /**
+   * For a family whose requests carry a version header (`anthropic-version`, or `vendor-version`, required of its
+   * clients and forwarded as `anthropic-version`): the version sent when neither the config nor the client names one
+   * (Anthropic refuses a request without one). Undefined for a family without one.
+   */
+  readonly defaultVersion: string | undefined;
   /** The version header the client sent, in a family that has one. */
   version(headers: IncomingHttpHeaders): string | undefined;
 }

@@ -71,6 +71,14 @@ export interface EchoCall {
 /** What the echo upstream answers: a JSON body, server-sent events, or other text (Gemini's JSON-array stream). */
 export type EchoAnswer = { json: unknown } | { events: string[] } | { text: string; contentType: string };
 
+/** How the offline echo upstream answers a model call in a format. */
+export interface FormatEcho {
+  /** The schema a request asks its reply to fit (structured output): a JSON schema, `ANY_OBJECT`, or undefined for text. */
+  requestedSchema(body: Json): unknown;
+  /** The answer holding `turn`. */
+  answer(turn: EchoTurn, call: EchoCall): EchoAnswer;
+}
+
 /**
  * One wire format (SPEC section 10, Formats): what it claims in its family's namespace, how its bodies stream and
  * report usage, its translators, and the few choices the gateway makes differently for it. The server asks this
@@ -96,8 +104,8 @@ export interface WireFormat extends ReplyShape {
   readonly upstream: UpstreamSide | undefined;
   /** What a request in this format says about itself (images, tools, reasoning, where a route tag may be). */
   readonly facts: RequestFacts;
-  /** The offline echo upstream's answer to a model call in this format. */
-  echo(turn: EchoTurn, call: EchoCall): EchoAnswer;
+  /** How the offline echo upstream answers a model call in this format. */
+  readonly echo: FormatEcho;
   /** The token count the gateway answers itself, for formats that have a count endpoint. */
   readonly count: LocalCount | undefined;
   /**

@@ -13,7 +13,10 @@ export type Cost = number | null | undefined;
 /** Prices one request. */
 export type Pricer = (record: RequestRecord) => Cost;
 
-/** What a pricer reads from the config: the user's `prices`, and which upstreams are the free built-in echo. */
+/**
+ * What a pricer reads from the config: the user's `prices`, and (for records of gateways before issue 37, which do
+ * not say whether echo served them) which upstream names the config gives the free built-in echo.
+ */
 export type PricingConfig = Pick<GatewayConfig, "prices" | "upstreams">;
 
 /** A pricer that knows no price: every request that reported tokens is "unknown". */
@@ -21,16 +24,18 @@ export const NO_PRICES: Pricer = (record) => (pricedTokens(record) ? null : unde
 
 /**
  * The one way a request is priced (issue 26, item 18): an alias as its target (`target ?? model`); the user's
- * `prices` first, then the bundled table; the built-in echo upstream costs nothing. Costs are per request,
- * rounded to a millionth of a dollar.
+ * `prices` first, then the bundled table; the built-in echo upstream costs nothing. Each record is priced from what
+ * it says served it (issue 37, item 12): the config when `stats` runs may name other upstreams than the gateway that
+ * served it had (`--upstream`, `GATEWAY_UPSTREAM`). Costs are per request, rounded to a millionth of a dollar.
  */
 export function createPricer(config: PricingConfig, table: TablePrice): Pricer {
   const own = ownPrices(config.prices);
-  const free = new Set(config.upstreams.filter((upstream) => upstream.url === ECHO_UPSTREAM).map((upstream) => upstream.name));
+  const echoNames = new Set(config.upstreams.filter((upstream) => upstream.url === ECHO_UPSTREAM).map((upstream) => upstream.name));
   return (record) => {
     const tokens = pricedTokens(record);
     if (!tokens) return undefined;
-    if (record.upstream !== undefined && free.has(record.upstream)) return 0;
+    // An older record does not say: the config's upstream of its name is the best guess left, as it always was.
+    if (record.echo ?? (record.upstream !== undefined && echoNames.has(record.upstream))) return 0;
     const model = record.target ?? record.model;
     if (model === undefined) return null;
     const price = own(model);

@@ -10,19 +10,18 @@ export interface PricedTokens {
   cacheWrite: number;
 }
 
-/** The format the upstream answered in: the usage figures are that format's (`messages -> chat`: chat's). */
-const upstreamFormat = (r: Pick<RequestRecord, "family" | "translated">): string | null => r.translated?.split(" -> ")[1] ?? r.family;
-
 /**
  * The tokens to price, or undefined when the reply reported none. Usage is recorded as the upstream's format
  * reports it (SPEC section 6, Tokens): chat's `prompt_tokens` and Gemini's `promptTokenCount` include cached
- * tokens, Anthropic's `input_tokens` leaves out the ones read from and written to the cache.
+ * tokens, Anthropic's `input_tokens` leaves out the ones read from and written to the cache. The format the upstream
+ * answered in decides (`messages -> chat`: chat's); a record without one (a path of no format) was passed through, so
+ * its family's. The messages format is the only one of the messages family.
  */
-export function pricedTokens(r: Pick<RequestRecord, "family" | "translated" | "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens">): PricedTokens | undefined {
+export function pricedTokens(r: Pick<RequestRecord, "family" | "upstreamFormat" | "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens">): PricedTokens | undefined {
   if (r.inputTokens === undefined && r.outputTokens === undefined) return undefined;
   const cacheRead = r.cacheReadTokens ?? 0;
   const cacheWrite = r.cacheWriteTokens ?? 0;
   const reported = r.inputTokens ?? 0;
-  const input = upstreamFormat(r) === "messages" ? reported + cacheRead + cacheWrite : Math.max(reported, cacheRead + cacheWrite);
+  const input = (r.upstreamFormat ?? r.family) === "messages" ? reported + cacheRead + cacheWrite : Math.max(reported, cacheRead + cacheWrite);
   return { input, output: r.outputTokens ?? 0, cacheRead, cacheWrite };
 }

@@ -1,13 +1,24 @@
 import { open, readFile } from "node:fs/promises";
+import type { Format } from "../formats/names.js";
 import { parseJsonObject } from "../parse-json.js";
 import { logFilePath } from "./log-file.js";
 import type { RequestRecord } from "./record.js";
+
+/**
+ * Gateways before issue 37 recorded a translation only as its display string (`messages -> chat`): a record of
+ * theirs gets the two formats it names, so that whatever reads records (pricing) reads only the fields.
+ */
+function upgradeRecord(record: RequestRecord): RequestRecord {
+  if (record.upstreamFormat !== undefined || typeof record.translated !== "string") return record;
+  const [format, upstreamFormat] = record.translated.split(" -> ") as [Format, Format | undefined];
+  return upstreamFormat === undefined ? record : Object.assign(record, { format, upstreamFormat });
+}
 
 /** A stored line as a record, or undefined for a torn or foreign line (a crash mid-write, an edit by hand). */
 export function parseRecordLine(line: string): RequestRecord | undefined {
   const value = parseJsonObject(line) as Partial<RequestRecord> | undefined;
   if (!value || typeof value.time !== "string" || typeof value.status !== "number" || typeof value.method !== "string") return undefined;
-  return value as RequestRecord;
+  return upgradeRecord(value as RequestRecord);
 }
 
 function parseLines(text: string): RequestRecord[] {

@@ -1,4 +1,4 @@
-import type { FamilyName } from "../formats/index.js";
+import type { FamilyName, Format } from "../formats/names.js";
 
 /** What the gateway records about one request; never a key, never a body. */
 export interface RequestRecord {
@@ -15,7 +15,19 @@ export interface RequestRecord {
   target?: string | undefined;
   /** The upstream that answered, or the last one tried (SPEC section 10); absent for requests that never got that far. */
   upstream?: string | undefined;
-  /** `<client format> -> <upstream format>` when the request was translated (`messages -> chat`). */
+  /**
+   * Whether `upstream` is the built-in echo: set whenever a request was routed to an upstream (absent in records of
+   * gateways before issue 37, which pricing judges by the config's upstream of that name). Echo costs nothing.
+   */
+  echo?: boolean | undefined;
+  /** The client's format (`chat`, `responses`, `messages`, `gemini`); absent for paths of none (model lists, embeddings). */
+  format?: Format | undefined;
+  /**
+   * The format the upstream was asked in and answered in: `format` as it came, or the one it was translated into;
+   * absent when no upstream was asked in a format (a local token count, a path of none). Usage is in its convention.
+   */
+  upstreamFormat?: Format | undefined;
+  /** `<client format> -> <upstream format>` when the request was translated (`messages -> chat`): for display. */
   translated?: string | undefined;
   /** Every upstream tried before the one named in `upstream`, and why each failed; only when a fallback happened. */
   tried?: TriedUpstream[] | undefined;

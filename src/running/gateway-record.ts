@@ -13,6 +13,11 @@ export interface GatewayRecord {
   version: string;
   /** ISO 8601. */
   startedAt: string;
+  /**
+   * The config directory it serves, absolute: commands pick among the gateways of their own (issue 37, item 21).
+   * Absent in records of older gateways.
+   */
+  configDir?: string | undefined;
   /** Where a detached gateway's output goes; absent in the foreground. */
   logFile?: string | undefined;
   /** Its capture mode (`off`, `errors`, `all`); absent in records of older gateways. */

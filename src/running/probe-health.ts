@@ -1,4 +1,5 @@
 import { get } from "node:http";
+import type { UpstreamKeyState } from "../upstream/key-states.js";
 
 /** What `/health` of a local gateway said, or undefined when nothing (or something else) answers. */
 export interface Health {
@@ -9,38 +10,53 @@ export interface Health {
   pid?: number;
   /** `keyFingerprint` of the local key it accepts (newer gateways say): tells this user's gateways from others'. */
   keyFingerprint?: string;
+  /** Every upstream it serves: name, origin (or `echo`), formats (SPEC 10). */
+  upstreams?: { name: string; url: string; formats: string[] }[];
 }
 
-/** More than any gateway's health reply; whatever else listens on the port is not read further. */
-const MAX_HEALTH_BYTES = 16_384;
-
-function parseHealth(text: string): Health | undefined {
-  try {
-    const body = JSON.parse(text) as Partial<Health> | null;
-    return body?.status === "ok" && typeof body.version === "string" ? (body as Health) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** More than any gateway's answer to these questions; whatever else listens on the port is not read further. */
+const MAX_BYTES = 65_536;
 
 /**
- * Asks `http://127.0.0.1:<port>/health`, bounded to a short time. `node:http` rather than `fetch`: the global
- * fetch loads Node's bundled undici on first use (about 13 ms), which `gateway env` and `status` pay every time.
+ * `GET http://127.0.0.1:<port><path>` answered 200 with JSON, bounded to a short time; undefined for anything else.
+ * `node:http` rather than `fetch`: the global fetch loads Node's bundled undici on first use (about 13 ms), which
+ * `gateway env` and `status` pay every time.
  */
-export function probeHealth(port: number, timeoutMs = 1_500): Promise<Health | undefined> {
+function getLocalJson(port: number, path: string, headers: Record<string, string>, timeoutMs: number): Promise<unknown> {
   return new Promise((resolve) => {
-    const request = get({ host: "127.0.0.1", port, path: "/health", timeout: timeoutMs, agent: false }, (response) => {
+    const request = get({ host: "127.0.0.1", port, path, headers, timeout: timeoutMs, agent: false }, (response) => {
       let text = "";
       response.setEncoding("utf8");
       response.on("data", (chunk: string) => {
         text += chunk;
-        if (text.length > MAX_HEALTH_BYTES) request.destroy();
+        if (text.length > MAX_BYTES) request.destroy();
       });
-      response.on("end", () => resolve(response.statusCode === 200 ? parseHealth(text) : undefined));
+      response.on("end", () => {
+        try {
+          resolve(response.statusCode === 200 ? JSON.parse(text) : undefined);
+        } catch {
+          resolve(undefined);
+        }
+      });
       response.on("error", () => resolve(undefined));
     });
     request.on("timeout", () => request.destroy());
     request.on("error", () => resolve(undefined));
     request.on("close", () => resolve(undefined));
   });
+}
+
+/** Asks `http://127.0.0.1:<port>/health`. */
+export async function probeHealth(port: number, timeoutMs = 1_500): Promise<Health | undefined> {
+  const body = (await getLocalJson(port, "/health", {}, timeoutMs)) as Partial<Health> | null | undefined;
+  return body?.status === "ok" && typeof body.version === "string" ? (body as Health) : undefined;
+}
+
+/**
+ * Whether the gateway on `port` has each upstream's key (`/ui/api/upstreams`, which takes the local key); undefined
+ * when it does not say (a gateway older than the question, or not this user's).
+ */
+export async function askKeyStates(port: number, localKey: string, timeoutMs = 6_000): Promise<UpstreamKeyState[] | undefined> {
+  const body = (await getLocalJson(port, "/ui/api/upstreams", { authorization: `Bearer ${localKey}` }, timeoutMs)) as { upstreams?: unknown } | null | undefined;
+  return Array.isArray(body?.upstreams) ? (body.upstreams as UpstreamKeyState[]) : undefined;
 }

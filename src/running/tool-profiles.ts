@@ -61,17 +61,22 @@ function settingsFile(g: GatewayAddress, tool: string, offline: boolean, setting
  */
 const PROFILES: Readonly<Record<string, Profile>> = {
   // Claude Code asks whether to trust an ANTHROPIC_API_KEY it has not seen before; a bearer token
-  // (ANTHROPIC_AUTH_TOKEN, which the messages family accepts) is used without that question.
-  claude: (g) => ({ env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey }, leadingArgs: [] }),
+  // (ANTHROPIC_AUTH_TOKEN, which the messages family accepts) is used without that question. Model discovery makes it
+  // read the gateway's model list at start (GET /v1/models?limit=1000) and offer its claude* ids in /model (SPEC 11).
+  claude: (g) => ({ env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey, CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1" }, leadingArgs: [] }),
   // Codex reads its provider from ~/.codex/config.toml; `-c` overrides it for this run only, so the user's file
-  // stays untouched. It speaks only the Responses API. Offline: no update check at start, no analytics events.
+  // stays untouched. It speaks only the Responses API, over HTTP from its first request: `supports_websockets =
+  // false` (codex-rs ModelProviderInfo; false is its default for a provider of one's own, said here so that it
+  // stays so) keeps it from trying a WebSocket upgrade first, which the gateway refuses and Codex retries. Such a
+  // provider also compacts with an ordinary request (codex-rs `supports_remote_compaction` is only the OpenAI and
+  // Azure providers'). Offline: no update check at start, no analytics events.
   codex: (g, { offline }) => ({
     env: {},
     leadingArgs: [
       "-c",
       'model_provider="gateway"',
       "-c",
-      `model_providers.gateway={ name = "gateway", base_url = "${g.openaiBaseUrl}", env_key = "OPENAI_API_KEY", wire_api = "responses" }`,
+      `model_providers.gateway={ name = "gateway", base_url = "${g.openaiBaseUrl}", env_key = "OPENAI_API_KEY", wire_api = "responses", supports_websockets = false }`,
       ...(offline ? ["-c", "check_for_update_on_startup=false", "-c", "analytics.enabled=false"] : []),
     ],
   }),
@@ -104,12 +109,15 @@ const PROFILES: Readonly<Record<string, Profile>> = {
   aider: (g) => ({ env: { OPENAI_API_BASE: g.openaiBaseUrl }, leadingArgs: [] }),
 };
 
+/** The tool a command runs, by its file name (`/usr/bin/claude`, `codex.cmd`: `claude`, `codex`). */
+export const toolName = (command: string): string => basename(command).replace(/\.(cmd|exe|js)$/i, "");
+
 /** The tools `gateway run` knows by name. */
 export const KNOWN_TOOLS = Object.keys(PROFILES);
 
 /** The environment and arguments to launch `command` with, pointed at `gateway`; `--offline` adds `OFFLINE_ENV` for any command. */
 export function launchFor(command: string, gateway: GatewayAddress, options: LaunchOptions = { offline: false }): ToolLaunch {
-  const profile = PROFILES[basename(command).replace(/\.(cmd|exe|js)$/i, "")];
+  const profile = PROFILES[toolName(command)];
   const launch = profile ? profile(gateway, options) : { env: {}, leadingArgs: [] };
   return options.offline ? { ...launch, env: { ...OFFLINE_ENV, ...launch.env } } : launch;
 }

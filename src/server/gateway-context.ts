@@ -9,6 +9,7 @@ import { keyFingerprint } from "../running/key-fingerprint.js";
 import { createModelAliases, type ModelAliases } from "../routing/model-aliases.js";
 import { createRouter, type Router } from "../routing/router.js";
 import type { ReasoningSeal } from "../translate/index.js";
+import { keyStates } from "../upstream/key-states.js";
 import type { UpstreamSet } from "../upstream/upstream-set.js";
 import { createApp, type AppHandler } from "./app.js";
 import { createInflight, type Inflight, type Occupancy } from "./inflight.js";
@@ -81,9 +82,9 @@ export interface GatewayContext {
   nextRequestId(): string;
 }
 
-/** What `/health` says of the upstreams: names, origins (never a path or a key) and formats. */
+/** What `/health` says of the upstreams: names, kinds, origins (never a path or a key) and the formats in effect. */
 function upstreamsHealth(upstreams: UpstreamSet) {
-  return upstreams.all.map((upstream) => ({ name: upstream.name, url: upstream.label, formats: upstream.config.formats }));
+  return upstreams.all.map((upstream) => ({ name: upstream.name, kind: upstream.config.kind, url: upstream.label, formats: upstream.config.formats }));
 }
 
 export function createGatewayContext(options: GatewayContextOptions): GatewayContext {
@@ -120,6 +121,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
       version: options.version,
       upstream,
       pricing: config,
+      keyStates: () => keyStates(upstreams),
       nextRequestId,
       onInternalError,
       health: () => ({ version: options.version, upstream, pid: process.pid, upstreams: upstreamsHealth(upstreams), keyFingerprint: keyFingerprint(options.localKey) }),

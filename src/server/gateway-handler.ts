@@ -1,16 +1,17 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { notFound, toApiError } from "../errors/index.js";
 import { chatFamily, type Family } from "../formats/index.js";
+import type { ClientRequest } from "../request/client-request.js";
 import { clientLeft, createExchange, type Exchange } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { redactHeaders } from "./redact-headers.js";
-import { answerModelList } from "./reply/model-list.js";
+import { answerModelList, extraModelIds } from "./reply/model-list.js";
 import { sendError } from "./reply/send-error.js";
 import { sendEmpty } from "./reply/send-json.js";
 import { authenticate } from "./stages/authenticate.js";
 import { forward } from "./stages/forward.js";
 import { checkHost, checkOrigin, corsHeaders, preflightHeaders, repeatedHeader } from "./stages/guard.js";
-import { readRequest } from "./stages/read-request.js";
+import { checkRequest, modelNamed, readRequestBody } from "./stages/read-request.js";
 import { record, requestIdOf, upstreamOf, type Trail } from "./stages/record.js";
 import { resolve, type Resolved } from "./stages/resolve.js";
 
@@ -31,11 +32,21 @@ function answerError(x: Exchange, ctx: GatewayContext, family: Family, trail: Tr
 async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolved, { kind: "proxy" }>, repeated: string | undefined, trail: Trail): Promise<void> {
   const { req } = x;
   const { endpoint, query } = resolved;
+  trail.format = endpoint.format?.name;
   authenticate(endpoint.family, req.headers, query, repeated, ctx.keyMatches);
-  const request = await readRequest(req, endpoint, query, ctx.config.maxBodyBytes, ctx.bodyTimeoutMs);
+  const bytes = await readRequestBody(req, ctx.config.maxBodyBytes, ctx.bodyTimeoutMs);
+  // A body the checks refuse is what a user most wants to see: it is captured, and the model it names recorded.
+  x.capture?.requestBody(bytes);
+  let request: ClientRequest;
+  try {
+    request = checkRequest(req, endpoint, query, bytes);
+  } catch (error) {
+    trail.model = modelNamed(endpoint, bytes);
+    throw error;
+  }
   trail.request = request;
-  x.capture?.requestBody(request.bytes);
-  if (endpoint.kind === "models") return answerModelList(x, ctx.upstreams, ctx.aliases.exact, endpoint, query);
+  trail.model = request.model;
+  if (endpoint.kind === "models") return answerModelList(x, ctx.upstreams, extraModelIds(ctx), endpoint, query);
   const route = ctx.router.route(request);
   trail.route = route;
   const forwarded = await forward(x, ctx, request, route);
@@ -66,7 +77,7 @@ export function createGatewayHandler(ctx: GatewayContext) {
     const resolved = resolve(req.method ?? "GET", req.url ?? "/", req.headers, ctx.segments);
     const x = createExchange(req, res);
     const family = resolved.kind === "proxy" ? resolved.endpoint.family : chatFamily;
-    const trail: Trail = { path: resolved.path, family: resolved.kind === "proxy" ? family.name : null, request: undefined, route: undefined, forwarded: undefined, clientLeft: false };
+    const trail: Trail = { path: resolved.path, family: resolved.kind === "proxy" ? family.name : null, format: undefined, model: undefined, request: undefined, route: undefined, forwarded: undefined, clientLeft: false };
     const leave = resolved.kind === "proxy" ? ctx.inflight.enter(x) : undefined;
     // One listener ends both: the upstream call of a client that went away, and the request's time in flight.
     res.once("close", () => {

@@ -30,6 +30,8 @@ export interface StartGatewayOptions {
   keepAliveMs?: number;
   /** Told about an error the gateway did not expect (a bug; the client gets a 500). @default console.error */
   onInternalError?: (error: unknown) => void;
+  /** Told of each WebSocket upgrade refused (method and path), for the server log. */
+  onUpgradeRefused?: (method: string, path: string) => void;
   /** Told when the gateway goes from no request open to one, and back (`createIdleMemory` for `gateway start`). */
   occupancy?: Occupancy;
 }
@@ -72,7 +74,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     await upstreams.close();
     throw error;
   }
-  running.server.on("upgrade", refuseUpgrade(ctx.nextRequestId));
+  running.server.on("upgrade", refuseUpgrade(ctx.nextRequestId, options.onUpgradeRefused));
   for (const host of ["127.0.0.1", "localhost"]) ctx.allowedOrigins.add(`http://${host}:${running.port}`);
 
   let closing: Promise<void> | undefined;

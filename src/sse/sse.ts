@@ -1,5 +1,6 @@
 import { StringDecoder } from "node:string_decoder";
 import { createParser } from "eventsource-parser";
+import { withoutByteOrderMark } from "../parse-json.js";
 
 /**
  * The project's one reader and one writer of server-sent events: the echo upstream, the translators, the terminal
@@ -39,13 +40,22 @@ export const encodeEvents = (events: readonly SseOut[]): string => events.map(en
 /** A comment line: ignored by every SSE reader, enough to show a connection is alive. */
 export const sseComment = (text: string): string => `: ${text}\n\n`;
 
-/** Feeds bytes in as they arrive; `onEvent` gets each complete event in order. */
+/**
+ * Feeds bytes in as they arrive; `onEvent` gets each complete event in order. A byte-order mark before the first
+ * character is dropped, as the WHATWG rules decode a stream (eventsource-parser takes text and leaves that to its
+ * caller): kept, it made the first line's field name `\uFEFFdata`, and the stream's first event was lost.
+ */
 export function createSseDecoder(onEvent: (message: SseMessage) => void) {
   const decoder = new StringDecoder("utf8");
   const parser = createParser({ onEvent: (event) => onEvent({ event: event.event, data: event.data }) });
+  let started = false;
   return {
     feed(chunk: Buffer | string): void {
-      parser.feed(typeof chunk === "string" ? chunk : decoder.write(chunk));
+      const text = typeof chunk === "string" ? chunk : decoder.write(chunk);
+      if (started) return parser.feed(text);
+      if (!text) return;
+      started = true;
+      parser.feed(withoutByteOrderMark(text));
     },
     /** The end of the bytes: an event without its blank line is dropped, as the SSE rules say. */
     end(): void {

@@ -13,8 +13,11 @@ export interface CallBlocks<C extends QueuedCall> {
   openCall(): C | undefined;
   /** Opens the call's block (nothing is open then), with the arguments it has so far. */
   open(call: C): ClientEvent[];
-  /** Closes whatever block is open (nothing when none is). */
-  close(): ClientEvent[];
+  /**
+   * Closes whatever block is open (nothing when none is). `cut`: the reply was cut by the output limit, so a call
+   * whose arguments do not parse never completed, and is closed as such (SPEC 10 rule 2).
+   */
+  close(cut?: boolean): ClientEvent[];
   /** A piece of the open call's arguments, already added to its `args`. */
   piece(text: string): ClientEvent[];
 }
@@ -29,10 +32,13 @@ export function createCallQueue<C extends QueuedCall>(blocks: CallBlocks<C>) {
   const calls = new Map<number, C>();
   const waiting: C[] = [];
 
-  /** Closes the open block and then each waiting call's, in the order they started. */
-  function settle(): ClientEvent[] {
-    const out = blocks.close();
-    for (let call = waiting.shift(); call; call = waiting.shift()) out.push(...blocks.open(call), ...blocks.close());
+  /**
+   * Closes the open block and then each waiting call's, in the order they started. When the reply was cut by the
+   * output limit (`cut`), a waiting call whose arguments never completed is left out: its block never opened.
+   */
+  function settle(cut = false): ClientEvent[] {
+    const out = blocks.close(cut);
+    for (let call = waiting.shift(); call; call = waiting.shift()) if (!cut || parsesAsObject(call.args)) out.push(...blocks.open(call), ...blocks.close());
     return out;
   }
 

@@ -1,6 +1,6 @@
 import type { HubUsage } from "./hub.js";
 import { createHubEventReader, reasoningStandsIn, type HubEvent } from "./hub-events.js";
-import type { ClientEvent, ErrorFields, HubStreamItem, HubToClientStream, IdSource } from "./types.js";
+import type { ClientEvent, ErrorFields, HubStreamItem, HubToClientStream } from "./types.js";
 
 /** What the driver knows when the upstream stream has ended, for a format's closing events. */
 export interface StreamEnd {
@@ -39,8 +39,8 @@ export interface ClientStreamFormat {
  * closing needs: the finish reason, the last usage, and the reasoning and visible text, so that a reply that is
  * reasoning alone can close with it as its answer.
  */
-export function createClientStream(ids: IdSource, format: ClientStreamFormat): HubToClientStream {
-  const reader = createHubEventReader(ids);
+export function createClientStream(format: ClientStreamFormat): HubToClientStream {
+  const reader = createHubEventReader();
   let started = false;
   let ended = false;
   let reasoning = "";

@@ -1,7 +1,7 @@
 import type { HubChunk, HubToolCallDelta, HubUsage, ReasoningField } from "./hub.js";
 import { createThinkSplitter, type ContentPiece } from "./think-tags.js";
 import { argumentsText } from "./tool-arguments.js";
-import type { ErrorFields, HubStreamItem, IdSource } from "./types.js";
+import type { ErrorFields, HubStreamItem } from "./types.js";
 
 /**
  * A chat stream reduced to what every client format is built from, whatever shape the upstream used: reasoning
@@ -12,8 +12,11 @@ import type { ErrorFields, HubStreamItem, IdSource } from "./types.js";
 export type HubEvent =
   | { type: "reasoning"; text: string; field: ReasoningField }
   | { type: "text"; text: string }
-  /** `call` counts tool calls from 0 in the order they were opened. */
-  | { type: "tool_start"; call: number; id: string; name: string }
+  /**
+   * `call` counts tool calls from 0 in the order they were opened; `id` is the upstream's, undefined when it sent none
+   * (each client format then makes one with its own prefix: `toolu_` for messages, `call_` for the others).
+   */
+  | { type: "tool_start"; call: number; id: string | undefined; name: string }
   | { type: "tool_args"; call: number; text: string }
   /** The upstream's `finish_reason`, as it said it (first one only). */
   | { type: "finish"; reason: string }
@@ -22,6 +25,26 @@ export type HubEvent =
   | { type: "error"; error: ErrorFields };
 
 type Delta = HubChunk["choices"][number]["delta"];
+
+/**
+ * The text of a message's or delta's `content`: a string, or a list of parts whose `text` parts count (Mistral sends
+ * `[{"type": "text", "text": ...}]`, in replies and in stream deltas: its API's `AssistantMessage.content` and
+ * `DeltaMessage.content` are a string or a list of chunks). Its `thinking` chunks are left out: reasoning sent back to
+ * Mistral would need its own chunk shape, which no request translation makes.
+ */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  let text = "";
+  for (const part of content as { type?: unknown; text?: unknown }[]) if (part?.type === "text" && typeof part.text === "string") text += part.text;
+  return text;
+}
+
+/**
+ * Whether a choice is the one translated: index 0 (or none, for a server that leaves it out). The other formats have
+ * no choices, and a second one (`n` > 1) is another answer, never a piece of the first.
+ */
+export const isFirstChoice = (choice: { index?: unknown } | null | undefined): boolean => (choice?.index ?? 0) === 0;
 
 /** The text of OpenRouter's `reasoning_details[]`: its `reasoning.text` entries' `text` and `reasoning.summary` entries' `summary` (encrypted entries have none). */
 function detailsText(details: unknown): string {
@@ -67,9 +90,9 @@ interface Call {
   /** Argument text sent so far. */
   args: string;
   ordinal: number | undefined;
-  /** The call opened under an id the reader made up (its name came before its id). */
+  /** The call opened without an id (its name came before its id, or no id ever comes). */
   madeUp: boolean;
-  /** The upstream's own id, when it came after the call opened under a made-up one. */
+  /** The upstream's own id, when it came after the call opened without one. */
   lateId: string | undefined;
 }
 
@@ -85,9 +108,10 @@ export const hasUsage = (usage: unknown): usage is HubUsage => typeof usage === 
  * every piece, the same call at several indexes), then by index (an id that never comes, or comes after the name);
  * a new id on a known index is a new call; a piece that repeats a call's whole arguments after they were streamed is a replay and is
  * dropped; arguments sent as an object become JSON text; argument text before the name waits for it. Content that opens
- * with `<think>` is reasoning up to `</think>` (`think-tags.ts`); `end()` gives what the splitter still held.
+ * with `<think>` is reasoning up to `</think>` (`think-tags.ts`); `end()` gives what the splitter still held. Only the
+ * first choice is read (`isFirstChoice`).
  */
-export function createHubEventReader(ids: IdSource) {
+export function createHubEventReader() {
   const calls: Call[] = [];
   const content = createThinkSplitter();
   let opened = 0;
@@ -102,7 +126,7 @@ export function createHubEventReader(ids: IdSource) {
         waiting.id = piece.id;
         return waiting;
       }
-      // The name came first and the call opened under a made-up id; this is its real id, late.
+      // The name came first and the call opened without an id; this is its real id, late.
       const late = [...calls].reverse().find((call) => call.madeUp && call.lateId === undefined && call.index === piece.index);
       if (late) {
         late.lateId = piece.id;
@@ -128,10 +152,7 @@ export function createHubEventReader(ids: IdSource) {
       // call: it goes out now, in the upstream's order, not after the call at the end of the stream.
       out.push(...content.end().map(contentEvent));
       call.ordinal = opened++;
-      if (call.id === undefined) {
-        call.id = ids("call_");
-        call.madeUp = true;
-      }
+      call.madeUp = call.id === undefined;
       out.push({ type: "tool_start", call: call.ordinal, id: call.id, name: call.name });
       if (call.pending) out.push({ type: "tool_args", call: call.ordinal, text: call.pending });
       call.args = call.pending;
@@ -145,7 +166,8 @@ export function createHubEventReader(ids: IdSource) {
   function delta(d: Delta, out: HubEvent[]): void {
     const reasoning = reasoningOf(d);
     if (reasoning) out.push({ type: "reasoning", ...reasoning });
-    if (typeof d.content === "string" && d.content) out.push(...content.push(d.content).map(contentEvent));
+    const text = contentText(d.content);
+    if (text) out.push(...content.push(text).map(contentEvent));
     for (const piece of d.tool_calls ?? []) toolPiece(piece, out);
   }
 
@@ -155,6 +177,7 @@ export function createHubEventReader(ids: IdSource) {
       const out: HubEvent[] = [];
       const { chunk } = item;
       for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
+        if (!isFirstChoice(choice)) continue;
         if (choice?.delta) delta(choice.delta, out);
         const reason = choice?.finish_reason;
         if (typeof reason === "string" && reason && !finished) {

@@ -1,8 +1,7 @@
 import type { HubReply, HubUsage, ReasoningField } from "./hub.js";
-import { hasUsage, reasoningOf, reasoningStandsIn } from "./hub-events.js";
+import { contentText, hasUsage, isFirstChoice, reasoningOf, reasoningStandsIn } from "./hub-events.js";
 import { splitThinkTags } from "./think-tags.js";
-import { argumentsText } from "./tool-arguments.js";
-import type { IdSource } from "./types.js";
+import { argumentsText, parsesAsObject } from "./tool-arguments.js";
 
 /** A whole chat reply reduced as `hub-events.ts` reduces a stream: reasoning, text, complete tool calls, finish reason, usage. */
 export interface HubReplyParts {
@@ -10,21 +9,24 @@ export interface HubReplyParts {
   text: string;
   /** What the client is shown as the answer: `text`, or the reasoning when it stands in (`reasoningStandsIn`). */
   answer: string;
-  toolCalls: { id: string; name: string; arguments: string }[];
+  /** The calls, each with the upstream's id (undefined when it sent none: the client format makes one with its prefix). */
+  toolCalls: { id: string | undefined; name: string; arguments: string }[];
   finishReason: string | null;
   usage: HubUsage | undefined;
 }
 
 /**
- * Reads a non-stream chat reply; every choice is read as one (servers that put the answer in `choices[1]`). Content that
- * opens with `<think>` gives its tagged part as reasoning when the upstream gave no reasoning field.
+ * Reads a non-stream chat reply: its first choice alone (`isFirstChoice`). Content that opens with `<think>` gives its
+ * tagged part as reasoning when the upstream gave no reasoning field. In a reply cut by the output limit, calls whose
+ * arguments never completed are left out.
  */
-export function readHubReply(reply: HubReply, ids: IdSource): HubReplyParts {
+export function readHubReply(reply: HubReply): HubReplyParts {
   const parts: HubReplyParts = { reasoning: undefined, text: "", answer: "", toolCalls: [], finishReason: null, usage: hasUsage(reply.usage) ? reply.usage : undefined };
   for (const choice of Array.isArray(reply.choices) ? reply.choices : []) {
+    if (!isFirstChoice(choice)) continue;
     const message = choice?.message;
     if (message) {
-      const pieces = typeof message.content === "string" ? splitThinkTags(message.content) : [];
+      const pieces = splitThinkTags(contentText(message.content));
       const tagged = pieces.filter((piece) => piece.kind === "reasoning").map((piece) => piece.text).join("");
       const reasoning = reasoningOf(message) ?? (tagged ? { text: tagged, field: "reasoning_content" as const } : undefined);
       if (reasoning) parts.reasoning = parts.reasoning ? { ...parts.reasoning, text: parts.reasoning.text + reasoning.text } : reasoning;
@@ -32,11 +34,13 @@ export function readHubReply(reply: HubReply, ids: IdSource): HubReplyParts {
       for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
         const name = call?.function?.name;
         if (!name) continue;
-        parts.toolCalls.push({ id: call.id || ids("call_"), name, arguments: argumentsText(call.function.arguments as string | undefined) });
+        parts.toolCalls.push({ id: call.id || undefined, name, arguments: argumentsText(call.function.arguments as string | undefined) });
       }
     }
-    if (typeof choice?.finish_reason === "string" && (parts.finishReason === null || choice.finish_reason === "tool_calls")) parts.finishReason = choice.finish_reason;
+    if (typeof choice?.finish_reason === "string") parts.finishReason = choice.finish_reason;
   }
+  // A reply cut by the output limit: a call whose arguments do not parse never completed, and is left out (SPEC 10 rule 2).
+  if (parts.finishReason === "length") parts.toolCalls = parts.toolCalls.filter((call) => parsesAsObject(call.arguments));
   const reasoning = parts.reasoning?.text ?? "";
   parts.answer = reasoningStandsIn(parts.text, parts.toolCalls.length > 0, reasoning) ? reasoning : parts.text;
   return parts;

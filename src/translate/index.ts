@@ -1,3 +1,3 @@
 export type * from "./types.js";
 export { translateRequest, type TranslatedRequest } from "./translate-request.js";
-export { upstreamEventOf } from "./upstream-event.js";
+export { STREAM_END, upstreamEventOf } from "./upstream-event.js";

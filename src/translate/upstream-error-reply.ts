@@ -8,6 +8,19 @@ const CONTEXT_LENGTH = /context[_ ]length|maximum context|context window|exceeds
 /** Whether an upstream error says the prompt does not fit the model's context. */
 export const isContextLengthError = (message: string, code: string | null): boolean => code === "context_length_exceeded" || CONTEXT_LENGTH.test(message);
 
+/**
+ * The status a 200 JSON reply that is an error stands for, or undefined for a reply. OpenRouter answers 200 with
+ * `{"error": {"code": 429, "message": ...}}` when a request fails after it was accepted (openrouter.ai/docs, "Errors"),
+ * and some proxies do the same: the status its `code` names when that is an HTTP error status, else 502 (the upstream
+ * failed without saying how). A body whose `choices` hold an answer is a reply, whatever else it says.
+ */
+export function errorReplyStatus(body: Record<string, unknown>): number | undefined {
+  const { error, choices } = body;
+  if (error === undefined || error === null || (Array.isArray(choices) && choices.length > 0)) return undefined;
+  const code = Number(typeof error === "object" ? (error as UpstreamErrorObject).code : undefined);
+  return Number.isInteger(code) && code >= 400 && code <= 599 ? code : 502;
+}
+
 type UpstreamErrorObject = { message?: unknown; type?: unknown; code?: unknown; status?: unknown };
 
 /** An upstream error read for a client: the fields by SPEC 10 rule 5, and the upstream's own type and code, which chat clients keep. */

@@ -1,22 +1,49 @@
-import type { Dispatcher } from "undici";
+import type { buildConnector, Dispatcher } from "undici";
 import type { Timeouts } from "../config/index.js";
 import { isLoopbackHost } from "../config/index.js";
+
+/**
+ * `connect` that closes a connection its client opened and then had nothing to send on. undici's client opens one
+ * after each request aborted in the middle of its reply: the socket closes, the aborted request goes back to the
+ * pending side of the queue, and the client connects for it before it sees that it was aborted and drops it
+ * (nodejs/undici#5845); a request aborted while its connection was being made leaves one the same way. Such a
+ * connection never carries a request and gets no keep-alive timer, so it stayed open until the upstream closed it:
+ * one per aborted stream, as many as the most streams open at once.
+ */
+function closingUnused(connect: buildConnector.connector): buildConnector.connector {
+  return (options, callback) =>
+    connect(options, (...result) => {
+      const socket = result[1];
+      const written = socket?.bytesWritten;
+      callback(...result);
+      // The client writes the request it connected for before the callback returns (its resume runs there), or
+      // just after, when it is already resuming; a microtask later, nothing written means there is none.
+      if (socket) queueMicrotask(() => socket.bytesWritten === written && socket.destroy());
+    });
+}
 
 /**
  * A keep-alive connection pool for the upstream, with our timeouts in place of undici's (its 300 s
  * `headersTimeout` would cut off a model that thinks for longer). `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` are
  * honoured, except for loopback upstreams, which never go through a proxy. undici is loaded here, when the first
  * request needs it, not when the gateway starts: it is the largest module the gateway loads (about 60 ms), and
- * `/health`, the dashboard and every local error answer without it.
+ * `/health`, the dashboard and every local error answer without it. Each connection's client is undici's own with
+ * its `connect` wrapped (`closingUnused`), whether it connects directly or through a proxy's tunnel.
  */
 export async function createDispatcher(base: URL, timeouts: Timeouts): Promise<Dispatcher> {
-  const { Agent, EnvHttpProxyAgent } = await import("undici");
+  const { Agent, Client, EnvHttpProxyAgent, Pool } = await import("undici");
+  const client = (origin: URL, options: object): Dispatcher => {
+    const { connect } = options as { connect: buildConnector.connector };
+    return new Client(origin, { ...options, connect: closingUnused(connect) });
+  };
   const options = {
     connect: { timeout: timeouts.connectMs },
     headersTimeout: timeouts.firstByteMs,
     bodyTimeout: timeouts.idleMs,
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
+    // A pool per origin as undici makes it, whose clients each get a `connect` that the pool has built already.
+    factory: (origin: string | URL, pool: object): Dispatcher => new Pool(origin, { ...pool, factory: client }),
   };
   return isLoopbackHost(base.hostname) ? new Agent(options) : new EnvHttpProxyAgent(options);
 }

@@ -10,27 +10,30 @@ export interface DispatchedReply {
   body: ReplyBody;
 }
 
-/** undici's `util.parseHeaders`. */
-export type ParseHeaders = (raw: Buffer[]) => Record<string, string | string[] | undefined>;
+/**
+ * The handler methods undici's current API calls, each required: a misspelt or missing one is a type error, and so
+ * is one undici stops declaring. (Every method of `Dispatcher.DispatchHandler` is optional, so `implements` alone
+ * would accept a handler undici never calls; the deprecated `onConnect`/`onHeaders`/`onData`/`onComplete` work in
+ * undici 7 only through a wrapper that undici 8 drops.)
+ */
+type ReplyHandlerMethods = Required<Pick<Dispatcher.DispatchHandler, "onRequestStart" | "onResponseStart" | "onResponseData" | "onResponseEnd" | "onResponseError">>;
 
 /**
- * undici's handler interface as its HTTP/1.1 client calls it (the one `Dispatcher.request` itself is built on):
- * headers, then each chunk, then the end or an error. Backpressure is `onData`'s return value.
+ * undici's handler interface: the request starts (with the controller that pauses, resumes and aborts it), the
+ * reply's status and headers, each chunk, then the end or an error. Backpressure is the controller's `pause`.
  */
-class ReplyHandler {
+class ReplyHandler implements ReplyHandlerMethods {
   body: ReplyBody | undefined;
-  abort: ((reason?: Error) => void) | undefined;
-  /** Why the request was aborted before undici gave the handler a way to abort it. */
+  controller: Dispatcher.DispatchController | undefined;
+  /** Why the request was aborted before undici gave the handler its controller. */
   reason: Error | undefined;
   readonly signal: AbortLike;
-  readonly parseHeaders: ParseHeaders;
   readonly resolve: (reply: DispatchedReply) => void;
   readonly reject: (error: Error) => void;
   readonly onAbort = (): void => this.abortWith(this.signal.reason as Error);
 
-  constructor(signal: AbortLike, parseHeaders: ParseHeaders, resolve: (reply: DispatchedReply) => void, reject: (error: Error) => void) {
+  constructor(signal: AbortLike, resolve: (reply: DispatchedReply) => void, reject: (error: Error) => void) {
     this.signal = signal;
-    this.parseHeaders = parseHeaders;
     this.resolve = resolve;
     this.reject = reject;
     if (signal.aborted) this.reason = signal.reason as Error;
@@ -38,33 +41,32 @@ class ReplyHandler {
   }
 
   abortWith(reason: Error): void {
-    if (this.abort) this.abort(reason);
+    if (this.controller) this.controller.abort(reason);
     else this.reason ??= reason;
   }
 
-  onConnect(abort: (reason?: Error) => void): void {
-    if (this.reason) abort(this.reason);
-    else this.abort = abort;
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    if (this.reason) controller.abort(this.reason);
+    else this.controller = controller;
   }
 
-  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     // 1xx (a 100 Continue, 103 Early Hints): the real answer follows.
-    if (statusCode < 200) return true;
-    this.body = new ReplyBody(resume, (reason) => this.abort?.(reason));
-    this.resolve({ statusCode, headers: this.parseHeaders(rawHeaders), body: this.body });
-    return true;
+    if (statusCode < 200) return;
+    this.body = new ReplyBody(controller);
+    this.resolve({ statusCode, headers, body: this.body });
   }
 
-  onData(chunk: Buffer): boolean {
-    return this.body!.push(chunk);
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (!this.body!.push(chunk)) controller.pause();
   }
 
-  onComplete(): void {
+  onResponseEnd(): void {
     this.signal.removeEventListener("abort", this.onAbort);
     this.body!.complete();
   }
 
-  onError(error: Error): void {
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     this.signal.removeEventListener("abort", this.onAbort);
     if (this.body) this.body.fail(error);
     else this.reject(error);
@@ -75,12 +77,10 @@ class ReplyHandler {
  * One request through `dispatcher.dispatch`, resolved at the reply's headers with a `ReplyBody` that undici's
  * parser feeds directly: `Dispatcher.request` made a Readable, a promise and an async resource per reply, which
  * measured about 40 µs a request against the proxy floor's own 40. `signal` aborts it, with its reason, whether
- * the reply's headers have come or not. `parseHeaders` is undici's (`util.parseHeaders`), passed in because undici
- * is loaded on first use.
+ * the reply's headers have come or not.
  */
-export function dispatchReply(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: AbortLike, parseHeaders: ParseHeaders): Promise<DispatchedReply> {
+export function dispatchReply(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: AbortLike): Promise<DispatchedReply> {
   return new Promise((resolve, reject) => {
-    const handler = new ReplyHandler(signal, parseHeaders, resolve, reject);
-    dispatcher.dispatch(options, handler as unknown as Dispatcher.DispatchHandler);
+    dispatcher.dispatch(options, new ReplyHandler(signal, resolve, reject));
   });
 }

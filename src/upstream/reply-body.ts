@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import type { Dispatcher } from "undici";
 
 /** Where a body goes chunk by chunk, as the upstream sends it: the passthrough relay queues each one for the client. */
 export interface BodySink {
@@ -26,16 +27,14 @@ export class ReplyBody {
   #heldBytes = 0;
   /** How the upstream finished while nobody was reading: "end", or the error. */
   #done: "end" | Error | undefined;
-  readonly #resume: () => void;
-  readonly #abort: (reason?: Error) => void;
+  /** undici's handle on the request: `resume` restarts a paused upstream socket; `abort` ends the request (a no-op once it completed). */
+  readonly #controller: Pick<Dispatcher.DispatchController, "resume" | "abort">;
 
-  /** `resume` restarts a paused upstream socket; `abort` ends the upstream request (a no-op once it completed). */
-  constructor(resume: () => void, abort: (reason?: Error) => void) {
-    this.#resume = resume;
-    this.#abort = abort;
+  constructor(controller: Pick<Dispatcher.DispatchController, "resume" | "abort">) {
+    this.#controller = controller;
   }
 
-  /** A chunk from the upstream; false pauses its socket. Called by the dispatch handler only. */
+  /** A chunk from the upstream; false: pause its socket. Called by the dispatch handler only. */
   push(chunk: Buffer): boolean {
     if (this.#sink) return this.#sink.data(chunk);
     this.#held.push(chunk);
@@ -68,17 +67,17 @@ export class ReplyBody {
     const done = this.#done;
     if (done === "end") sink.end();
     else if (done) sink.error(done);
-    else if (paused && flowing) this.#resume();
+    else if (paused && flowing) this.#controller.resume();
   }
 
   /** Asks for more after the sink said it was full. */
   resume(): void {
-    this.#resume();
+    this.#controller.resume();
   }
 
   /** Stops reading: the upstream request is aborted (its connection closed) unless it already completed. */
-  destroy(reason?: Error): void {
-    this.#abort(reason);
+  destroy(reason: Error = new Error("The gateway stopped reading the upstream's reply.")): void {
+    this.#controller.abort(reason);
   }
 
   /** The whole body as text (UTF-8). */
@@ -113,9 +112,9 @@ export class ReplyBody {
   /** The body as a Node Readable, for decompression and `for await`; destroying it aborts the upstream request. */
   readable(): Readable {
     const stream = new Readable({
-      read: () => this.#resume(),
+      read: () => this.#controller.resume(),
       destroy: (error, callback) => {
-        this.#abort(error ?? undefined);
+        this.destroy(error ?? undefined);
         callback(error);
       },
     });

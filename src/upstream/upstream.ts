@@ -1,10 +1,10 @@
 import { performance } from "node:perf_hooks";
 import type { Dispatcher } from "undici";
-import type { UpstreamConfig } from "../config/index.js";
+import { ECHO_UPSTREAM, type UpstreamConfig } from "../config/index.js";
 import { pause, type AbortLike } from "./abort-like.js";
 import { familyOf } from "../formats/families.js";
 import type { Family, Format, Segments } from "../formats/index.js";
-import { dispatchReply, type DispatchedReply, type ParseHeaders } from "./dispatch-reply.js";
+import { dispatchReply, type DispatchedReply } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
 import type { KeySource } from "./key-source.js";
 import type { Secrets } from "../secrets.js";
@@ -21,7 +21,10 @@ export interface UpstreamCall {
   path: string;
   /** Client headers after the header policy (or the headers of a translated request). */
   headers: HeaderMap;
-  /** The `anthropic-version` the client sent (families that need one). */
+  /**
+   * The `anthropic-version` the client sent (families that need one); when it sent none (a chat client's model list,
+   * a key check), the family's `defaultVersion` goes, as Anthropic refuses any request without one.
+   */
   version?: string | undefined;
   body?: Buffer | string | undefined;
   signal: AbortLike;
@@ -76,24 +79,24 @@ export function createUpstream(options: UpstreamOptions) {
   const formats: ReadonlySet<Format> = new Set(config.formats);
   const families: readonly Family[] = [...new Set(config.formats.map(familyOf))];
   const staticHeaders = Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value] as const);
-  let pool: Promise<{ dispatcher: Dispatcher; parseHeaders: ParseHeaders }> | undefined;
+  let pool: Promise<Dispatcher> | undefined;
   // The pool once made: a request then reaches undici without waiting a turn for a settled promise.
-  let ready: { dispatcher: Dispatcher; parseHeaders: ParseHeaders } | undefined;
+  let ready: Dispatcher | undefined;
 
   function headersFor(call: UpstreamCall, key: string | undefined): HeaderMap {
     const headers: HeaderMap = { ...call.headers };
     if (key !== undefined) Object.assign(headers, config.keyHeader ? { [config.keyHeader]: key } : call.family.auth.upstreamAuth(key));
-    const version = config.anthropicVersion ?? call.version;
-    if (call.family.auth.needsVersion && version) headers["anthropic-version"] = version;
+    const { defaultVersion } = call.family.auth;
+    if (defaultVersion !== undefined) headers["anthropic-version"] = config.anthropicVersion ?? call.version ?? defaultVersion;
     // Static headers win over a client's header of the same name (SPEC 10, Details).
     for (const [name, value] of staticHeaders) headers[name] = value;
     return headers;
   }
 
   async function attempt(call: UpstreamCall, key: string | undefined): Promise<DispatchedReply> {
-    // undici (and its header parser) load with the first request: see `create-dispatcher.ts`.
-    pool ??= Promise.all([options.dispatcher(), import("undici")]).then(([dispatcher, undici]) => (ready = { dispatcher, parseHeaders: undici.util.parseHeaders as ParseHeaders }));
-    const { dispatcher, parseHeaders } = ready ?? (await pool);
+    // undici loads with the first request: see `create-dispatcher.ts`.
+    pool ??= options.dispatcher().then((dispatcher) => (ready = dispatcher));
+    const dispatcher = ready ?? (await pool);
     const request = {
       origin,
       path: `${basePath}${call.family.paths.prefix(segments)}${call.path}`,
@@ -101,7 +104,7 @@ export function createUpstream(options: UpstreamOptions) {
       headers: headersFor(call, key),
       body: call.body,
     };
-    return dispatchReply(dispatcher, request, call.signal, parseHeaders);
+    return dispatchReply(dispatcher, request, call.signal);
   }
 
   async function send(call: UpstreamCall): Promise<UpstreamReply> {
@@ -146,6 +149,8 @@ export function createUpstream(options: UpstreamOptions) {
   return {
     name: config.name,
     label: options.label,
+    /** The built-in echo upstream: offline, and free. */
+    isEcho: config.url === ECHO_UPSTREAM,
     config,
     keySource,
     /** The segments its families live under (`""`: directly under the base). */
@@ -155,7 +160,7 @@ export function createUpstream(options: UpstreamOptions) {
     /** The families of the formats it serves, in config order: the model-list shapes it answers. */
     families,
     send,
-    close: async (): Promise<void> => (await pool)?.dispatcher.close(),
+    close: async (): Promise<void> => (await pool)?.close(),
   };
 }
 

@@ -78,3 +78,20 @@ export function waitForOutput(child: ReturnType<typeof spawnCli>, pattern: RegEx
     check();
   });
 }
+
+/** Runs any command to completion without blocking this process (a fake upstream here must keep answering), its output kept for the key-leak check. */
+export function runProcess(command: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number }): Promise<CliResult> {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
+  return new Promise((resolve) => {
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      recordOutput([`(${command}) ${args.join(" ")}`], stdout, stderr);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}

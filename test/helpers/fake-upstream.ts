@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { once } from "node:events";
 import { performance } from "node:perf_hooks";
 import { encodeEvent, encodeEvents, type SseOut } from "../../src/sse/sse.js";
@@ -63,6 +63,8 @@ export interface Behaviour {
 }
 
 export interface FakeUpstreamOptions {
+  /** Replaces Node's 5 s keep-alive timeout, which also closes a connection that never carried a request. */
+  keepAliveMs?: number;
   /**
    * Answer every request with what the script says. Without one, the upstream answers with its built-in replies:
    * "fake: <the last user text>" in each family's real shapes, at each family's paths (`/gem*` for Gemini, a
@@ -348,6 +350,12 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}) {
       answered.catch(() => res.destroy());
     });
   });
+  if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs;
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -355,6 +363,8 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}) {
     port,
     received,
     behaviour,
+    /** Connections open to it now, whoever opened them. */
+    openSockets: () => sockets.size,
     /** The last request received. */
     last: () => received[received.length - 1]!,
     /** Replaces the script for the next requests. */

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { onTestFinished } from "vitest";
 
 /** Real coding tools from npm, installed by .ci/run into a test-only directory (never devDependencies). */
 export const TOOLS = process.env.GATEWAY_TEST_TOOLS ?? join(homedir(), ".cache", "gateway-test-tools");
@@ -40,4 +41,32 @@ export function toolEnv(home: string): Record<string, string> {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     CODEX_HOME: join(home, ".codex"),
   };
+}
+
+/** The npm package of each tool the tests run, by its command. */
+export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
+  claude: "@anthropic-ai/claude-code",
+  codex: "@openai/codex",
+  gemini: "@google/gemini-cli",
+  qwen: "@qwen-code/qwen-code",
+};
+
+/** The installed version of a tool, read from its package (what ran, whatever the pins say). */
+export function toolVersion(command: string): string {
+  return (JSON.parse(readFileSync(join(TOOLS, "node_modules", TOOL_PACKAGES[command]!, "package.json"), "utf8")) as { version: string }).version;
+}
+
+/** How a tool was tested: natively (an upstream of its own format) or translated (an upstream of another). */
+export type ToolRoute = "native" | "translated";
+
+/**
+ * Reports how the current test ends (passed or not) for the compatibility table: one JSON line appended to the file
+ * `GATEWAY_TEST_RESULTS` names (.ci/run sets it; nothing is written without it). `upstream` is the format the fake
+ * upstream spoke.
+ */
+export function reportToolRun(command: string, route: ToolRoute, upstream: string): void {
+  const file = process.env.GATEWAY_TEST_RESULTS;
+  if (!file) return;
+  const run = { tool: command, package: TOOL_PACKAGES[command], version: toolVersion(command), node: process.version, route, upstream };
+  onTestFinished(({ task }) => appendFileSync(file, `${JSON.stringify({ ...run, test: task.name, passed: task.result?.state === "pass" })}\n`));
 }

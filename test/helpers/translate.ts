@@ -1,6 +1,6 @@
 import { createSseDecoder } from "../../src/sse/sse.js";
 import { createReasoningSeal } from "../../src/translate/reasoning-seal.js";
-import { upstreamEventOf } from "../../src/translate/upstream-event.js";
+import { STREAM_END, upstreamEventOf } from "../../src/translate/upstream-event.js";
 import type { HubChunk, HubReply } from "../../src/translate/hub.js";
 import type { ClientEvent, ClientSide, HubStreamItem, HubToClientStream, IdSource, ReplyHints, TranslateContext, UpstreamSide } from "../../src/translate/types.js";
 
@@ -68,20 +68,23 @@ export function hubReply(message: Partial<HubReply["choices"][number]["message"]
 
 /**
  * The whole pipeline the server runs for a translated stream, without the server: the upstream's bytes (in the pieces
- * given) -> SSE events -> the upstream format's hub items -> the client format's events. Timestamps are zeroed (they
- * may tick between two runs).
+ * given) -> SSE events, up to chat's `[DONE]` -> the upstream format's hub items -> the client format's events.
+ * Timestamps are zeroed (they may tick between two runs).
  */
 export function translateStream(client: ClientSide, upstream: UpstreamSide, pieces: readonly Buffer[], hints: ReplyHints = { inputTokens: 42, includeUsage: true }): ClientEvent[] {
   const ctx = testContext();
   const sink = checkedStream(client, hints, ctx);
   const source = upstream.streamToHub(ctx);
   const out: ClientEvent[] = [...sink.start()];
+  let ended = false;
   const decoder = createSseDecoder((message) => {
+    if (ended) return;
     const event = upstreamEventOf(message);
-    if (event) for (const item of source.push(event)) out.push(...sink.push(item));
+    if (event === STREAM_END) ended = true;
+    else if (event) for (const item of source.push(event)) out.push(...sink.push(item));
   });
-  for (const piece of pieces) decoder.feed(piece);
-  decoder.end();
+  for (const piece of pieces) if (!ended) decoder.feed(piece);
+  if (!ended) decoder.end();
   for (const item of source.finish()) out.push(...sink.push(item));
   out.push(...sink.finish());
   return JSON.parse(JSON.stringify(out, (key, value: unknown) => (key === "created" || key === "created_at" ? 0 : value))) as ClientEvent[];

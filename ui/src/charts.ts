@@ -1,5 +1,7 @@
 import uPlot from "uplot";
+import { formatClock, formatDateTime } from "../../src/request-log/format.js";
 import type { RequestRecord } from "../../src/request-log/record.js";
+import { tickLabels } from "./tick-labels.js";
 
 /** Bucket widths in seconds, finest first: a window is drawn in the finest that keeps it within 120 points. */
 const STEPS = [1, 5, 10, 30, 60, 300, 900, 1800, 3600];
@@ -54,22 +56,40 @@ export function series(records: readonly RequestRecord[], choice: WindowChoice, 
 
 const css = (name: string): string => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
+/** Time ticks' steps in seconds: from a second to a day, none more than 2.5 times the one before. */
+const TIME_STEPS = [1, 2, 5, 10, 15, 20, 30, 60, 120, 180, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 14400, 21600, 28800, 43200, 86400];
+
+/**
+ * The least room, in px, between two time ticks (uPlot takes the smallest step that gets it): 48 for `14:03` and a
+ * gap, 64 for `14:03:07` when 48 px would let the 30 s step in (labels less than a minute apart show seconds).
+ */
+const timeSpace = (_u: uPlot, _axis: number, min: number, max: number, width: number): number => (30 * (width / (max - min)) >= 48 ? 64 : 48);
+
+/** `1.2K`, `3.4M`: a value axis stays narrow whatever the counts. */
+const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
+
 /**
  * One small time chart that follows its container's width. `update` swaps its data; with nothing in the window
  * the chart says so over its empty axes, and `el.dataset.step` tells the bucket width in seconds.
  */
 export function timeChart(el: HTMLElement, labels: string[], colors: string[], kind: "bars" | "line" | "points") {
   const bars = kind === "bars";
-  const axis = { stroke: css("--muted"), grid: { stroke: css("--grid"), width: 1 }, ticks: { stroke: css("--grid"), width: 1 } };
+  const axis = { grid: { stroke: css("--grid"), width: 1 }, ticks: { stroke: css("--grid"), width: 1 } };
+  // 24-hour local time, with seconds when the ticks are less than a minute apart.
+  const ticks = tickLabels({ x: (time, step) => formatClock(time * 1000, step < 60), y: (value) => compact.format(value) });
   const options: uPlot.Options = {
     width: el.clientWidth || 300,
     height: 150,
     legend: { show: true },
     cursor: { drag: { x: false, y: false } },
     scales: { x: { time: true } },
-    axes: [axis, { ...axis, size: 48 }],
+    axes: [
+      { ...axis, space: timeSpace, incrs: TIME_STEPS, size: 32, values: ticks.values("x") },
+      { ...axis, size: 48, values: ticks.values("y") },
+    ],
+    hooks: { draw: [ticks.draw] },
     series: [
-      {},
+      { value: (_u, time) => (time === null ? "--" : formatDateTime(time * 1000)) },
       ...labels.map((label, i) => ({
         label,
         stroke: colors[i],

@@ -1,6 +1,6 @@
 import { clientName } from "../../src/request-log/client-name.js";
 import { formatTime, formatUsd } from "../../src/request-log/format.js";
-import { failureCause, formatMs, modelLabel } from "../../src/request-log/request-line.js";
+import { failureCause, formatMs, modelLabel, streamed } from "../../src/request-log/request-line.js";
 import type { PricedRecord } from "./api.js";
 import { el } from "./dom.js";
 
@@ -35,6 +35,18 @@ function route(r: PricedRecord): string {
 }
 
 /**
+ * The mark of a reply the client asked to stream (`~` in `gateway logs`), in the status cell: a word to the eye, a
+ * name to a screen reader.
+ */
+function streamMark(): HTMLElement {
+  const mark = el("span", "stream", "stream-mark");
+  mark.setAttribute("role", "img");
+  mark.setAttribute("aria-label", "streamed reply");
+  mark.title = "The client asked for this reply as a stream";
+  return mark;
+}
+
+/**
  * The columns, in order. `narrow` ones stay on a phone-width screen (time, model, status, duration); the rest are
  * hidden there by the stylesheet (`.wide`), and on a laptop-half screen the ones marked `.extra` go first.
  */
@@ -48,8 +60,8 @@ const COLUMNS: readonly { title: string; className: string; narrow?: boolean; va
   { title: "Status", className: "num status", narrow: true, value: (r) => String(r.status) },
   { title: "Duration", className: "num", narrow: true, value: (r) => formatMs(r.durationMs) },
   { title: "TTFB", className: "num extra", value: (r) => formatMs(r.ttfbMs) },
-  { title: "In", className: "num", value: (r) => text(r.inputTokens) },
-  { title: "Out", className: "num", value: (r) => text(r.outputTokens) },
+  { title: "In", className: "num extra", value: (r) => text(r.inputTokens) },
+  { title: "Out", className: "num extra", value: (r) => text(r.outputTokens) },
   { title: "Cache", className: "num extra", value: (r) => (r.cacheReadTokens || r.cacheWriteTokens ? `${r.cacheReadTokens ?? 0}/${r.cacheWriteTokens ?? 0}` : "-") },
   { title: "Cost", className: "num cost", value: (r) => formatUsd(r.costUsd) },
   { title: "Outcome", className: "outcome", value: (r) => failureCause(r) ?? "complete" },
@@ -73,8 +85,11 @@ export function requestRow(r: PricedRecord): HTMLTableRowElement {
   for (const column of COLUMNS) {
     const value = column.value(r);
     const td = el("td", value, classes(column));
-    if (column.className.includes("status")) td.classList.add(`s${String(r.status)[0]}`);
-    if (column.className === "path" || column.className === "upstream" || column.className === "model") td.title = value;
+    if (column.className.includes("status")) {
+      td.classList.add(`s${String(r.status)[0]}`);
+      if (streamed(r)) td.prepend(streamMark());
+    }
+    if (["client", "path", "upstream", "model"].includes(column.className)) td.title = value;
     tr.append(td);
   }
   return tr;

@@ -1,6 +1,6 @@
 import { formatCount, formatGroupCost, formatMs } from "../../src/request-log/format.js";
 import type { GroupStats, UsageSummary } from "../../src/stats/summarize.js";
-import { el } from "./dom.js";
+import { breakable, el } from "./dom.js";
 
 /** The figures across the top: requests, errors, tokens, estimated cost, latency. */
 export function renderCards(container: HTMLElement, summary: UsageSummary): void {
@@ -32,7 +32,21 @@ function unpricedNote(g: GroupStats): string | undefined {
   return `${n} for a model without a known price (add it under "prices" in config.json); not counted in the figure.`;
 }
 
-const HEAD = [["Requests", true], ["Errors", true], ["Tokens in", true], ["Tokens out", true], ["Cost", true], ["P50", true], ["P95", true]] as const;
+/**
+ * The figures of a totals row. A phone-width screen keeps the `phone` ones (how many, what they cost, how fast);
+ * the stylesheet hides the others there (`.wide`), as the request table does.
+ */
+const FIGURES: readonly { title: string; phone?: boolean; value: (g: GroupStats) => string; note?: (g: GroupStats) => string | undefined }[] = [
+  { title: "Requests", phone: true, value: (g) => formatCount(g.requests) },
+  { title: "Errors", value: (g) => formatCount(g.errors) },
+  { title: "Tokens in", value: (g) => formatCount(g.inputTokens) },
+  { title: "Tokens out", value: (g) => formatCount(g.outputTokens) },
+  { title: "Cost", phone: true, value: (g) => formatGroupCost(g.costUsd, g.unpricedRequests), note: unpricedNote },
+  { title: "P50", phone: true, value: (g) => formatMs(g.durationMs.p50) },
+  { title: "P95", value: (g) => formatMs(g.durationMs.p95) },
+];
+
+const figureClass = (column: (typeof FIGURES)[number]): string => (column.phone ? "num" : "num wide");
 
 /**
  * A totals table (per model, client or upstream). Each row is a button-like row: choosing it sets the table's filter
@@ -41,25 +55,21 @@ const HEAD = [["Requests", true], ["Errors", true], ["Tokens in", true], ["Token
 export function renderGroups(table: HTMLTableElement, title: string, groups: readonly GroupStats[], active: string, choose: (name: string) => void): void {
   const head = el("tr");
   head.append(el("th", title));
-  for (const [label] of HEAD) head.append(el("th", label, "num"));
+  for (const column of FIGURES) head.append(el("th", column.title, figureClass(column)));
   const rows = groups.map((g) => {
     const tr = el("tr", undefined, g.name === active ? "pick active" : "pick");
     tr.tabIndex = 0;
     tr.title = g.name === active ? "Show every request again" : `Show only the requests of ${g.name}`;
     tr.setAttribute("aria-pressed", String(g.name === active));
-    const cost = el("td", formatGroupCost(g.costUsd, g.unpricedRequests), "num");
-    const note = unpricedNote(g);
-    if (note) cost.title = note;
-    tr.append(
-      el("td", g.name),
-      el("td", formatCount(g.requests), "num"),
-      el("td", formatCount(g.errors), "num"),
-      el("td", formatCount(g.inputTokens), "num"),
-      el("td", formatCount(g.outputTokens), "num"),
-      cost,
-      el("td", formatMs(g.durationMs.p50), "num"),
-      el("td", formatMs(g.durationMs.p95), "num"),
-    );
+    const name = el("td", undefined, "name");
+    name.append(...breakable(g.name));
+    tr.append(name);
+    for (const column of FIGURES) {
+      const td = el("td", column.value(g), figureClass(column));
+      const note = column.note?.(g);
+      if (note) td.title = note;
+      tr.append(td);
+    }
     const pick = () => choose(g.name === active ? "" : g.name);
     tr.addEventListener("click", pick);
     tr.addEventListener("keydown", (event) => {

@@ -113,7 +113,12 @@ export function registerChat(program: Command): void {
       if (!model) throw new UsageError("No model given.", { hint: 'Pass -m <id> (`gateway models` lists them), or set "defaultModel" in config.json.' });
       const piped = process.stdin.isTTY ? "" : await readStdin();
       const prompt = [piped.trim(), words.join(" ")].filter(Boolean).join("\n\n");
-      if (!prompt && !process.stdin.isTTY) throw new UsageError("No prompt given.", { hint: 'Pass one: gateway chat "your question", or pipe text in.' });
+      // Standard input was read (it is not a terminal) and held nothing: `git diff | gateway chat -s ...` on a clean tree.
+      if (!prompt && !process.stdin.isTTY) {
+        throw new UsageError("Standard input was empty: nothing was piped in, and no prompt was given.", {
+          hint: 'Check the command before the | (it printed nothing), or pass the prompt: gateway chat "your question".',
+        });
+      }
       const gateway = await openLocalGateway(ctx.config, await startupKeySources(ctx));
       const session: Session = { gateway, family: familyNamed(options.api), model, options };
       try {

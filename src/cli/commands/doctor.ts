@@ -6,6 +6,7 @@ import { portFree, suggestPort } from "../../running/free-port.js";
 import { checkKey } from "../../upstream/check-key.js";
 import { createContext, portFlag, type CommandContext } from "../context.js";
 import { chooseGateway, notYours } from "../running-gateway.js";
+import { baseUrlNotices, CHECK_BASE_URL } from "../base-url-notice.js";
 import { log } from "../terminal.js";
 import { describeKey, keyFix, keySources, keychainAccount } from "../upstream-keys.js";
 
@@ -71,12 +72,23 @@ async function checkUpstream(ctx: CommandContext, upstream: UpstreamConfig, alon
   try {
     const result = await checkKey(upstream, key);
     const valid = result.status >= 200 && result.status < 300;
+    const refused = result.status === 401 || result.status === 403;
+    // A model list that is not there (404) or an upstream in trouble (5xx) says nothing about the key.
+    const unchecked: Check = {
+      ok: false,
+      label: result.status === 404 ? `Upstream${name} has no model list at ${result.path} (HTTP 404), so the key was not checked` : `Upstream${name} answered HTTP ${result.status} to ${result.path}, so the key was not checked`,
+      fix: result.status === 404 ? `Check the upstream URL in config.json: ${CHECK_BASE_URL}.` : "Try again later; if it lasts, the upstream is in trouble (its status page says).",
+    };
     const verdict: Check =
       source.kind === "none"
-        ? { ok: valid, label: valid ? `Upstream${name} answers without a key` : `Upstream${name} refused the request without a key (HTTP ${result.status})`, fix: 'Give it a key in config.json ("key": "keychain" or "env:<VAR>").' }
+        ? valid || refused
+          ? { ok: valid, label: valid ? `Upstream${name} answers without a key` : `Upstream${name} refused the request without a key (HTTP ${result.status})`, fix: 'Give it a key in config.json ("key": "keychain" or "env:<VAR>").' }
+          : unchecked
         : key === undefined
           ? { ok: undefined, label: `Upstream${name} key check skipped: there is no key to send` }
-          : { ok: valid, label: valid ? `Upstream${name} accepts the key` : `Upstream${name} refused the key (HTTP ${result.status})`, fix: keyFix(ctx, upstream, true) };
+          : valid || refused
+            ? { ok: valid, label: valid ? `Upstream${name} accepts the key` : `Upstream${name} refused the key (HTTP ${result.status})`, fix: keyFix(ctx, upstream, true) }
+            : unchecked;
     return [keyCheck, { ok: true, label: `Upstream ${where} reachable (HTTP ${result.status})` }, verdict];
   } catch (error) {
     return [keyCheck, { ok: false, label: `Upstream ${where} unreachable: ${(error as Error).message}`, fix: "Check the URL in config.json (or gateway login --upstream <url>), your network and HTTPS_PROXY." }];
@@ -108,6 +120,7 @@ export function registerDoctor(program: Command): void {
       const keychain = await checkKeychain(ctx);
       const perUpstream = await Promise.all(upstreams.map((upstream) => checkUpstream(ctx, upstream, upstreams.length === 1, keychain.ok === true)));
       const checks: Check[] = [checkNode(), keychain, ...perUpstream.flat(), await checkPort(ctx, portFlag(options.port))];
+      for (const notice of baseUrlNotices(ctx.config)) log.info(notice);
       for (const check of checks) {
         const mark = check.ok === undefined ? "–" : check.ok ? "✔" : "✖";
         log.log(`${mark} ${check.label}${check.ok !== false || !check.fix ? "" : `\n    fix: ${check.fix}`}`);

@@ -2,10 +2,15 @@ import type { Command } from "commander";
 import { ECHO_UPSTREAM, type GatewayConfig, type UpstreamConfig } from "../../config/index.js";
 import { UpstreamStatusError, UsageError } from "../../errors/index.js";
 import { readRegularFile, writePrivateFile } from "../../files/private-files.js";
+import { KEY_TTL_MS } from "../../keychain/index.js";
+import { askKeyStates } from "../../running/probe-health.js";
 import { checkKey } from "../../upstream/check-key.js";
-import { createContext, type CommandContext } from "../context.js";
+import { baseUrlNotice, CHECK_BASE_URL } from "../base-url-notice.js";
+import { createContext, localKeyOf, type CommandContext } from "../context.js";
+import { chooseGateway } from "../running-gateway.js";
 import { rememberSecret } from "../secrets.js";
-import { log, readStdin } from "../terminal.js";
+import { askKey } from "../ask-key.js";
+import { log } from "../terminal.js";
 import { keychainAccount, namedUpstream } from "../upstream-keys.js";
 
 interface LoginOptions {
@@ -35,15 +40,6 @@ async function askUpstream(): Promise<string> {
   return String(answer).trim();
 }
 
-async function askKey(stdin: boolean): Promise<string> {
-  if (stdin) return (await readStdin()).trim();
-  if (!process.stdin.isTTY) {
-    throw new UsageError("Cannot ask for the key: standard input is not a terminal.", { hint: "Pipe the key in with --stdin." });
-  }
-  const { default: password } = await import("@inquirer/password");
-  return (await password({ message: "Upstream API key (input hidden):", mask: false })).trim();
-}
-
 /** The upstream `login` stores a key for: the named one, else the default (made from `--upstream` or asked for). */
 async function upstreamToLogIn(name: string | undefined, options: LoginOptions): Promise<{ ctx: CommandContext; upstream: UpstreamConfig }> {
   if (name !== undefined) {
@@ -56,7 +52,10 @@ async function upstreamToLogIn(name: string | undefined, options: LoginOptions):
   return { ctx, upstream: ctx.config.upstreams.find((upstream) => upstream.name === ctx.config.defaultUpstream)! };
 }
 
-/** Checks the key against the upstream's model list in a format it serves; a refusal or an error status stores nothing. */
+/**
+ * Checks the key against the upstream's model list in a format it serves; a refusal or an error status stores nothing.
+ * A 404 is a URL that is not the API's base, whatever the key.
+ */
 async function verify(upstream: UpstreamConfig, key: string): Promise<void> {
   log.start(`Checking the key against ${upstream.name === "default" ? keychainAccount(upstream) : `${upstream.name} (${keychainAccount(upstream)})`} ...`);
   const result = await checkKey(upstream, key);
@@ -65,11 +64,38 @@ async function verify(upstream: UpstreamConfig, key: string): Promise<void> {
       hint: "Check the key and the upstream URL, then run `gateway login` again.",
     });
   }
+  if (result.status === 404) {
+    throw new UpstreamStatusError(upstream.name, result.status, `The upstream has no model list at ${result.path} (HTTP 404), so the key could not be checked. Nothing was stored.`, {
+      hint: `Check the upstream URL: ${CHECK_BASE_URL}. Or store the key unchecked with --no-verify.`,
+    });
+  }
   if (result.status < 200 || result.status >= 300) {
     throw new UpstreamStatusError(upstream.name, result.status, `The upstream answered ${result.status} to ${result.path} when checking the key${result.message ? ` (${result.message})` : ""}. Nothing was stored.`, {
       hint: "Try again later, or store it anyway with --no-verify.",
     });
   }
+}
+
+/**
+ * What comes after storing the key of `account`, and true (issue 37, item 15): start a gateway when none of this
+ * configuration runs; else whether the running one uses it (it reads the keychain again within KEY_TTL_MS, SPEC 8)
+ * or must be restarted to (it serves no upstream there, or takes that upstream's key from elsewhere).
+ */
+async function nextStep(ctx: CommandContext, account: string): Promise<string> {
+  const running = await chooseGateway(ctx, undefined);
+  if (!running.health || running.owner === "other") return "Start the gateway: gateway start";
+  const url = `http://127.0.0.1:${running.port}`;
+  const served = (running.health.upstreams ?? []).filter((upstream) => upstream.url === account).map((upstream) => upstream.name);
+  if (served.length === 0) {
+    const serves = (running.health.upstreams ?? []).map((upstream) => upstream.url).join(", ") || running.health.upstream;
+    return `The gateway running on ${url} does not use it: it serves ${serves}. Restart it to serve ${account}: gateway stop, then gateway start`;
+  }
+  // A gateway too old to be asked reads the keychain like any other.
+  const states = (await askKeyStates(running.port, localKeyOf(ctx)))?.filter((state) => served.includes(state.name));
+  if (states?.length && states.every((state) => state.key.source !== "keychain")) {
+    return `The gateway running on ${url} does not read it from the keychain (that upstream's key: ${states[0]!.key.describe}).`;
+  }
+  return `The gateway running on ${url} uses it within ${KEY_TTL_MS / 1000} s; no restart needed.`;
 }
 
 export function registerLogin(program: Command): void {
@@ -91,6 +117,8 @@ export function registerLogin(program: Command): void {
         const from = upstream.key.kind === "none" ? 'sends no key (key: "none")' : `takes its key from $${upstream.key.variable} (key: "env:${upstream.key.variable}")`;
         return log.info(`The upstream ${upstream.name} ${from}, so it needs no login.`);
       }
+      const notice = baseUrlNotice(upstream, ctx.config.upstreams.length === 1);
+      if (notice) log.info(notice);
       const account = keychainAccount(upstream);
       // Reach the keychain before asking for anything: a key typed in for nothing is a bad first experience.
       await ctx.store.get(account);
@@ -101,6 +129,6 @@ export function registerLogin(program: Command): void {
       await ctx.store.set(account, key);
       // A default made from a URL is remembered; one named in `upstreams` is already in the file.
       if (upstream.name === "default") saveUpstream(ctx.config, upstream.url);
-      log.success(`Key stored in the OS keychain (service "gateway", account ${account}). Start the gateway: gateway start`);
+      log.success(`Key stored in the OS keychain (service "gateway", account ${account}). ${await nextStep(ctx, account)}`);
     });
 }

@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { CommandNotFoundError, GatewayProcessError } from "../../errors/index.js";
 import { ensureGateway } from "../ensure-gateway.js";
 import { KNOWN_TOOLS, launchFor } from "../../running/tool-profiles.js";
+import { findBypasses } from "../../running/tool-settings.js";
 import { writePrivateFile } from "../../files/private-files.js";
 import { createContext, localKeyOf, portFlag } from "../context.js";
 import { log } from "../terminal.js";
@@ -61,6 +62,9 @@ export function registerRun(program: Command): void {
       for (const [path, content] of Object.entries(launch.files ?? {})) writePrivateFile(path, content);
       const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, ...launch.env };
       for (const [name, value] of Object.entries(launch.env)) if (value === undefined) delete childEnv[name];
+      for (const bypass of await findBypasses(command, { env: childEnv, cwd: process.cwd(), platform: process.platform })) {
+        log.warn(`${bypass.file} sets ${bypass.setting}: ${bypass.effect}. ${bypass.fix}`);
+      }
       const code = await runCommand(command, [...launch.leadingArgs, ...args], childEnv);
       const hint = launch.exitHints?.[code];
       if (hint) log.info(hint);

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import ms from "ms";
 import { CAPTURE_MODES, ECHO_UPSTREAM, type GatewayConfig } from "../../config/index.js";
@@ -12,6 +13,7 @@ import { VERSION } from "../../version.js";
 import { BIN_PATH } from "../bin-path.js";
 import { loadReasoningSeal } from "../../local-key/reasoning-secret.js";
 import { createContext, localKeyOf, portFlag, type CommandContext } from "../context.js";
+import { baseUrlNotices } from "../base-url-notice.js";
 import { explainListenError } from "../listen-hints.js";
 import { chooseGateway, notYours } from "../running-gateway.js";
 import { startupKeySources } from "../upstream-keys.js";
@@ -148,6 +150,7 @@ export function registerStart(program: Command): void {
         cors: options.cors,
         capture: options.capture === true ? "all" : options.capture,
       });
+      for (const notice of baseUrlNotices(ctx.config)) log.info(notice);
       const keySourceFor = await startupKeySources(ctx);
       if (options.detach) return detach(options, ctx);
       const localKey = localKeyOf(ctx);
@@ -163,6 +166,7 @@ export function registerStart(program: Command): void {
         onRequest: fanOut(sinks),
         recordHeaders: options.verbose === true && !options.quiet,
         onInternalError: (error) => log.error(error),
+        onUpgradeRefused: options.quiet ? undefined : (method, path) => serverLog.warn(`${method} ${path} WebSocket upgrade refused (404): the client should fall back to plain HTTP`),
         occupancy: createIdleMemory(),
       }).catch(async (error: unknown) => {
         throw await explainListenError(ctx, error);
@@ -174,6 +178,7 @@ export function registerStart(program: Command): void {
         upstream: gateway.upstream,
         version: VERSION,
         startedAt: new Date().toISOString(),
+        configDir: resolve(ctx.config.configDir),
         logFile: process.env.GATEWAY_DETACHED_LOG,
         capture: ctx.config.capture,
       });

@@ -4,11 +4,13 @@ import { ECHO_UPSTREAM } from "../../config/index.js";
 import { FailedError } from "../../errors/index.js";
 import { logFilePath } from "../../request-log/log-file.js";
 import { liveGateways, type LiveGateway } from "../../running/find-gateway.js";
+import { askKeyStates } from "../../running/probe-health.js";
 import { createContext, localKeyOf, portFlag, type CommandContext } from "../context.js";
 import { chooseGateway, notYours, portArg } from "../running-gateway.js";
+import { baseUrlNotices } from "../base-url-notice.js";
 import { formatTable } from "../table.js";
-import { log } from "../terminal.js";
-import { describeKey, keyFix, type KeyState } from "../upstream-keys.js";
+import { log, print } from "../terminal.js";
+import { describeGatewayKey, describeKey, keyFix, type KeyState } from "../upstream-keys.js";
 
 /** `pid 13984, up 12 minutes`: what a gateway's record and health say about its process. */
 function processLabel(gateway: Pick<LiveGateway, "health" | "record">): string {
@@ -18,7 +20,13 @@ function processLabel(gateway: Pick<LiveGateway, "health" | "record">): string {
   return parts.length ? ` (${parts.join(", ")})` : "";
 }
 
-/** The configured upstreams and their keys: two lines for one upstream, a table for several. */
+/** What sets another running gateway apart: the config directory it serves (when not this one), or its local key. */
+function alsoNote(gateway: LiveGateway): string {
+  if (!gateway.thisConfig && gateway.record?.configDir) return `, for the config directory ${gateway.record.configDir}`;
+  return gateway.owner === "other" ? ", with another local key" : "";
+}
+
+/** The configured upstreams, their kinds and keys: two lines for one upstream, a table for several. */
 function printUpstreams(ctx: CommandContext, keys: readonly KeyState[]): void {
   const { upstreams } = ctx.config;
   const mark = (key: KeyState) => (key.ok === false ? "✖ " : "");
@@ -29,11 +37,33 @@ function printUpstreams(ctx: CommandContext, keys: readonly KeyState[]): void {
   }
   const rows = upstreams.map((upstream, i) => [
     `  ${upstream.name}${upstream.name === ctx.config.defaultUpstream ? " (default)" : ""}`,
+    upstream.kind,
     upstream.url === ECHO_UPSTREAM ? "echo" : upstream.url,
     upstream.formats.join(","),
     `${mark(keys[i]!)}${keys[i]!.text}`,
   ]);
-  log.log(`Upstreams:\n${formatTable([{ title: "  NAME" }, { title: "URL" }, { title: "FORMATS" }, { title: "KEY" }], rows)}`);
+  log.log(`Upstreams:\n${formatTable([{ title: "  NAME" }, { title: "KIND" }, { title: "URL" }, { title: "FORMATS" }, { title: "KEY" }], rows)}`);
+}
+
+/**
+ * `status --json`: the running gateway (or null), and each configured upstream with its kind, the formats in effect
+ * and where its key comes from (never the key).
+ */
+function statusJson(ctx: CommandContext, keys: readonly KeyState[], running: Awaited<ReturnType<typeof chooseGateway>>) {
+  const { health, port, record } = running;
+  return {
+    gateway: health && running.owner !== "other" ? { url: `http://127.0.0.1:${port}`, port, pid: record?.pid ?? health.pid, version: health.version } : null,
+    upstreams: ctx.config.upstreams.map((upstream, i) => ({
+      name: upstream.name,
+      kind: upstream.kind,
+      url: upstream.url,
+      formats: upstream.formats,
+      default: upstream.name === ctx.config.defaultUpstream,
+      key: { ok: keys[i]!.ok ?? null, text: keys[i]!.text },
+    })),
+    config: ctx.config.configFile,
+    log: logFilePath(ctx.config.stateDir),
+  };
 }
 
 export function registerStatus(program: Command): void {
@@ -41,19 +71,34 @@ export function registerStatus(program: Command): void {
     .command("status")
     .description("say whether a gateway is running, which upstreams are configured and whether their keys are there")
     .option("-p, --port <n>", "the gateway on this port (default: the running one, else the configured port)")
-    .addHelpText("after", "\nExits 1 when no gateway of yours is running.\n\nExample:\n  gateway status")
-    .action(async (options: { port?: string }) => {
+    .option("--json", "print it as one JSON object on stdout (still exits 1 when no gateway is running)")
+    .addHelpText("after", "\nExits 1 when no gateway of yours is running.\n\nExamples:\n  gateway status\n  gateway status --json")
+    .action(async (options: { port?: string; json?: boolean }) => {
       const ctx = createContext();
       const flag = portFlag(options.port);
       const { upstreams } = ctx.config;
-      const [keys, live] = await Promise.all([Promise.all(upstreams.map((upstream) => describeKey(ctx, upstream))), liveGateways(ctx.config, localKeyOf(ctx))]);
+      const live = await liveGateways(ctx.config, localKeyOf(ctx));
       const running = await chooseGateway(ctx, flag, live);
-      printUpstreams(ctx, keys);
-      log.log(`Config:    ${ctx.config.configFile}`);
-      log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);
+      // A running gateway's keys are its own to tell (its keychain session, its environment); this shell's are read
+      // only when it does not say (none runs, or one too old to be asked).
+      const told = running.health && running.owner !== "other" ? await askKeyStates(running.port, localKeyOf(ctx)) : undefined;
+      const keys = await Promise.all(
+        upstreams.map((upstream) => {
+          const state = told?.find((entry) => entry.name === upstream.name);
+          return state ? describeGatewayKey(ctx, upstream, state) : describeKey(ctx, upstream);
+        }),
+      );
+      if (options.json) print(JSON.stringify(statusJson(ctx, keys, running)));
+      else {
+        printUpstreams(ctx, keys);
+        for (const notice of baseUrlNotices(ctx.config)) log.info(notice);
+        log.log(`Config:    ${ctx.config.configFile}`);
+        log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);
+      }
       const { health, port } = running;
       if (running.owner === "other") throw await notYours(ctx, port);
       if (!health) throw new FailedError(`No gateway is running on port ${port}.`, { hint: `Start one with \`gateway start${portArg(flag)}\` (or \`gateway start --detach${portArg(flag)}\`).` });
+      if (options.json) return;
       const url = `http://127.0.0.1:${port}`;
       const keyless = upstreams.filter((_, i) => keys[i]!.ok === false);
       const line = `Gateway ${health.version} is running on ${url}${processLabel({ health, record: running.record })}, upstream: ${health.upstream}.`;
@@ -66,6 +111,6 @@ export function registerStatus(program: Command): void {
       log.log(`  Dashboard: ${url}/ui/ (\`gateway ui${portArg(flag)}\` opens it with the key)`);
       if (running.record?.capture) log.log(`  Capture:   ${running.record.capture === "off" ? "off" : `${running.record.capture} (bodies kept in memory: the dashboard, gateway logs --show)`}`);
       const others = live.filter((gateway) => gateway.port !== port);
-      for (const other of others) log.log(`  Also running: http://127.0.0.1:${other.port}${processLabel(other)}${other.owner === "other" ? ", with another local key" : ""} (-p ${other.port})`);
+      for (const other of others) log.log(`  Also running: http://127.0.0.1:${other.port}${processLabel(other)}${alsoNote(other)} (-p ${other.port})`);
     });
 }

@@ -32,6 +32,17 @@ function baseUrl(isWord: (value: string) => boolean, expected: string) {
   );
 }
 
+/**
+ * The base the gateway puts its paths under: a URL whose path ends in the segment `/v1` (how providers write theirs:
+ * `https://api.groq.com/openai/v1`) without it, since every path the gateway sends starts with `/v1` (or the
+ * family's segment and `/v1`). Anything else as it is.
+ */
+export function baseWithoutV1(url: string): string {
+  if (upstreamKind(url) !== "url") return url;
+  const { origin, pathname } = new URL(url);
+  return pathname.endsWith("/v1") ? `${origin}${pathname.slice(0, -"/v1".length)}` : url;
+}
+
 /** An `upstreams` entry's `url`: a base URL, or `echo`. */
 export const upstreamUrl = baseUrl((value) => value === ECHO_UPSTREAM, '"echo" or a URL such as https://gateway.example.com');
 

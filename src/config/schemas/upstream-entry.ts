@@ -1,8 +1,10 @@
 import * as v from "valibot";
 import { FORMAT_NAMES } from "../../formats/names.js";
+import { KINDS, type KindName } from "../../kinds/index.js";
 import { ECHO_UPSTREAM } from "../types.js";
 import { UPSTREAM_NAME, upstreamUrl } from "./base-url.js";
 import { keyHeader, staticHeaders } from "./headers.js";
+import { kind, urlRequired } from "./kind.js";
 import { fields, mapOf } from "./shapes.js";
 import { integer, nonEmptyText, retries, segment, timeouts } from "./values.js";
 
@@ -32,7 +34,8 @@ const fallback = v.array(v.string("an array of upstream names"), "an array of up
 const upstreamEntry = v.pipe(
   fields(
     {
-      url: upstreamUrl,
+      kind: v.optional(kind),
+      url: v.optional(upstreamUrl),
       formats: v.optional(formats),
       messagesSegment: v.optional(segment),
       geminiSegment: v.optional(segment),
@@ -47,8 +50,14 @@ const upstreamEntry = v.pipe(
       timeouts: v.optional(timeouts),
       anthropicVersion: v.optional(nonEmptyText),
     },
-    'an object with at least a url, e.g. {"url": "http://localhost:11434", "key": "none"}',
+    'an object with a url or a kind, e.g. {"kind": "ollama"} or {"url": "https://gateway.example.com"}',
   ),
+  // A kind with a usual address supplies the URL (SPEC 11); LiteLLM's and a generic server's are the user's own.
+  v.forward(
+    v.check((entry) => entry.url !== undefined || (entry.kind !== undefined && KINDS[entry.kind].defaults.url !== undefined), (issue) => urlRequired((issue.input as { kind?: KindName }).kind)),
+    ["url"],
+  ),
+  v.forward(v.check((entry) => entry.url !== ECHO_UPSTREAM || entry.kind === undefined || entry.kind === "generic", '"generic", or absent: echo is a server of its own'), ["kind"]),
   // The built-in echo serves every format and needs no key: a file that says otherwise expects what never happens.
   v.forward(
     v.check((entry) => entry.url !== ECHO_UPSTREAM || entry.formats === undefined || entry.formats.length === FORMAT_NAMES.length, "all four formats, or absent: echo serves every format"),

@@ -1,6 +1,6 @@
 import { encodeEvent } from "../../sse/sse.js";
-import { ECHO_MODELS, echoId, estimateTokens, streamPieces, unixNow, type EchoTurn } from "../echo-turn.js";
-import type { EchoAnswer, EchoCall } from "../format-types.js";
+import { ECHO_MODELS, echoId, estimateTokens, objectAt, schemaOfFormat, streamPieces, unixNow, type EchoTurn } from "../echo-turn.js";
+import type { EchoCall, FormatEcho } from "../format-types.js";
 
 /** Chat Completions replies of the echo upstream. */
 
@@ -32,12 +32,18 @@ export function chatCompletionEvents(turn: EchoTurn, includeUsage: boolean): str
   ];
 }
 
-/** The echo upstream's answer to a Chat Completions call. */
-export function chatEcho(turn: EchoTurn, { body, stream }: EchoCall): EchoAnswer {
-  if (!stream) return { json: chatCompletion(turn) };
-  const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
-  return { events: chatCompletionEvents(turn, includeUsage) };
-}
+/** How the echo upstream answers a Chat Completions call (structured output asked in `response_format`). */
+export const chatEcho: FormatEcho = {
+  requestedSchema(body) {
+    const format = objectAt(body, "response_format");
+    return schemaOfFormat(format, objectAt(format, "json_schema")?.schema);
+  },
+  answer(turn, { body, stream }: EchoCall) {
+    if (!stream) return { json: chatCompletion(turn) };
+    const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+    return { events: chatCompletionEvents(turn, includeUsage) };
+  },
+};
 
 /** The echo upstream's model list in OpenAI's shape. */
 export function chatModelList() {

@@ -29,7 +29,7 @@ export const chatFamily: Family = {
     keyHint: "Authorization: Bearer <key>",
     upstreamAuth: (key) => ({ authorization: `Bearer ${key}` }),
     upstreamQuery: (query) => query,
-    needsVersion: false,
+    defaultVersion: undefined,
     version: () => undefined,
   },
 

@@ -1,5 +1,5 @@
-import { ECHO_MODELS, echoId, estimateTokens, streamPieces, type EchoTurn } from "../echo-turn.js";
-import type { EchoAnswer, EchoCall } from "../format-types.js";
+import { ANY_OBJECT, ECHO_MODELS, echoId, estimateTokens, objectAt, streamPieces, type EchoTurn } from "../echo-turn.js";
+import type { FormatEcho } from "../format-types.js";
 
 /** Gemini-style replies of the echo upstream (generateContent, streamGenerateContent, models). */
 
@@ -40,12 +40,26 @@ export function generateContentArray(turn: EchoTurn): string {
     .join(",\r\n")}]`;
 }
 
-/** The echo upstream's answer to a generateContent or streamGenerateContent call. */
-export function geminiEcho(turn: EchoTurn, { stream, query }: EchoCall): EchoAnswer {
-  if (!stream) return { json: generateContent(turn) };
-  if (new URLSearchParams(query).get("alt") === "sse") return { events: generateContentEvents(turn) };
-  return { text: generateContentArray(turn), contentType: "application/json; charset=UTF-8" };
-}
+/** Gemini's REST API takes its fields in camelCase and in snake_case alike. */
+const either = (body: Record<string, unknown> | undefined, camel: string, snake: string): unknown => body?.[camel] ?? body?.[snake];
+
+/**
+ * How the echo upstream answers a generateContent or streamGenerateContent call (structured output asked with
+ * `generationConfig.responseMimeType: application/json` and `responseJsonSchema` or `responseSchema`).
+ */
+export const geminiEcho: FormatEcho = {
+  requestedSchema(body) {
+    const config = objectAt(body, "generationConfig") ?? objectAt(body, "generation_config");
+    const mime = either(config, "responseMimeType", "response_mime_type");
+    if (typeof mime !== "string" || !mime.toLowerCase().startsWith("application/json")) return undefined;
+    return either(config, "responseJsonSchema", "response_json_schema") ?? either(config, "responseSchema", "response_schema") ?? ANY_OBJECT;
+  },
+  answer(turn, { stream, query }) {
+    if (!stream) return { json: generateContent(turn) };
+    if (new URLSearchParams(query).get("alt") === "sse") return { events: generateContentEvents(turn) };
+    return { text: generateContentArray(turn), contentType: "application/json; charset=UTF-8" };
+  },
+};
 
 export function geminiModel(id: string) {
   return {

@@ -93,7 +93,7 @@ export const geminiFamily: Family = {
         .filter((part) => part && !new URLSearchParams(part.split("=")[0]).has("key"));
       return kept.length > 0 ? `?${kept.join("&")}` : "";
     },
-    needsVersion: false,
+    defaultVersion: undefined,
     version: () => undefined,
   },
 

@@ -1,6 +1,6 @@
 import { encodeEvent } from "../../sse/sse.js";
-import { ECHO_MODELS, echoId, estimateTokens, streamPieces, type EchoTurn } from "../echo-turn.js";
-import type { EchoAnswer, EchoCall } from "../format-types.js";
+import { ECHO_MODELS, echoId, estimateTokens, objectAt, schemaOfFormat, streamPieces, type EchoTurn } from "../echo-turn.js";
+import type { FormatEcho } from "../format-types.js";
 
 /** Anthropic Messages replies of the echo upstream. */
 
@@ -38,8 +38,15 @@ export function messageEvents(turn: EchoTurn): string[] {
   ];
 }
 
-/** The echo upstream's answer to a Messages call. */
-export const messagesEcho = (turn: EchoTurn, { stream }: EchoCall): EchoAnswer => (stream ? { events: messageEvents(turn) } : { json: message(turn) });
+/** How the echo upstream answers a Messages call (structured output asked in `output_config.format`). */
+export const messagesEcho: FormatEcho = {
+  // `output_format` is the structured-outputs beta's name for what is now `output_config.format`.
+  requestedSchema(body) {
+    const format = objectAt(objectAt(body, "output_config"), "format") ?? objectAt(body, "output_format");
+    return schemaOfFormat(format, format?.schema);
+  },
+  answer: (turn, { stream }) => (stream ? { events: messageEvents(turn) } : { json: message(turn) }),
+};
 
 /** The echo upstream's model list in Anthropic's shape. */
 export function messagesModelList() {

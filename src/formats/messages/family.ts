@@ -8,7 +8,7 @@ import type { PathClaim, Segments, UsageReader } from "../types.js";
 import type { Family } from "../family-types.js";
 import { messagesModelList } from "./echo.js";
 
-/** The version sent upstream by our own client when the user has not pinned one. */
+/** The version sent upstream when neither the user nor the client names one. */
 export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
 
 type UsageFields = {
@@ -74,7 +74,7 @@ export const messagesFamily: Family = {
     keyHint: "x-api-key: <key>",
     upstreamAuth: (key) => ({ "x-api-key": key }),
     upstreamQuery: (query) => query,
-    needsVersion: true,
+    defaultVersion: DEFAULT_ANTHROPIC_VERSION,
     version: clientVersion,
   },
 

@@ -1,6 +1,6 @@
 import { encodeEvent } from "../../sse/sse.js";
-import { echoId, estimateTokens, streamPieces, unixNow, type EchoTurn } from "../echo-turn.js";
-import type { EchoAnswer, EchoCall } from "../format-types.js";
+import { echoId, estimateTokens, objectAt, schemaOfFormat, streamPieces, unixNow, type EchoTurn } from "../echo-turn.js";
+import type { FormatEcho } from "../format-types.js";
 
 /** OpenAI Responses replies of the echo upstream. */
 
@@ -61,5 +61,11 @@ export function responseEvents(turn: EchoTurn): string[] {
   ];
 }
 
-/** The echo upstream's answer to a Responses call. */
-export const responsesEcho = (turn: EchoTurn, { stream }: EchoCall): EchoAnswer => (stream ? { events: responseEvents(turn) } : { json: response(turn) });
+/** How the echo upstream answers a Responses call (structured output asked in `text.format`). */
+export const responsesEcho: FormatEcho = {
+  requestedSchema(body) {
+    const format = objectAt(objectAt(body, "text"), "format");
+    return schemaOfFormat(format, format?.schema);
+  },
+  answer: (turn, { stream }) => (stream ? { events: responseEvents(turn) } : { json: response(turn) }),
+};

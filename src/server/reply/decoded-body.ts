@@ -1,5 +1,6 @@
 import type { Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { withoutByteOrderMark } from "../../parse-json.js";
 import { toUpstreamError } from "../../upstream/network-failure.js";
 import type { BodySink } from "../../upstream/reply-body.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
@@ -60,15 +61,15 @@ export function relayDecoded(reply: UpstreamReply, sink: BodySink): RelayedBody 
 
 /**
  * The whole reply body as text, decompressed (straight from the upstream when it is not compressed, as
- * `relayDecoded`). A body that breaks off (the upstream died, the idle timeout fired) is the upstream's failure,
- * named as such, never half a body taken for a whole one.
+ * `relayDecoded`), without a leading byte-order mark. A body that breaks off (the upstream died, the idle timeout
+ * fired) is the upstream's failure, named as such, never half a body taken for a whole one.
  */
 export async function readText(reply: UpstreamReply, upstream: { name: string; label: string }): Promise<string> {
   try {
-    if (contentEncoding(reply.headers) === undefined) return await reply.body.text();
+    if (contentEncoding(reply.headers) === undefined) return withoutByteOrderMark(await reply.body.text());
     const chunks: Buffer[] = [];
     for await (const chunk of decodedBody(reply)) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString("utf8");
+    return withoutByteOrderMark(Buffer.concat(chunks).toString("utf8"));
   } catch (error) {
     if (error instanceof Error && error.name === "AbortError") throw error;
     throw toUpstreamError(error, upstream.name, upstream.label, "in the middle of the reply");

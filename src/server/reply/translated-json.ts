@@ -1,25 +1,32 @@
-import { upstreamFailed } from "../../errors/index.js";
+import { upstreamFailed, type ErrorFields } from "../../errors/index.js";
 import { noUsage, type Usage } from "../../formats/index.js";
 import { parseJsonObject } from "../../parse-json.js";
+import { errorReplyStatus } from "../../translate/upstream-error-reply.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 import type { Exchange } from "../exchange.js";
 import { readText } from "./decoded-body.js";
 import { sendJson } from "./send-json.js";
 import { ReplyOnAnswer } from "./transform.js";
-import { rewrittenHeaders, upstreamAnswer, upstreamErrorFields, type Translation } from "./translation.js";
+import { readUpstreamErrorReply, rewrittenHeaders, upstreamAnswer, upstreamErrorFields, type Translation } from "./translation.js";
 
-/** The upstream's whole JSON reply, parsed, with the usage it reports; a body that is not a JSON object is a 502. */
-export async function readUpstreamJson(reply: UpstreamReply, t: Translation): Promise<{ json: Record<string, unknown>; usage: Usage }> {
-  const json = parseJsonObject(await readText(reply, t.upstream));
+/**
+ * The upstream's whole JSON reply, parsed, with the usage it reports; a body that is not a JSON object is a 502. A
+ * 200 body that is an error (`errorReplyStatus`: OpenRouter's failures after it accepted a request) is that error,
+ * as the client's format says it.
+ */
+export async function readUpstreamJson(reply: UpstreamReply, t: Translation): Promise<{ json: Record<string, unknown>; usage: Usage } | { error: ErrorFields }> {
+  const text = await readText(reply, t.upstream);
+  const json = parseJsonObject(text);
   if (!json) throw upstreamFailed(`The upstream ${t.upstream.label} answered with a body that is not JSON, so it could not be translated. Check that it serves ${t.to.name} at this path.`);
   const usage = noUsage();
   t.to.usage.read(json, usage);
-  return { json, usage };
+  const status = errorReplyStatus(json);
+  return status === undefined ? { json, usage } : { error: upstreamErrorFields(t, status, text) };
 }
 
 /**
- * A whole translated reply: upstream format -> hub -> the client's format (SPEC 10 rule 2). An error status is the
- * upstream's error in the client's envelope (SPEC 10 rule 5), answered by the error boundary.
+ * A whole translated reply: upstream format -> hub -> the client's format (SPEC 10 rule 2). An error, as a status or
+ * in a 200 body, is the upstream's error in the client's envelope (SPEC 10 rule 5), answered by the error boundary.
  */
 export class TranslatedJsonReply extends ReplyOnAnswer {
   readonly #x: Exchange;
@@ -35,11 +42,12 @@ export class TranslatedJsonReply extends ReplyOnAnswer {
     const x = this.#x;
     const t = this.#t;
     const headers = rewrittenHeaders(reply, t);
-    if (reply.status >= 400) throw upstreamAnswer(await upstreamErrorFields(x, reply, t), headers);
-    const { json, usage } = await readUpstreamJson(reply, t);
-    const hub = t.target.replyToHub(json, t.tctx);
-    x.delivery.usage = usage;
+    if (reply.status >= 400) throw upstreamAnswer(await readUpstreamErrorReply(x, reply, t), headers);
     x.delivery.replyHeaders = reply.headers;
+    const read = await readUpstreamJson(reply, t);
+    if ("error" in read) throw upstreamAnswer(read.error, headers);
+    x.delivery.usage = read.usage;
+    const hub = t.target.replyToHub(read.json, t.tctx);
     sendJson(x, reply.status, t.from.client.replyFromHub(hub, t.hints, t.tctx), headers);
   }
 }

@@ -1,7 +1,7 @@
 import { toApiError, type ApiError } from "../../errors/index.js";
 import { noUsage } from "../../formats/index.js";
 import { createSseDecoder } from "../../sse/sse.js";
-import { upstreamEventOf } from "../../translate/index.js";
+import { STREAM_END, upstreamEventOf, type HubStreamItem } from "../../translate/index.js";
 import { replyAsStream } from "../../translate/reply-as-stream.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 import { clientLeft, type Exchange } from "../exchange.js";
@@ -11,7 +11,19 @@ import { singleHeader } from "./passthrough.js";
 import { midStreamError } from "./relay-body.js";
 import type { ReplyTransform } from "./transform.js";
 import { readUpstreamJson } from "./translated-json.js";
-import { rewrittenHeaders, upstreamAnswer, upstreamErrorFields, type Translation } from "./translation.js";
+import { readUpstreamErrorReply, rewrittenHeaders, upstreamAnswer, type Translation } from "./translation.js";
+
+/** What is read of an upstream's body after its `[DONE]` before its connection is closed instead of kept for reuse. */
+const AFTER_END_LIMIT = 64 * 1024;
+
+/**
+ * The items with each upstream error's message redacted: an upstream may repeat its key in an error inside its
+ * stream, as in an error reply (JSON errors, headers and captures go through the same `Secrets`).
+ */
+function withoutKeys(items: HubStreamItem[], redact: (text: string) => string): HubStreamItem[] {
+  if (!items.some((item) => item.type === "error")) return items;
+  return items.map((item) => (item.type === "error" ? { type: "error", error: { ...item.error, message: redact(item.error.message) } } : item));
+}
 
 /** What a translated stream is told by the gateway that runs it. */
 export interface StreamTiming {
@@ -33,30 +45,58 @@ export interface StreamTiming {
 async function relayTranslatedStream(x: Exchange, t: Translation, reply: UpstreamReply, writer: EventStreamWriter, headers: Record<string, string | string[]>): Promise<void> {
   const { delivery, res } = x;
   delivery.replyHeaders = reply.headers;
-  writer.open(headers);
   if (!singleHeader(reply.headers["content-type"])?.startsWith("text/event-stream")) {
-    const { json, usage } = await readUpstreamJson(reply, t);
-    delivery.usage = usage;
-    writer.push(replyAsStream(t.target.replyToHub(json, t.tctx)));
+    const read = await readUpstreamJson(reply, t);
+    // A 200 body that is an error: the client's error, as a JSON answer, or the last event of a stream started early.
+    if ("error" in read) {
+      if (writer.opened) return writer.fail(read.error);
+      throw upstreamAnswer(read.error, headers);
+    }
+    delivery.usage = read.usage;
+    writer.open(headers);
+    writer.push(replyAsStream(t.target.replyToHub(read.json, t.tctx)));
     return writer.finish();
   }
+  writer.open(headers);
+  const redact = (text: string) => t.secrets.redact(text);
   const source = t.target.streamToHub(t.tctx);
   const usage = noUsage();
+  /** The upstream said `[DONE]`: its reply is over, and what follows is not read (bytes after it: `AFTER_END_LIMIT`). */
+  let ended = false;
+  let afterEnd = 0;
   const decoder = createSseDecoder((message) => {
+    if (ended) return;
     const event = upstreamEventOf(message);
-    if (!event) return;
+    if (event === STREAM_END) ended = true;
+    if (typeof event !== "object") return;
     // Read from the object the translator reads: no second scan of the bytes and no second parse for the usage.
     t.to.usage.read(event.data, usage);
-    if (!writer.ended) writer.push(source.push(event));
+    if (!writer.ended) writer.push(withoutKeys(source.push(event), redact));
   });
   delivery.outcome = await new Promise((resolve) => {
     // Chunks that came before the relay starts are handed over inside relayDecoded, before it returns the body.
     let body: RelayedBody | undefined;
     let broken = false;
+    const complete = () => {
+      writer.push(withoutKeys(source.finish(), redact));
+      writer.finish();
+      resolve("complete");
+    };
     body = relayDecoded(reply, {
       data(chunk) {
+        if (ended) {
+          // Read and forgotten, so that the connection can serve the next request; an upstream that goes on writing
+          // loses it instead.
+          afterEnd += chunk.length;
+          if (afterEnd > AFTER_END_LIMIT) body?.destroy();
+          return true;
+        }
         decoder.feed(chunk);
-        if (!writer.ended) return writer.flushSoon();
+        if (!writer.ended) {
+          if (!ended) return writer.flushSoon();
+          complete();
+          return true;
+        }
         // The upstream's stream said it failed (an error event): the translator ended the client's stream with it.
         broken = true;
         body?.destroy();
@@ -64,10 +104,9 @@ async function relayTranslatedStream(x: Exchange, t: Translation, reply: Upstrea
         return false;
       },
       end() {
+        if (ended) return;
         decoder.end();
-        writer.push(source.finish());
-        writer.finish();
-        resolve("complete");
+        complete();
       },
       error(error) {
         if (res.destroyed || writer.ended) return resolve("client_closed");
@@ -123,7 +162,7 @@ export class TranslatedStreamReply implements ReplyTransform {
     const t = this.#t;
     const headers = rewrittenHeaders(reply, t);
     if (reply.status >= 400) {
-      const fields = await upstreamErrorFields(x, reply, t);
+      const fields = await readUpstreamErrorReply(x, reply, t);
       // A stream that started early has said 200 already: the error is its last event.
       if (this.#writer.opened) return this.#writer.fail(fields);
       throw upstreamAnswer(fields, headers);

@@ -34,16 +34,20 @@ export function rewrittenHeaders(reply: UpstreamReply, t: Translation): Record<s
 }
 
 /**
- * An upstream error reply on a translated route, read for the client's format (SPEC 10 rule 5): the upstream's
- * status and message (keys redacted), the type the status means, worded as the client's format expects
- * (`WireFormat.wordUpstreamError`).
+ * An upstream's error on a translated route, its status and its body's text, as the client's format says it (SPEC
+ * 10 rule 5): the upstream's status and message (every key the gateway knows hidden: an upstream may repeat the key
+ * it was sent), the type the status means, worded as the client's format expects (`WireFormat.wordUpstreamError`).
  */
-export async function upstreamErrorFields(x: Exchange, reply: UpstreamReply, t: Translation): Promise<ErrorFields> {
+export const upstreamErrorFields = (t: Translation, status: number, bodyText: string): ErrorFields =>
+  t.from.wordUpstreamError(readUpstreamError(status, bodyText, (text) => t.secrets.redact(text)));
+
+/** An upstream error reply (status >= 400), read whole, as the client's error. */
+export async function readUpstreamErrorReply(x: Exchange, reply: UpstreamReply, t: Translation): Promise<ErrorFields> {
   const text = await readText(reply, t.upstream).catch(() => "");
   x.delivery.replyHeaders = reply.headers;
-  return t.from.wordUpstreamError(readUpstreamError(reply.status, text, (value) => t.secrets.redact(value)));
+  return upstreamErrorFields(t, reply.status, text);
 }
 
-/** The upstream's error reply as the answer the error boundary gives in the client's envelope, with the upstream's headers. */
+/** The upstream's error as the answer the error boundary gives in the client's envelope, with the upstream's headers. */
 export const upstreamAnswer = (fields: ErrorFields, headers: Record<string, string | string[]>): ApiError =>
   new ApiError(fields.status, fields.type, fields.message, { param: fields.param, code: fields.code, headers });

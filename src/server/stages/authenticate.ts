@@ -18,7 +18,7 @@ export function authenticate(
   if (!keyMatches(family.auth.presentedKey(headers, query))) {
     throw unauthorized(`Missing or wrong local key. Send ${family.auth.keyHint} with the key printed by \`gateway env\`.`);
   }
-  if (family.auth.needsVersion && !family.auth.version(headers)) {
+  if (family.auth.defaultVersion !== undefined && !family.auth.version(headers)) {
     throw badRequest("Missing anthropic-version header. Send anthropic-version: 2023-06-01 (any version is accepted).", {
       param: "anthropic-version",
       code: "missing_version",

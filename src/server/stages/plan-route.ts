@@ -1,5 +1,5 @@
 import { badRequest } from "../../errors/index.js";
-import { DEFAULT_ANTHROPIC_VERSION, FORMATS, type WireFormat } from "../../formats/index.js";
+import { FORMATS, type WireFormat } from "../../formats/index.js";
 import type { ClientRequest } from "../../request/client-request.js";
 import type { Route } from "../../routing/router.js";
 import { translateRequest, type TranslateContext } from "../../translate/index.js";
@@ -20,12 +20,6 @@ import { requireJson } from "./check-body.js";
 /** An upstream call as planned; the abort signal is the exchange's, added when it is sent. */
 export type PlannedCall = Omit<UpstreamCall, "signal">;
 
-/** The client's format and the one the upstream is sent, when a route translates. */
-export interface FormatPair {
-  from: WireFormat;
-  to: WireFormat;
-}
-
 /**
  * How one upstream serves one request, and the transform that will deliver its reply: the call as it came
  * (passthrough), or translated to a format the upstream speaks; or no call at all, a count the gateway makes.
@@ -36,7 +30,8 @@ export type RoutePlan = SendPlan | CountPlan;
 export interface SendPlan {
   upstream: Upstream;
   call: PlannedCall;
-  translation: FormatPair | undefined;
+  /** The format the upstream is asked in: the client's as it came, or the one translated into; undefined for a path of none. */
+  upstreamFormat: WireFormat | undefined;
   transform: ReplyTransform;
 }
 
@@ -44,7 +39,7 @@ export interface SendPlan {
 export interface CountPlan {
   upstream: Upstream;
   call: undefined;
-  translation: undefined;
+  upstreamFormat: undefined;
   count: LocalCount;
 }
 
@@ -101,13 +96,13 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
         version: family.auth.version(req.headers),
         body: bytes,
       },
-      translation: undefined,
+      upstreamFormat: format,
       transform: new PassthroughReply(x, format ?? family, upstream.name),
     };
   }
   const body = requireJson(request);
   if (endpoint.kind === "count") {
-    return { upstream, call: undefined, translation: undefined, count: new LocalCount(x, format, body, translateContext(upstream, route, undefined, ctx), upstream.name) };
+    return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, body, translateContext(upstream, route, undefined, ctx), upstream.name) };
   }
   const to = targetFormat(upstream);
   if (to === undefined) {
@@ -129,10 +124,10 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
         "content-type": "application/json",
         accept: request.stream ? "text/event-stream" : "application/json",
       }),
-      version: to.family.auth.needsVersion ? DEFAULT_ANTHROPIC_VERSION : undefined,
+      version: to.family.auth.defaultVersion,
       body: JSON.stringify(translated.body),
     },
-    translation: { from: format, to },
+    upstreamFormat: to,
     transform: request.stream ? new TranslatedStreamReply(x, t, query, ctx) : new TranslatedJsonReply(x, t),
   };
 }

@@ -14,17 +14,28 @@ function hasBody(req: IncomingMessage): boolean {
 
 const looksLikeJsonObject = (body: Buffer | undefined): body is Buffer => body !== undefined && body.length > 1 && body.includes(0x7b);
 
+/** Stage 5, first half: the whole body (32 MiB, the slow-loris deadline), or undefined for a request without one. */
+export async function readRequestBody(req: IncomingMessage, maxBytes: number, deadlineMs: number): Promise<Buffer | undefined> {
+  return hasBody(req) ? readBody(req, maxBytes, deadlineMs) : undefined;
+}
+
 /**
- * Stage 5: reads the whole body (32 MiB, the slow-loris deadline), checks the known endpoints' bodies (SPEC section
- * 3.5), and finds the model it names. Bodies of unchecked paths are scanned for a top-level `model` without parsing.
+ * The model a request names without parsing its body: the path's (Gemini), else a top-level string `model` found in
+ * the bytes. For bodies that are not parsed (unchecked paths), and for one the checks refused (issue 37, item 13).
  */
-export async function readRequest(req: IncomingMessage, endpoint: Endpoint, query: string, maxBytes: number, deadlineMs: number): Promise<ClientRequest> {
-  const bytes = hasBody(req) ? await readBody(req, maxBytes, deadlineMs) : undefined;
+export function modelNamed(endpoint: Endpoint, bytes: Buffer | undefined): string | undefined {
+  return endpoint.pathModel || (looksLikeJsonObject(bytes) ? findTopLevelString(bytes, "model")?.value : undefined);
+}
+
+/**
+ * Stage 5, second half: checks the known endpoints' bodies (SPEC section 3.5), and reads the request once: the model
+ * it names and whether it streams, as a `ClientRequest`.
+ */
+export function checkRequest(req: IncomingMessage, endpoint: Endpoint, query: string, bytes: Buffer | undefined): ClientRequest {
   // Model calls without body rules (`/v1/responses`, Gemini's `:countTokens`) are still read, leniently: a route may
   // translate them, and whether they stream is in the body. What does not parse goes on as it came.
   const json = checkBody(endpoint, req.headers["content-type"], bytes) ?? (endpoint.format !== undefined && bytes ? parseJsonObject(bytes.toString("utf8")) : undefined);
-  const model =
-    endpoint.pathModel ?? (json ? (typeof json.model === "string" ? json.model : undefined) : looksLikeJsonObject(bytes) ? findTopLevelString(bytes, "model")?.value : undefined);
+  const model = json ? (endpoint.pathModel ?? (typeof json.model === "string" ? json.model : undefined)) : modelNamed(endpoint, bytes);
   const stream = endpoint.format?.streams(endpoint.rest, json) ?? false;
   return new ClientRequest(endpoint, query, req.headers, bytes, json, model, stream);
 }

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { FamilyName } from "../../formats/index.js";
+import type { FamilyName, Format } from "../../formats/index.js";
 import type { ClientRequest } from "../../request/client-request.js";
 import type { RequestRecord } from "../../request-log/record.js";
 import type { Route } from "../../routing/router.js";
@@ -10,12 +10,17 @@ import type { Forwarded } from "./forward.js";
 
 /**
  * What the handler learns of a request as its stages return, kept for the record: written only by the handler
- * (what the client was sent is the reply layer's part, `Exchange.delivery`).
+ * (what the client was sent is the reply layer's part, `Exchange.delivery`). The format an upstream was asked in is
+ * its plan's (`RoutePlan.upstreamFormat`), so that prices read usage in its convention, never from a display string.
  */
 export interface Trail {
   /** The path without its query (a query may carry `?key=`), dot segments resolved. */
   path: string;
   family: FamilyName | null;
+  /** The client's format, when its endpoint has one. */
+  format: Format | undefined;
+  /** The model the request names, even in a body the checks refused (a refusal is worth finding by its model). */
+  model: string | undefined;
   request: ClientRequest | undefined;
   route: Route | undefined;
   forwarded: Forwarded | undefined;
@@ -41,18 +46,21 @@ export function record(x: Exchange, ctx: GatewayContext, trail: Trail): void {
   const { delivery } = x;
   const { usage, error } = delivery;
   const { request, forwarded } = trail;
-  const translation = forwarded?.plan?.translation;
+  const upstreamFormat = forwarded?.plan?.upstreamFormat?.name;
   const entry: RequestRecord = {
     time: new Date().toISOString(),
     requestId: requestIdOf(x, ctx),
     method: x.req.method ?? "GET",
     path: trail.path,
     family: trail.family,
-    model: request?.model,
+    model: trail.model,
     target: trail.route?.target,
     stream: request?.stream || undefined,
     upstream: upstreamOf(x, trail),
-    translated: translation && `${translation.from.name} -> ${translation.to.name}`,
+    echo: forwarded?.upstream.isEcho,
+    format: trail.format,
+    upstreamFormat,
+    translated: upstreamFormat !== undefined && upstreamFormat !== trail.format ? `${trail.format} -> ${upstreamFormat}` : undefined,
     tried: forwarded === undefined || forwarded.tried.length === 0 ? undefined : forwarded.tried,
     status: delivery.status ?? 499,
     durationMs: performance.now() - x.started,

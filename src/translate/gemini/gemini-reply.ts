@@ -9,7 +9,7 @@ import { createCallIds, finishReasonOf, functionCallPart, responseBody, unwrapJs
  * as its `thoughtSignature`.
  */
 export function geminiReplyFromHub(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json {
-  const { reasoning, text, answer, toolCalls, finishReason, usage } = readHubReply(reply, ctx.ids);
+  const { reasoning, text, answer, toolCalls, finishReason, usage } = readHubReply(reply);
   const parts: Json[] = [];
   // Reasoning that stands in for the answer is not repeated as a thought.
   if (hints.includeThoughts && reasoning && answer === text) parts.push({ text: reasoning.text, thought: true });

@@ -1,6 +1,6 @@
 import type { HubUsage, Json } from "../hub.js";
 import { usageParts } from "../hub-usage.js";
-import { parseToolArguments } from "../tool-arguments.js";
+import { readToolArguments } from "../tool-arguments.js";
 import type { IdSource, ReplyHints, TranslateContext } from "../types.js";
 import { clientTool } from "../tool-names.js";
 
@@ -11,9 +11,10 @@ const FINISH_REASONS: Readonly<Record<string, string>> = { stop: "STOP", length:
 
 /**
  * The `finishReason` to send: `STOP` whenever a call was sent, whatever the upstream said (research table E row
- * 6); `STOP` also when the upstream said nothing, since Gemini CLI rejects a stream that ends without one.
+ * 6), but `MAX_TOKENS` for a reply cut by the output limit, calls or not; `STOP` also when the upstream said nothing,
+ * since Gemini CLI rejects a stream that ends without one.
  */
-export const finishReasonOf = (reason: string | null, calledTools: boolean): string => (calledTools ? "STOP" : (FINISH_REASONS[reason ?? ""] ?? "STOP"));
+export const finishReasonOf = (reason: string | null, calledTools: boolean): string => (calledTools && reason !== "length" ? "STOP" : (FINISH_REASONS[reason ?? ""] ?? "STOP"));
 
 /**
  * Chat usage as `usageMetadata`: Gemini counts thoughts apart from the answer, so `candidatesTokenCount` is the
@@ -67,10 +68,10 @@ export function unwrapJsonText(text: string): string {
  * Ids for `functionCall` parts: the upstream's own when it has one not used yet in this reply, else a new
  * `call_` id. Gemini CLI keys each call by its id, so two calls must never share one (research table E row 22).
  */
-export function createCallIds(ids: IdSource): (upstreamId: string) => string {
+export function createCallIds(ids: IdSource): (upstreamId: string | undefined) => string {
   const used = new Set<string>();
   return (upstreamId) => {
-    let id = upstreamId;
+    let id = upstreamId ?? "";
     while (!id || used.has(id)) id = ids("call_");
     used.add(id);
     return id;
@@ -78,13 +79,13 @@ export function createCallIds(ids: IdSource): (upstreamId: string) => string {
 }
 
 /**
- * A complete call as a `functionCall` part: arguments as an object (repaired, or `{}`), the name the client declared.
+ * A complete call as a `functionCall` part: arguments as an object (`readToolArguments`), the name the client declared.
  * `thoughtSignature`, when given, is the reasoning before the call, sealed: Gemini CLI keeps a call part's signature
  * in its history and sends it back (Gemini 3 requires it), so the reasoning returns to an upstream that wants it
  * passed back (DeepSeek's thinking mode answers 400 without it: research table E row 9).
  */
 export const functionCallPart = (call: { id: string; name: string; arguments: string }, hints: ReplyHints, thoughtSignature?: string): Json => ({
-  functionCall: { id: call.id, name: clientTool(hints.toolNames, call.name).name, args: parseToolArguments(call.arguments) },
+  functionCall: { id: call.id, name: clientTool(hints.toolNames, call.name).name, args: readToolArguments(call.arguments).object },
   ...(thoughtSignature ? { thoughtSignature } : {}),
 });
 

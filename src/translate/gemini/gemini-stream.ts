@@ -95,14 +95,15 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
     }
   }
 
-  return createClientStream(ctx.ids, {
+  return createClientStream({
     opening: () => [],
     onEvent,
     closing({ finishReason, usage, toolCalls, answerFromReasoning }) {
       const answer = answerFromReasoning ?? jsonText;
       const text = hints.jsonText ? unwrapJsonText(answer) : answer;
       const parts: Json[] = text ? [{ text }] : [];
-      for (const call of held) parts.push(callPart(call));
+      // A reply cut by the output limit: a call whose arguments never completed is left out, never sent as a whole one.
+      for (const call of held) if (finishReason !== "length" || parsesAsObject(call.arguments)) parts.push(callPart(call));
       const end = { finishReason: finishReasonOf(finishReason ?? null, toolCalls > 0), usageMetadata: usageMetadataOf(usage, hints) };
       return [{ data: responseBody(parts, ctx, responseId, end) }];
     },

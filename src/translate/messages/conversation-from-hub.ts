@@ -1,5 +1,5 @@
 import type { HubMessage } from "../hub.js";
-import { parseToolArguments } from "../tool-arguments.js";
+import { readToolArguments } from "../tool-arguments.js";
 import { requestToolUseId } from "./tool-ids.js";
 import { type Block, isRecord } from "./wire.js";
 
@@ -58,7 +58,7 @@ function assistantBlocks(message: Extract<HubMessage, { role: "assistant" }>): B
   const blocks = blocksOfContent(message.content);
   for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
     if (!call?.function?.name) continue;
-    blocks.push({ type: "tool_use", id: requestToolUseId(call.id), name: call.function.name, input: parseToolArguments(call.function.arguments) });
+    blocks.push({ type: "tool_use", id: requestToolUseId(call.id), name: call.function.name, input: readToolArguments(call.function.arguments).object });
   }
   return blocks;
 }

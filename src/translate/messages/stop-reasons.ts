@@ -1,7 +1,9 @@
 /**
  * Chat's `finish_reason` and messages' `stop_reason`, both ways (SPEC 10 rule 2). A reply that holds a tool call
- * always stops for `tool_use` / `tool_calls`, whatever the other side said: Qwen, GLM and Gemini behind vLLM say
- * `stop` next to their calls, and an agent that reads `end_turn` stops working or loops (research table E row 6).
+ * stops for `tool_use` / `tool_calls`, whatever the other side said: Qwen, GLM and Gemini behind vLLM say `stop`
+ * next to their calls, and an agent that reads `end_turn` stops working or loops (research table E row 6). Except a
+ * reply cut by the output limit: it stops for `max_tokens` / `length`, calls or not, so that the client knows the
+ * reply is not whole.
  */
 
 const STOP_REASONS: Readonly<Record<string, string>> = {
@@ -24,7 +26,7 @@ const FINISH_REASONS: Readonly<Record<string, string>> = {
  * stop with no tool block stalls Claude Code waiting for a call that never came.
  */
 export function stopReasonOf(finish: string | null | undefined, hasToolUse: boolean): string {
-  if (hasToolUse) return "tool_use";
+  if (hasToolUse && finish !== "length") return "tool_use";
   return (finish && STOP_REASONS[finish]) || "end_turn";
 }
 
@@ -33,6 +35,6 @@ export function stopReasonOf(finish: string | null | undefined, hasToolUse: bool
  * `tool_use` stop without one is `stop` (a chat client would wait for calls that are not there).
  */
 export function finishReasonOf(stop: unknown, hasToolUse: boolean): string {
-  if (hasToolUse) return "tool_calls";
-  return (typeof stop === "string" && FINISH_REASONS[stop]) || "stop";
+  const finish = (typeof stop === "string" && FINISH_REASONS[stop]) || "stop";
+  return hasToolUse && finish !== "length" ? "tool_calls" : finish;
 }

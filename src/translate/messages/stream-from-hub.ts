@@ -1,11 +1,10 @@
-import { jsonrepair } from "jsonrepair";
 import type { Json, ReasoningField } from "../hub.js";
 import { createClientStream } from "../client-stream.js";
 import type { HubEvent } from "../hub-events.js";
 import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } from "../types.js";
 import { stopReasonOf } from "./stop-reasons.js";
 import { clientTool } from "../tool-names.js";
-import { parsesAsObject } from "../tool-arguments.js";
+import { ArgumentWriter, parsesAsObject } from "../tool-arguments.js";
 import { createCallQueue, type QueuedCall } from "../call-queue.js";
 import { toolUseId } from "./tool-ids.js";
 import { messagesUsageOf } from "./usage.js";
@@ -15,30 +14,14 @@ type OpenBlock =
   | { kind: "text"; index: number }
   | { kind: "tool"; index: number; call: ToolCall };
 
-/** A tool call: its `tool_use` block as it opens, and its argument text so far. */
+/** A tool call: its `tool_use` block as it opens, its argument text so far, and what of it went out. */
 interface ToolCall extends QueuedCall {
   contentBlock: Json;
+  writer: ArgumentWriter;
 }
 
 /** Every messages event names its type twice: as the SSE event and inside the data. */
 const messagesEvent = (type: string, fields: Json = {}): ClientEvent => ({ event: type, data: { type, ...fields } });
-
-/**
- * What to send after a tool block's argument pieces so that they join into one JSON object, as Claude Code
- * builds the input from the `input_json_delta` pieces alone (research B2 invariant 4): `{}` when none came; the
- * missing end when a local model stopped mid-object (what `jsonrepair` appends, when it only appends); else
- * nothing (what was sent cannot be taken back).
- */
-function argumentsEnding(sent: string): string {
-  if (!sent.trim()) return "{}";
-  if (parsesAsObject(sent)) return "";
-  try {
-    const repaired = jsonrepair(sent);
-    return repaired.startsWith(sent) && parsesAsObject(repaired) ? repaired.slice(sent.length) : "";
-  } catch {
-    return "";
-  }
-}
 
 /**
  * The hub stream as Anthropic's event sequence (research B2): `message_start` and a `ping` first (with the
@@ -49,13 +32,20 @@ function argumentsEnding(sent: string): string {
  * once the call's name is known, fed only `input_json_delta` pieces), then one `message_delta` and one
  * `message_stop` at the end alone, so that a usage chunk that follows the finish reason still reaches the final
  * usage. A reply that is reasoning alone gets that reasoning as a text block too: Claude Code shows no thinking
- * block as an answer.
+ * block as an answer. Thinking comes first in a message (SPEC 10 rule 4): reasoning that resumes once the answer
+ * has begun (a text or tool block opened) is left out, as a block after the text would break that order.
+ *
+ * A tool block's pieces go through an `ArgumentWriter`: Claude Code builds the input from the `input_json_delta`
+ * pieces alone (research B2 invariant 4), so they always join into one object (`tool-arguments.ts`), except in a
+ * reply cut by the output limit, whose unfinished call ends with the pieces that came (SPEC 10 rule 2).
  *
  * Parallel calls whose pieces interleave go through the call queue (`call-queue.ts`), one block at a time.
  */
 export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
   let nextIndex = 0;
   let open: OpenBlock | undefined;
+  /** A text or tool block has opened: the thinking block's place, first, is past. */
+  let answering = false;
   /** White space that came while no text block was open: it goes out with the text that follows, or not at all. */
   let blank = "";
 
@@ -83,12 +73,18 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
     return [messagesEvent("message_start", { message }), messagesEvent("ping")];
   }
 
-  function close(): ClientEvent[] {
+  /** A piece of the open tool block's input, when there is one. */
+  const argumentsDelta = (index: number, text: string): ClientEvent[] => (text ? [delta(index, "input_json_delta", "partial_json", text)] : []);
+
+  function close(cut = false): ClientEvent[] {
     if (!open) return [];
     const out: ClientEvent[] = [];
     if (open.kind === "thinking") out.push(delta(open.index, "signature_delta", "signature", ctx.seal.sign(open.text, open.field)));
-    const ending = open.kind === "tool" ? argumentsEnding(open.call.args) : "";
-    if (ending) out.push(delta(open.index, "input_json_delta", "partial_json", ending));
+    if (open.kind === "tool") {
+      // A call cut by the output limit ends with what came (the characters held back included); any other is completed.
+      const { writer, args } = open.call;
+      out.push(...argumentsDelta(open.index, cut && !parsesAsObject(args) ? writer.held() : writer.end(args)));
+    }
     out.push(messagesEvent("content_block_stop", { index: open.index }));
     open = undefined;
     return out;
@@ -98,6 +94,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
   function startBlock<B extends OpenBlock>(block: B, contentBlock: Json): ClientEvent {
     blank = "";
     open = block;
+    answering ||= block.kind !== "thinking";
     return messagesEvent("content_block_start", { index: block.index, content_block: contentBlock });
   }
 
@@ -105,12 +102,10 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
     openCall: () => (open?.kind === "tool" ? open.call : undefined),
     open(call) {
       const index = nextIndex++;
-      const events = [startBlock({ kind: "tool", index, call }, call.contentBlock)];
-      if (call.args) events.push(delta(index, "input_json_delta", "partial_json", call.args));
-      return events;
+      return [startBlock({ kind: "tool", index, call }, call.contentBlock), ...argumentsDelta(index, call.writer.push(call.args))];
     },
     close,
-    piece: (text) => (open ? [delta(open.index, "input_json_delta", "partial_json", text)] : []),
+    piece: (text) => (open?.kind === "tool" ? argumentsDelta(open.index, open.call.writer.push(text)) : []),
   });
 
   /** Opens a text or thinking block after the open one, and every call waiting behind it, is closed. */
@@ -124,6 +119,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
   function onEvent(event: Exclude<HubEvent, { type: "error" }>): ClientEvent[] {
     switch (event.type) {
       case "reasoning": {
+        if (answering) return [];
         const { events, block } =
           open?.kind === "thinking" ? { events: [], block: open } : openBlock((index) => ({ kind: "thinking", index, text: "", field: event.field }), { type: "thinking", thinking: "" });
         block.text += event.text;
@@ -140,7 +136,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
       }
       case "tool_start": {
         const contentBlock = { type: "tool_use", id: toolUseId(event.id, ctx.ids), name: clientTool(hints.toolNames, event.name).name, input: {} };
-        return calls.start({ call: event.call, contentBlock, args: "" });
+        return calls.start({ call: event.call, contentBlock, args: "", writer: new ArgumentWriter() });
       }
       case "tool_args":
         return calls.args(event.call, event.text);
@@ -150,12 +146,12 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
     }
   }
 
-  return createClientStream(ctx.ids, {
+  return createClientStream({
     opening,
     onEvent,
     closing({ finishReason, usage, toolCalls, answerFromReasoning }) {
       const out = answerFromReasoning === undefined ? [] : onEvent({ type: "text", text: answerFromReasoning });
-      out.push(...calls.settle());
+      out.push(...calls.settle(finishReason === "length"));
       const stop = { stop_reason: stopReasonOf(finishReason, toolCalls > 0), stop_sequence: null };
       out.push(messagesEvent("message_delta", { delta: stop, usage: messagesUsageOf(usage, hints.inputTokens ?? 0) }));
       out.push(messagesEvent("message_stop"));

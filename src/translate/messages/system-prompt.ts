@@ -33,7 +33,7 @@ export interface Turn {
 }
 
 /** Claude Code's own wrapper for its reminders; models trained on its traces know it. */
-const asReminder = (text: string): string => (text.trimStart().startsWith("<system-reminder>") ? text : `<system-reminder>\n${text}\n</system-reminder>`);
+export const asReminder = (text: string): string => (text.trimStart().startsWith("<system-reminder>") ? text : `<system-reminder>\n${text}\n</system-reminder>`);
 
 /**
  * The conversation as turns. Claude Code puts `role: "system"` messages inside `messages` (mid-conversation

@@ -5,9 +5,10 @@ const VALID_ID = /^[a-zA-Z0-9_-]+$/;
 
 /**
  * A `tool_use` id for an upstream call id: kept when Anthropic accepts it (`^[a-zA-Z0-9_-]+$`), so the tool
- * result that comes back next turn names the id the upstream made; else a fresh `toolu_` id.
+ * result that comes back next turn names the id the upstream made; else, and for a call that came without one, a
+ * fresh `toolu_` id, the prefix Anthropic's clients expect.
  */
-export const toolUseId = (id: string, ids: IdSource): string => (VALID_ID.test(id) ? id : ids("toolu_"));
+export const toolUseId = (id: string | undefined, ids: IdSource): string => (id !== undefined && VALID_ID.test(id) ? id : ids("toolu_"));
 
 /**
  * A call id of a chat history as a messages upstream accepts it: kept when valid, else its valid characters and a

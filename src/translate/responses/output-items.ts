@@ -1,6 +1,6 @@
 import type { HubUsage, Json, ReasoningField } from "../hub.js";
 import { usageParts } from "../hub-usage.js";
-import { parseToolArguments } from "../tool-arguments.js";
+import { readToolArguments } from "../tool-arguments.js";
 import type { ErrorFields, ReasoningSeal } from "../types.js";
 import type { ResponseEcho } from "./to-hub.js";
 import type { ClientTool } from "../tool-names.js";
@@ -10,8 +10,8 @@ import type { ClientTool } from "../tool-names.js";
  * `output_item.done` / `response.completed` events, so the two always agree.
  */
 
-/** An item's status: `in_progress` in `output_item.added`, `completed` everywhere else. */
-export type ItemStatus = "in_progress" | "completed";
+/** An item's status: `in_progress` in `output_item.added`, `incomplete` for a call cut by the output limit, `completed` everywhere else. */
+export type ItemStatus = "in_progress" | "completed" | "incomplete";
 
 /** An `output_text` content part (the API always sends `annotations`). */
 export const outputText = (text: string): Json => ({ type: "output_text", text, annotations: [] });
@@ -35,50 +35,41 @@ export const messageItem = (id: string, status: ItemStatus, text?: string): Json
 
 /**
  * A freeform tool's input from the chat call's arguments: the `input` string the request asked for, else the one
- * string the object holds (a model that named the key differently), else the raw text (a model that sent the input
- * bare). Broken JSON is repaired first, as for any tool call.
+ * string the object holds (a model that named the key differently, or arguments that are no object, held under
+ * `INVALID_JSON`: a freeform input is text, so the text as it came is its truth), else the raw text.
  */
 export function customInput(args: string): string {
   if (!args.trim()) return "";
-  const value = parseToolArguments(args);
+  const value = readToolArguments(args).object;
   if (typeof value.input === "string") return value.input;
   const strings = Object.values(value).filter((entry): entry is string => typeof entry === "string");
   return strings.length === 1 && Object.keys(value).length === 1 ? strings[0]! : args;
 }
 
 /**
- * A function call's arguments for its final item: as the upstream sent them when they parse, else repaired (a local
- * model's missing brace, trailing comma, single quotes), else as they came. Codex takes a call's arguments from the
- * `output_item.done` item alone, so the repair reaches it even after the broken pieces were streamed.
+ * A `function_call` or `custom_tool_call` item for a call the upstream made, named as the client declared the tool.
+ * A completed item's arguments follow `readToolArguments` (Codex takes a call's arguments from the `output_item.done`
+ * item alone, so a repair reaches it even after the pieces were streamed as they came); an item cut by the output
+ * limit (`incomplete`, as OpenAI marks one) keeps the text that came, unrepaired, and so does one still in progress.
  */
-function callArguments(args: string): string {
-  try {
-    JSON.parse(args);
-    return args;
-  } catch {
-    const repaired = parseToolArguments(args);
-    return Object.keys(repaired).length > 0 || !args.trim() ? JSON.stringify(repaired) : args;
-  }
-}
-
-/** A `function_call` or `custom_tool_call` item for a call the upstream made, named as the client declared the tool. */
 export function toolCallItem(itemId: string, callId: string, tool: ClientTool, args: string, status: ItemStatus): Json {
   const namespace = tool.namespace ? { namespace: tool.namespace } : {};
+  const completed = status === "completed";
   return tool.custom
-    ? { id: itemId, type: "custom_tool_call", status, call_id: callId, name: tool.name, ...namespace, input: status === "completed" ? customInput(args) : "" }
-    : { id: itemId, type: "function_call", status, arguments: status === "completed" ? callArguments(args) : args, call_id: callId, name: tool.name, ...namespace };
+    ? { id: itemId, type: "custom_tool_call", status, call_id: callId, name: tool.name, ...namespace, input: completed ? customInput(args) : status === "incomplete" ? args : "" }
+    : { id: itemId, type: "function_call", status, arguments: completed ? readToolArguments(args).json : args, call_id: callId, name: tool.name, ...namespace };
 }
 
 /** The item-id prefix of a call item: the API's `fc_` for functions, `ctc_` for custom tools. */
 export const callItemPrefix = (tool: ClientTool): string => (tool.custom ? "ctc_" : "fc_");
 
 /**
- * The response's status from chat's finish reason. A reply that holds a tool call has completed whatever the upstream
- * said (some send `stop` or `length` with calls); `length` is incomplete for `max_output_tokens`, `content_filter`
- * for `content_filter`.
+ * The response's status from chat's finish reason. `length` is incomplete for `max_output_tokens`, calls or not (the
+ * reply was cut); `content_filter` is incomplete for `content_filter`, unless the reply holds a tool call, which has
+ * completed whatever else the upstream said (some send `stop` with calls).
  */
 export function statusOf(finishReason: string | null | undefined, hasToolCall: boolean): { status: "completed" | "incomplete"; incomplete_details: Json | null } {
-  if (!hasToolCall && finishReason === "length") return { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } };
+  if (finishReason === "length") return { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } };
   if (!hasToolCall && finishReason === "content_filter") return { status: "incomplete", incomplete_details: { reason: "content_filter" } };
   return { status: "completed", incomplete_details: null };
 }

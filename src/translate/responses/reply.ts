@@ -13,13 +13,13 @@ import { clientTool } from "../tool-names.js";
  */
 export function responsesReply(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json {
   const id = ctx.ids("resp_");
-  const parts = readHubReply(reply, ctx.ids);
+  const parts = readHubReply(reply);
   const output: Json[] = [];
   if (parts.reasoning) output.push(reasoningItem(ctx.ids("rs_"), parts.reasoning.text, parts.reasoning.field, ctx.seal));
   if (parts.answer) output.push(messageItem(ctx.ids("msg_"), "completed", parts.answer));
   for (const call of parts.toolCalls) {
     const tool = clientTool(hints.toolNames, call.name);
-    output.push(toolCallItem(ctx.ids(callItemPrefix(tool)), call.id, tool, call.arguments, "completed"));
+    output.push(toolCallItem(ctx.ids(callItemPrefix(tool)), call.id ?? ctx.ids("call_"), tool, call.arguments, "completed"));
   }
   const { status, incomplete_details } = statusOf(parts.finishReason, parts.toolCalls.length > 0);
   return responseObject(

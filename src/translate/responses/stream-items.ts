@@ -1,6 +1,6 @@
 import type { Json, ReasoningField } from "../hub.js";
 import type { ClientEvent, ReasoningSeal } from "../types.js";
-import { customInput, messageItem, outputText, reasoningItem, toolCallItem } from "./output-items.js";
+import { messageItem, outputText, reasoningItem, toolCallItem } from "./output-items.js";
 import type { ClientTool } from "../tool-names.js";
 import type { QueuedCall } from "../call-queue.js";
 
@@ -65,8 +65,11 @@ export const itemEvents = {
     return [emit("response.function_call_arguments.delta", { item_id: id, output_index: index, delta }, `${head},"delta":${text}`)];
   },
 
-  /** The closing events; the last one carries the complete item, also returned for the response's `output`. */
-  closed(emit: Emit, item: OpenItem, seal: ReasoningSeal): { events: ClientEvent[]; done: Json } {
+  /**
+   * The closing events; the last one carries the complete item, also returned for the response's `output`. A call cut
+   * by the output limit closes `incomplete`, with the arguments that came.
+   */
+  closed(emit: Emit, item: OpenItem, seal: ReasoningSeal, cut = false): { events: ClientEvent[]; done: Json } {
     const { id, index } = item;
     if (item.kind === "reasoning") {
       const done = reasoningItem(id, item.text, item.field, seal);
@@ -85,8 +88,8 @@ export const itemEvents = {
       return { events: [...events, emit("response.output_item.done", { output_index: index, item: done })], done };
     }
     const { callId, tool, args } = item.call;
-    const done = toolCallItem(id, callId, tool, args, "completed");
-    const input = tool.custom ? customInput(args) : "";
+    const done = toolCallItem(id, callId, tool, args, cut ? "incomplete" : "completed");
+    const input = tool.custom ? (done.input as string) : "";
     const events = tool.custom
       ? [
           ...(input ? [emit("response.custom_tool_call_input.delta", { item_id: id, output_index: index, delta: input })] : []),

@@ -7,6 +7,7 @@ import { itemEvents, type Emit, type OpenItem, type StreamCall } from "./stream-
 import type { ResponsesHints } from "./to-hub.js";
 import { clientTool } from "../tool-names.js";
 import { createCallQueue } from "../call-queue.js";
+import { parsesAsObject } from "../tool-arguments.js";
 
 /**
  * The hub stream as a Responses event stream (research C2's sequence): `response.created` and
@@ -14,8 +15,9 @@ import { createCallQueue } from "../call-queue.js";
  * whole item before the next item opens (Codex builds its history from those alone), then `response.completed`
  * with every item and the usage, held until the upstream's end so a usage chunk after the finish chunk counts.
  * A stream cut short by `length` still ends with `response.completed` (status `incomplete`): Codex takes a stream
- * without it for broken and retries the turn. A reply that is reasoning alone gets that reasoning as a message
- * too: `codex exec` prints the last message, and would print nothing.
+ * without it for broken and retries the turn. A call it cut closes as OpenAI closes one, its item `incomplete` with
+ * the arguments that came; a call that was waiting behind it never opened, and is left out. A reply that is
+ * reasoning alone gets that reasoning as a message too: `codex exec` prints the last message, and would print nothing.
  *
  * Tool calls: a call is an item of its own; parallel calls whose pieces interleave go through the call queue
  * (`call-queue.ts`), one item at a time.
@@ -47,9 +49,9 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
     return itemEvents.opened(emit, item);
   }
 
-  function closeOpen(): ClientEvent[] {
+  function closeOpen(cut = false): ClientEvent[] {
     if (!open) return [];
-    const { events, done } = itemEvents.closed(emit, open, ctx.seal);
+    const { events, done } = itemEvents.closed(emit, open, ctx.seal, cut && open.kind === "tool" && !parsesAsObject(open.call.args));
     output.push(done);
     open = undefined;
     return events;
@@ -82,17 +84,17 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
       case "text":
         return piece("message", event.text);
       case "tool_start":
-        return calls.start({ call: event.call, callId: event.id, tool: clientTool(hints.toolNames, event.name), args: "" });
+        return calls.start({ call: event.call, callId: event.id ?? ctx.ids("call_"), tool: clientTool(hints.toolNames, event.name), args: "" });
       case "tool_args":
         return calls.args(event.call, event.text);
       case "finish":
-        return calls.settle();
+        return calls.settle(event.reason === "length");
       case "usage":
         return [];
     }
   }
 
-  return createClientStream(ctx.ids, {
+  return createClientStream({
     opening,
     onEvent,
     closing({ finishReason, usage, toolCalls, answerFromReasoning }) {

@@ -1,0 +1,144 @@
+import type { Command } from "commander";
+import { FLAG_SOURCE, type UpstreamConfig } from "../../config/index.js";
+import { closest } from "../../config/closest.js";
+import { readConfigForEdit, withUpstreamEntry, writeConfigText } from "../../config/edit-config-file.js";
+import { fromEntry } from "../../config/resolve-upstreams.js";
+import { UPSTREAM_NAME, upstreamKind, upstreamUrl } from "../../config/schemas/base-url.js";
+import type { UpstreamEntry } from "../../config/schemas/upstream-entry.js";
+import { validateValue } from "../../config/validate-fields.js";
+import { FailedError, UsageError } from "../../errors/index.js";
+import { FORMAT_FAMILIES, FORMAT_NAMES, type Format } from "../../formats/names.js";
+import { KIND_NAMES, KINDS, kindNamed, type Kind, type KindName } from "../../kinds/index.js";
+import { probeFormats, probeModelList, recogniseServer } from "../../upstream/probe-server.js";
+import { askKey } from "../ask-key.js";
+import { createContext, type CommandContext } from "../context.js";
+import { redact, rememberSecret } from "../secrets.js";
+import { log } from "../terminal.js";
+import { keychainAccount } from "../upstream-keys.js";
+
+interface AddOptions {
+  url?: string;
+  models?: string[];
+  probe: boolean;
+  stdin?: boolean;
+  force?: boolean;
+}
+
+/** What the command line names: a kind (with `--url` or its usual address) or a URL (whose kind the probe finds). */
+function target(word: string, url: string | undefined): { kind: Kind | undefined; url: string | undefined } {
+  const checkUrl = (value: string, field: string) => {
+    const checked = validateValue(FLAG_SOURCE, upstreamUrl, value, field);
+    if (upstreamKind(checked) !== "url") throw new UsageError(`${field} must be a URL such as http://127.0.0.1:11434 (got "${value}").`, { hint: "gateway add --help lists the kinds." });
+    return checked;
+  };
+  if ((KIND_NAMES as readonly string[]).includes(word)) return { kind: kindNamed(word as KindName), url: url === undefined ? undefined : checkUrl(url, "--url") };
+  if (!word.includes("://")) {
+    const near = closest(word, KIND_NAMES);
+    throw new UsageError(`"${word}" is neither a kind of server nor a URL.${near ? ` Did you mean "${near}"?` : ""}`, { hint: `The kinds: ${KIND_NAMES.join(", ")}. Or give the server's URL.` });
+  }
+  if (url !== undefined) throw new UsageError("Give the URL once: as the first argument or with --url.", { hint: "gateway add ollama --url http://127.0.0.1:11500" });
+  return { kind: undefined, url: checkUrl(word, "<kind|url>") };
+}
+
+/** The entry as it would be resolved, every field it leaves out taken from its kind and the top level. */
+const resolved = (ctx: CommandContext, name: string, entry: UpstreamEntry): UpstreamConfig =>
+  fromEntry(name, entry, { upstream: undefined, messagesSegment: ctx.config.messagesSegment, geminiSegment: ctx.config.geminiSegment, retries: ctx.config.retries, timeouts: ctx.config.timeouts, anthropicVersion: ctx.config.anthropicVersion });
+
+/** "Nothing answers" as a failure that says what to do, for a server that is not there. */
+function unreachable(url: string, error: unknown): FailedError {
+  return new FailedError(`Nothing answers at ${url} (${(error as Error).message}).`, { hint: "Start the server and run this again, or add it as it is with --no-probe." });
+}
+
+/**
+ * Which formats answer (for kinds a probe may post to) and how many models the server lists, printed as found.
+ * Returns the formats to write (undefined: the kind's own, not probed). A refused key or a server with no format
+ * fails, and nothing is written.
+ */
+async function probe(ctx: CommandContext, upstream: UpstreamConfig, kind: Kind, key: string | undefined): Promise<Format[] | undefined> {
+  let formats: Format[] | undefined;
+  if (kind.probe.mayGenerate) {
+    const answers = await probeFormats(upstream, key, FORMAT_NAMES).catch((error: unknown) => Promise.reject(unreachable(upstream.url, error)));
+    const guarded = answers.find((answer) => answer.answers === undefined);
+    if (guarded && key === undefined) {
+      throw new FailedError(`${upstream.url} wants a key (it answered ${guarded.status}).`, {
+        hint: `Add it with its key: \`gateway add ${upstream.url} ${upstream.name} --no-probe\` asks for one; then set "kind": "${kind.name}" on the entry in ${ctx.config.configFile}.`,
+      });
+    }
+    if (guarded) throw new FailedError(`${upstream.url} refused this key (${guarded.status}). Nothing was written.`, { hint: "Check the key and the URL, then run gateway add again." });
+    const answering = answers.filter((answer) => answer.answers).map((answer) => answer.format);
+    if (!answering.length) throw new FailedError(`No format answers at ${upstream.url}: ${answers.map((answer) => `${answer.format} ${answer.status}`).join(", ")}.`, { hint: "Check the URL (the base, without /v1), or add it as it is with --no-probe." });
+    const silent = FORMAT_NAMES.filter((format) => !answering.includes(format));
+    log.success(`Formats that answer: ${answering.join(", ")}${silent.length ? ` (not ${silent.join(", ")})` : ""}.`);
+    // The kind's own formats among them: a local server's Responses or messages endpoint lacks what the tools send,
+    // which the gateway's translation carries (README, Upstream kinds); all of them when none of the kind's answers.
+    const used = answering.filter((format) => kind.defaults.formats.includes(format));
+    formats = used.length ? used : answering;
+    if (formats.length < answering.length) log.info(`The entry uses ${formats.join(", ")}: ${kind.title}'s usual formats (list the others in its "formats" to use them).`);
+  } else log.info(`Formats: ${upstream.formats.join(", ")} (${kind.title}'s; a probe never posts to a server that bills by token).`);
+  const served = formats ?? [...upstream.formats];
+  const family = served.some((format) => FORMAT_FAMILIES[format] === kind.modelList.family) ? kind.modelList.family : FORMAT_FAMILIES[served[0]!];
+  const list = await probeModelList({ ...upstream, formats: served }, key, family).catch((error: unknown) => Promise.reject(unreachable(upstream.url, error)));
+  if (list.ok) log.success(`It lists ${list.count} model${list.count === 1 ? "" : "s"}.`);
+  else if (list.status === 401 || list.status === 403) {
+    throw new FailedError(`${upstream.url} refused ${key === undefined ? "a request without a key" : "this key"} (${list.status}${list.message ? `: ${list.message}` : ""}). Nothing was written.`, { hint: "Check the key and the URL, then run gateway add again." });
+  } else log.warn(redact(`Its model list answered ${list.status}${list.message ? `: ${list.message}` : ""}.`));
+  return formats;
+}
+
+export function registerAdd(program: Command): void {
+  program
+    .command("add")
+    .description("add an upstream to the config: a kind of server or its URL, probed to find what it serves")
+    .argument("<kind|url>", `a kind (${KIND_NAMES.join(", ")}) or a server's base URL, whose kind the probe recognises`)
+    .argument("[name]", "the entry's name (default: the kind's)")
+    .option("--url <url>", "the server's base URL, when it is not the kind's usual address")
+    .option("--models <pattern...>", "model ids (or patterns with *) routed to it")
+    .option("--no-probe", "write the entry without asking the server anything")
+    .option("--stdin", "read the key from standard input instead of asking")
+    .option("--force", "replace an entry of the same name")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  gateway add http://127.0.0.1:11434          (recognised as Ollama)\n  gateway add vllm --url http://gpu-box.localhost:8000\n  gateway add openrouter --models 'qwen/*' 'deepseek/*'\n  printf %s \"$KEY\" | gateway add litellm team --url https://litellm.example.com --stdin",
+    )
+    .action(async (word: string, givenName: string | undefined, options: AddOptions) => {
+      const ctx = createContext();
+      const given = target(word, options.url);
+      let kind = given.kind;
+      const url = given.url ?? kind?.defaults.url;
+      if (url === undefined) throw new UsageError(`A ${kind!.name} upstream has no usual address.`, { hint: `Give it: gateway add ${kind!.name} --url http://localhost:4000` });
+      if (!kind && options.probe) {
+        const found = await recogniseServer(resolved(ctx, "probe", { url })).catch((error: unknown) => Promise.reject(unreachable(url, error)));
+        kind = found?.kind ?? KINDS.generic;
+        if (found) log.success(`Found ${found.kind.title} at ${url}${found.detail ? ` (${found.detail})` : ""}.`);
+        else log.info(`${url} is not a server the gateway recognises (Ollama, llama.cpp, vLLM, LM Studio, LiteLLM): adding it as generic.`);
+      }
+      kind ??= KINDS.generic;
+      const name = givenName ?? kind.name;
+      if (!UPSTREAM_NAME.test(name) || name === "default" || name === "echo") throw new UsageError(`"${name}" cannot name an upstream: 1-32 characters of a-z, 0-9 and "-", not "default" or "echo".`);
+      const { text, fields } = readConfigForEdit(ctx.config.configFile);
+      if (fields.upstreams?.[name] && !options.force) {
+        throw new FailedError(`An upstream called "${name}" is already in ${ctx.config.configFile}.`, { hint: `Give this one another name (gateway add ${word} ${name}-2), or replace it with --force.` });
+      }
+      // The URL is written when it is not the kind's usual address (which the entry then needs no word for).
+      const entry: UpstreamEntry = { kind: kind.name, ...(url !== kind.defaults.url ? { url } : {}), ...(options.models?.length ? { models: options.models } : {}) };
+      const upstream = resolved(ctx, name, entry);
+      let key: string | undefined;
+      if (upstream.key.kind === "keychain") {
+        // Reach the keychain before asking: a key typed in for nothing is a bad first experience.
+        await ctx.store.get(keychainAccount(upstream));
+        key = await askKey(options.stdin === true, `Key for ${name} (${keychainAccount(upstream)}), input hidden:`);
+        rememberSecret(key);
+        if (!key) throw new UsageError("No key was given.", { hint: "Type or pipe the key, or give the kind that needs none." });
+      }
+      const formats = options.probe ? await probe(ctx, upstream, kind, key) : undefined;
+      if (formats) entry.formats = formats;
+      if (key !== undefined) await ctx.store.set(keychainAccount(upstream), key);
+      writeConfigText(ctx.config.configFile, withUpstreamEntry(text, name, entry as Record<string, unknown>));
+      log.success(`Added upstream "${name}" (${kind.title}, ${url}) to ${ctx.config.configFile}:`);
+      log.log(`  "${name}": ${JSON.stringify(entry)}`);
+      if (key !== undefined) log.log(`  Its key is in the OS keychain (service "gateway", account ${keychainAccount(upstream)}).`);
+      const now = createContext().config;
+      log.log(now.defaultUpstream === name ? "  It is the default upstream." : `  Requests reach it for the models of its "models" list; the default upstream is ${now.defaultUpstream}.`);
+      log.info("A running gateway reads its config when it starts: gateway stop && gateway start --detach");
+    });
+}

@@ -1,0 +1,38 @@
+import type { Kind } from "./types.js";
+
+/**
+ * Any other server, or a remote gateway you point at: SPEC 10's upstream, exactly as before kinds existed. Every
+ * default is section 10's (all four formats, the `anthropic` and `gemini` segments, a keychain key) and no quirk
+ * applies: betas and body fields go as they came, replayed reasoning keeps the field its replies used, effort goes
+ * as `reasoning_effort` only when the entry says `"reasoning": "effort"`. A probe may POST an empty body to find which
+ * formats answer (nothing generates from `{}`), but never recognises it as anything.
+ */
+export const generic: Kind = {
+  name: "generic",
+  title: "generic",
+  defaults: {
+    url: undefined,
+    formats: ["chat", "responses", "messages", "gemini"],
+    messagesSegment: "anthropic",
+    geminiSegment: "gemini",
+    key: "keychain",
+    keyHeader: undefined,
+    reasoning: undefined,
+    maxOutputTokens: undefined,
+    retries: undefined,
+  },
+  modelList: { family: "chat", contextField: undefined },
+  local: false,
+  probe: { mayGenerate: true, recognise: undefined },
+  quirks: {
+    systemFirst: false,
+    refusedSchemaKeywords: [],
+    booleanSchemas: true,
+    reasoningField: "as-seen",
+    effortDialect: "reasoning_effort",
+    maxTokensField: "max_tokens",
+    betas: "all",
+    promptCacheKey: false,
+    bearerInEveryFormat: false,
+  },
+};

@@ -1,0 +1,46 @@
+import type { Kind } from "./types.js";
+
+/**
+ * OpenRouter. Sources: openrouter.ai/docs.
+ * - Paths: `https://openrouter.ai/api/v1/chat/completions`, `GET /api/v1/models` (a `data` list with `id`,
+ *   `context_length`, `pricing`; public). The key as `Authorization: Bearer`.
+ * - Reasoning: "Reasoning tokens will appear in the `reasoning` field of each message" (and `reasoning_details`);
+ *   effort goes as `reasoning: {effort}` (openrouter.ai/docs/use-cases/reasoning-tokens).
+ * - `prompt_cache_key` is taken (SPEC 11).
+ * - It falls back between providers on its own (openrouter.ai/docs: provider routing), so the gateway's own
+ *   retries only multiply its attempts: 0.
+ * - Its Anthropic-compatible endpoint (`https://openrouter.ai/api/v1/messages`, openrouter.ai/docs: Claude Code
+ *   integration) takes the key as `Authorization: Bearer` (`ANTHROPIC_AUTH_TOKEN` in that guide), which the messages
+ *   format does not send yet (a phase-2 header hook): the kind serves chat until then. Which betas that endpoint
+ *   takes is not documented: all are withheld.
+ * - It bills by token: a probe only reads the model list.
+ */
+export const openrouter: Kind = {
+  name: "openrouter",
+  title: "OpenRouter",
+  defaults: {
+    url: "https://openrouter.ai/api",
+    formats: ["chat"],
+    messagesSegment: "",
+    geminiSegment: "gemini",
+    key: "keychain",
+    keyHeader: undefined,
+    reasoning: "effort",
+    maxOutputTokens: undefined,
+    retries: 0,
+  },
+  modelList: { family: "chat", contextField: "context_length" },
+  local: false,
+  probe: { mayGenerate: false, recognise: undefined },
+  quirks: {
+    systemFirst: false,
+    refusedSchemaKeywords: [],
+    booleanSchemas: true,
+    reasoningField: "reasoning",
+    effortDialect: "reasoning_object",
+    maxTokensField: "max_tokens",
+    betas: [],
+    promptCacheKey: true,
+    bearerInEveryFormat: true,
+  },
+};

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { startPlayingUpstream } from "./helpers/agent-upstream.js";
+import { agentRuns } from "./helpers/agent-run.js";
+import { BIN } from "./helpers/cli.js";
+import { envPrefix, hasTmux, openTerminal } from "./helpers/terminal.js";
+import { hasTool, reportToolRun } from "./helpers/tools.js";
+
+/**
+ * Claude Code's `/model` picker through `gateway run claude` (SPEC 11): with model discovery on, Claude Code reads the
+ * gateway's messages-shaped model list at start (`GET /v1/models?limit=1000`, its bearer token, a 3 s limit) and
+ * offers each id holding `claude` (2.1.197: starting with it) as "From gateway". An exact alias of the config is in
+ * that list, so a person sees it in `/model`.
+ */
+
+const setUp = agentRuns();
+const ALIAS = "claude-gateway-local";
+
+describe.skipIf(!hasTmux || !hasTool("claude"))("Claude Code's model picker through gateway run claude", () => {
+  it("/model lists an exact claude-* alias of the config, from the gateway's model list", async () => {
+    reportToolRun("claude", "native", "messages");
+    const upstream = await startPlayingUpstream(() => ({ move: { kind: "text", text: "ok" } }));
+    // Claude Code 2.1.197 skips discovery when its non-essential traffic is off, so the test leaves that on (the
+    // machine has no internet; those calls fail quietly).
+    const { env, work, log } = setUp(upstream, "messages", { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: undefined, TERM: "xterm-256color" }, { models: { [ALIAS]: "agent-model" } });
+    const terminal = openTerminal("claude-picker", `cd '${work}' && ${envPrefix(env)} '${process.execPath}' '${BIN}' run claude`, { columns: 120, rows: 45 });
+    try {
+      // First run: the theme, the security notes, trusting the folder; each takes Enter (the folder: yes).
+      const firstRun = /Choose the text style|Enter to confirm|Press Enter to continue/;
+      // 2.1.197 shows "? for shortcuts" when ready; 2.1.332 only its banner, with no question below it.
+      const ready = (screen: string) => /for shortcuts/.test(screen) || (/Claude Code v\d/.test(screen) && !firstRun.test(screen));
+      for (;;) {
+        let screen = "";
+        await expect.poll(() => ((screen = terminal.screen()), firstRun.test(screen) || ready(screen)), { timeout: 30_000 }).toBe(true);
+        if (ready(screen)) break;
+        // 2.1.332 offers "No, exit" first when it asks whether to trust the folder.
+        if (/❯ No, exit/.test(screen)) terminal.keys("Down");
+        terminal.keys("Enter");
+        await expect.poll(() => terminal.screen(), { timeout: 20_000 }).not.toBe(screen);
+      }
+      // The list is read at start; the picker shows what it found once the reply is in.
+      await expect.poll(log, { timeout: 20_000 }).toMatch(/GET \/v1\/models\S* \S+ 200/);
+      terminal.keys("-l", "/model");
+      terminal.keys("Enter");
+      const screen = await terminal.waitFor(new RegExp(ALIAS), 20_000);
+      const line = screen.split("\n").find((row) => row.includes(ALIAS));
+      expect(line, screen).toMatch(new RegExp(`${ALIAS}\\b.*From gateway`));
+      expect(upstream.received.some((r) => r.method === "GET" && r.url === "/anthropic/v1/models?limit=1000")).toBe(true);
+    } finally {
+      terminal.keys("Escape");
+      terminal.keys("C-c");
+      terminal.keys("C-c");
+      terminal.close();
+    }
+  }, 150_000);
+});
+

@@ -1,0 +1,78 @@
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+import { detach, useConfigurations } from "./helpers/detached.js";
+import { freePort } from "./helpers/free-port.js";
+
+/**
+ * Issue 37, item 21: the running-gateway record says which config directory the gateway serves, and `start
+ * --detach`, `env`, `doctor`, `logs --show` (every command that picks "the" running gateway) pick among this
+ * configuration's gateways only: another config directory's gateway, in the same state directory, is not "yours".
+ */
+
+const configurations = useConfigurations("this-config-");
+
+/**
+ * A configuration: its own config directory, the state directory given (shared, as XDG_STATE_HOME makes it), and a
+ * free configured port unless its config.json names one.
+ */
+const configuration = (stateDir: string, extra: Record<string, string | undefined> = {}, file?: Record<string, unknown>) =>
+  configurations.configuration({ GATEWAY_STATE_DIR: stateDir, ...(file?.port === undefined ? {} : { GATEWAY_PORT: undefined }), ...extra }, file);
+const envPort = async (env: NodeJS.ProcessEnv) => new URL(JSON.parse((await runCli(["env", "--json"], env)).stdout).OPENAI_BASE_URL).port;
+
+describe("the gateway of this configuration (item 21)", () => {
+  it("start --detach with a configured port starts this configuration's gateway while another's runs; env and doctor follow each its own", async () => {
+    const stateDir = configurations.stateDir();
+    // One person, two configurations (a work one and a personal one), one local key for both, one state directory.
+    const shared = { GATEWAY_LOCAL_KEY: "gw-one-person-two-configs-0123456789abcdef" };
+    const work = await configuration(stateDir, shared);
+    const [personalPort, envPortValue] = [await freePort(), await freePort()];
+    const personal = await configuration(stateDir, shared, { port: personalPort });
+    const other = await detach(work, "--port", "0");
+
+    const mine = await detach(personal);
+    expect(mine.port).toBe(personalPort);
+    expect(await envPort(personal)).toBe(String(personalPort));
+    expect(await envPort(work)).toBe(String(other.port));
+    const doctor = await runCli(["doctor"], personal);
+    expect(doctor.stderr).toContain(`✔ Port ${personalPort}: your gateway`);
+    const status = await runCli(["status"], personal);
+    expect(status.stderr).toContain(`is running on http://127.0.0.1:${personalPort} (pid ${mine.pid}`);
+    expect(status.stderr).toMatch(new RegExp(`  Also running: http://127\\.0\\.0\\.1:${other.port} \\(pid ${other.pid}, up .+\\), for the config directory ${work.GATEWAY_CONFIG_DIR} \\(-p ${other.port}\\)`));
+
+    // GATEWAY_PORT, likewise; each record names the config directory it serves
+    const third = await configuration(stateDir, { ...shared, GATEWAY_PORT: String(envPortValue) });
+    expect((await detach(third)).port).toBe(envPortValue);
+    const records = readdirSync(stateDir).filter((name) => /^gateway-\d+\.json$/.test(name)).map((name) => JSON.parse(readFileSync(join(stateDir, name), "utf8")));
+    expect(records.map((r) => [r.port, r.configDir]).sort()).toEqual(
+      [[other.port, work.GATEWAY_CONFIG_DIR], [personalPort, personal.GATEWAY_CONFIG_DIR], [envPortValue, third.GATEWAY_CONFIG_DIR]].sort(),
+    );
+  });
+
+  it("logs --show asks this configuration's gateway, not the newest of another one", async () => {
+    const stateDir = configurations.stateDir();
+    const work = await configuration(stateDir);
+    const personal = await configuration(stateDir, {}, { port: await freePort() });
+    await detach(personal);
+    await detach(work, "--port", "0");
+    const show = await runCli(["logs", "--show", "req_nothing"], personal);
+    expect(show.stderr).toMatch(/The gateway on port \d+ knows no request req_nothing\./);
+    expect(show.stderr).toContain(`port ${JSON.parse(readFileSync(join(personal.GATEWAY_CONFIG_DIR!, "config.json"), "utf8")).port}`);
+  });
+
+  it("a record without its config directory (a gateway older than the field) counts as this configuration's only when it takes this configuration's local key", async () => {
+    const stateDir = configurations.stateDir();
+    const work = await configuration(stateDir);
+    const personalPort = await freePort();
+    const personal = await configuration(stateDir, {}, { port: personalPort });
+    const old = await detach(work, "--port", "0");
+    const path = join(stateDir, `gateway-${old.port}.json`);
+    const { configDir: _, ...legacy } = JSON.parse(readFileSync(path, "utf8"));
+    writeFileSync(path, JSON.stringify(legacy));
+    expect(await envPort(work)).toBe(String(old.port));
+    const env = await runCli(["env", "--json"], personal);
+    expect(new URL(JSON.parse(env.stdout).OPENAI_BASE_URL).port).toBe(String(personalPort));
+    expect(env.stderr).toBe("");
+  });
+});
