@@ -37,7 +37,7 @@ describe("gateway status asks the running gateway about its keys (item 17)", () 
     const env = await configuration({ GATEWAY_API_KEY: FAKE_UPSTREAM_KEY, TEAM_KEY: undefined }, file);
     await detach(env);
     const status = await runCli(["status"], { ...env, TEAM_KEY: "sk-team-set-in-this-shell-only" });
-    expect(status.stderr).toMatch(/^ {2}team +\S+ +chat,responses,messages,gemini +✖ from \$TEAM_KEY \(unset\)$/m);
+    expect(status.stderr).toMatch(/^ {2}team +generic +\S+ +chat,responses,messages,gemini +✖ from \$TEAM_KEY \(unset\)$/m);
     expect(status.stderr).toMatch(/But requests routed to team get 503: no upstream key\.\n/);
     expect(status.stderr).toContain("ℹ Set TEAM_KEY in the gateway's environment and restart it.");
   });
