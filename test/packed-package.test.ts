@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAgentUpstream } from "./helpers/agent-upstream.js";
-import { runProcess } from "./helpers/cli.js";
+import { BIN, runProcess } from "./helpers/cli.js";
 import { freePort } from "./helpers/free-port.js";
 import { hasTool, privateDir, TOOLS } from "./helpers/tools.js";
 
@@ -66,7 +66,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await sh("gateway stop || true");
+  // The clone's own CLI, with the same HOME, finds the gateway npx started even when the test failed before the
+  // global install put `gateway` on PATH: a failed run must not leave a gateway behind.
+  if (env) await runProcess(process.execPath, [BIN, "stop"], { env, cwd: work });
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
