@@ -24,7 +24,7 @@ import { pause } from "../src/upstream/abort-like.js";
 import { Secrets } from "../src/secrets.js";
 import type { Exchange } from "../src/server/exchange.js";
 import { upstreamFailed } from "../src/errors/index.js";
-import { FAMILY_NAMES, familyNamed, type FamilyName, type Usage } from "../src/formats/index.js";
+import { FAMILY_NAMES, FORMATS, FORMAT_NAMES, familyNamed, familyOf, type FamilyName, type Usage } from "../src/formats/index.js";
 
 describe("route resolution", () => {
   const segments = { messages: "anthropic", gemini: "gemini" };
@@ -54,6 +54,13 @@ describe("route resolution", () => {
     expect(route("POST", "/gemini/v1/models/m:countTokens")).toMatchObject({ family: "gemini", upstreamPath: "/gemini/v1/models/m:countTokens", checked: false, pathModel: "m" });
     expect(route("GET", "/gemini/v1beta/models")).toMatchObject({ family: "gemini", upstreamPath: "/gemini/v1beta/models", pathModel: undefined });
     expect(route("GET", "/gemini/v2/models")).toBeUndefined();
+  });
+});
+
+describe("the format registry", () => {
+  it("holds each format of names.ts once, in the family names.ts says it lives in", () => {
+    expect(FORMATS.map((format) => format.name).sort()).toEqual([...FORMAT_NAMES].sort());
+    for (const format of FORMATS) expect(format.family).toBe(familyOf(format.name));
   });
 });
 

@@ -1,23 +1,19 @@
-import { countTokensRequest, geminiClient } from "../../translate/gemini/index.js";
-import { familyOf } from "../families.js";
 import { isArray } from "../fields.js";
 import type { FormatClaim, WireFormat } from "../format-types.js";
 import type { FieldRule } from "../types.js";
 import { geminiEcho } from "./echo.js";
 import { geminiFacts } from "./facts.js";
-import { geminiModelPath, geminiUsage, modelMethod } from "./family.js";
+import { geminiFamily, geminiModelPath, geminiUsage, modelMethod } from "./family.js";
+import { countTokensRequest, geminiClient } from "./translators.js";
 
 const GENERATE_RULES: readonly FieldRule[] = [["contents", "an array", isArray]];
 const GENERATE: FormatClaim = { kind: "generate", rules: GENERATE_RULES };
 const COUNT: FormatClaim = { kind: "count", rules: undefined };
 
-/** The family it lives in (`names.ts`). */
-const family = familyOf("gemini");
-
 /** Google's Generative Language API: `models/{m}:generateContent`, `:streamGenerateContent` and `:countTokens`. */
 export const geminiFormat: WireFormat = {
   name: "gemini",
-  family,
+  family: geminiFamily,
   claim(method, rest) {
     if (method !== "POST") return undefined;
     const named = modelMethod(rest)?.method;
@@ -29,7 +25,7 @@ export const geminiFormat: WireFormat = {
   framing: (query) => (new URLSearchParams(query).get("alt") === "sse" ? "sse" : "json-array"),
   generatePath: (model, stream) => (stream ? `${geminiModelPath(model, "streamGenerateContent")}?alt=sse` : geminiModelPath(model, "generateContent")),
   usage: geminiUsage,
-  errors: family.errors,
+  errors: geminiFamily.errors,
   client: geminiClient,
   facts: geminiFacts,
   echo: geminiEcho,

@@ -1,13 +1,12 @@
 import type { ErrorFields } from "../../errors/index.js";
-import { messagesClient, messagesUpstream } from "../../translate/messages/index.js";
 import { isContextLengthError, type UpstreamErrorRead } from "../../translate/upstream-error-reply.js";
-import { familyOf } from "../families.js";
 import { isArray, isPositiveInteger, isString, MODEL_AND_MESSAGES, serverSentEvents, streamsWhenAsked } from "../fields.js";
 import type { FormatClaim, WireFormat } from "../format-types.js";
 import type { FieldRule } from "../types.js";
 import { messagesEcho } from "./echo.js";
 import { messagesFacts } from "./facts.js";
-import { messagesUsage } from "./family.js";
+import { messagesFamily, messagesUsage } from "./family.js";
+import { messagesClient, messagesUpstream } from "./translators.js";
 
 const MESSAGES_RULES: readonly FieldRule[] = [
   ["model", "a string", isString],
@@ -18,9 +17,6 @@ const MESSAGES_RULES: readonly FieldRule[] = [
 const GENERATE: FormatClaim = { kind: "generate", rules: MESSAGES_RULES };
 const COUNT: FormatClaim = { kind: "count", rules: MODEL_AND_MESSAGES };
 
-/** The family it lives in (`names.ts`). */
-const family = familyOf("messages");
-
 /** A context overflow reads as Anthropic words it ("prompt is too long"), which is what Claude Code compacts on. */
 function anthropicWording({ fields }: UpstreamErrorRead): ErrorFields {
   if (!isContextLengthError(fields.message, fields.code) || /prompt is too long/i.test(fields.message)) return fields;
@@ -30,7 +26,7 @@ function anthropicWording({ fields }: UpstreamErrorRead): ErrorFields {
 /** Anthropic Messages (`POST .../v1/messages` and `.../v1/messages/count_tokens`). */
 export const messagesFormat: WireFormat = {
   name: "messages",
-  family,
+  family: messagesFamily,
   claim(method, rest) {
     if (method !== "POST") return undefined;
     return rest === "/v1/messages" ? GENERATE : rest === "/v1/messages/count_tokens" ? COUNT : undefined;
@@ -39,7 +35,7 @@ export const messagesFormat: WireFormat = {
   framing: serverSentEvents,
   generatePath: () => "/v1/messages",
   usage: messagesUsage,
-  errors: family.errors,
+  errors: messagesFamily.errors,
   client: messagesClient,
   facts: messagesFacts,
   echo: messagesEcho,
