@@ -29,11 +29,13 @@ export interface Received {
  * What a script answers: a JSON body, or a stream of raw chunks (SSE text the test wrote, cut where it likes). A
  * promise among the chunks holds the stream there until the test settles it; the chunks between two holds leave in
  * one write (Node corks the socket for the rest of the turn), so the gateway reads them at once. `die` cuts the
- * connection after the last chunk.
+ * connection after the last chunk. `continueFirst` sends an unrequested `100 Continue` before the reply (which undici
+ * refuses as a bad response).
  */
-export type ScriptedReply =
-  | { status?: number; headers?: Record<string, string>; json: unknown }
-  | { status?: number; headers?: Record<string, string>; chunks: (string | Buffer | Promise<void>)[]; gapMs?: number; die?: boolean; after?: Promise<void> };
+export type ScriptedReply = { status?: number; headers?: Record<string, string>; continueFirst?: boolean } & (
+  | { json: unknown }
+  | { chunks: (string | Buffer | Promise<void>)[]; gapMs?: number; die?: boolean; after?: Promise<void> }
+);
 
 /** Answers each request (translation tests: each case needs its own exact upstream bytes). */
 export type Script = (request: Received) => ScriptedReply | Promise<ScriptedReply>;
@@ -126,6 +128,7 @@ export function inWrites(writes: string[][]): { reply: ScriptedReply; next(): vo
 }
 
 async function answer(res: ServerResponse, reply: ScriptedReply): Promise<void> {
+  if (reply.continueFirst) res.writeContinue();
   if ("json" in reply) {
     const text = JSON.stringify(reply.json);
     res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
