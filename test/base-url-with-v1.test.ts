@@ -8,7 +8,7 @@ import { cliEnv, runCli } from "./helpers/cli.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { LOCAL_KEY, startTestGateway, tempConfigDir } from "./helpers/gateway.js";
 import { memoryKeyStore } from "./helpers/key-store.js";
-import { completion, startScriptedUpstream, type ScriptedRequest } from "./helpers/scripted-upstream.js";
+import { completion, startFakeUpstream, type Received } from "./helpers/fake-upstream.js";
 import { GOOD_LOGIN_KEY } from "./helpers/secrets.js";
 
 /**
@@ -24,12 +24,12 @@ const KEY = "sk-groq-test-0123456789abcdef";
 /** A provider that serves the OpenAI API under `prefix` (`/openai/v1/...`, as Groq and Azure do); 401 without KEY. */
 async function provider(prefix: string, key = KEY) {
   return opened(
-    await startScriptedUpstream((req: ScriptedRequest) => {
+    await startFakeUpstream({ script: (req: Received) => {
       if (req.headers.authorization !== `Bearer ${key}`) return { status: 401, json: { error: { message: "Invalid API Key", type: "invalid_request_error", code: "invalid_api_key" } } };
       if (req.method === "GET" && req.path === `${prefix}/v1/models`) return { json: { object: "list", data: [{ id: "llama-3.3-70b-versatile", object: "model", created: 1733447754, owned_by: "Meta" }] } };
       if (req.method === "POST" && req.path === `${prefix}/v1/chat/completions`) return { json: completion({ content: "from the provider" }) };
       return { status: 404, json: { error: { message: `Unknown request URL: ${req.method} ${req.path}.`, type: "invalid_request_error", code: "unknown_url" } } };
-    }),
+    } }),
   );
 }
 

@@ -36,7 +36,7 @@ describe.skipIf(!hasTmux)("interactive gateway chat in a terminal", () => {
       expect(screen).toContain("fake: first question");
       expect(screen).toContain("fake: second one");
       expect(screen).toMatch(/EXITED 0/);
-      const second = JSON.parse(upstream.last().body.toString()) as { messages: { role: string; content: string }[] };
+      const second = JSON.parse(upstream.last().raw.toString()) as { messages: { role: string; content: string }[] };
       expect(second.messages).toEqual([
         { role: "user", content: "first question" },
         { role: "assistant", content: "fake: first question" },

@@ -8,7 +8,7 @@ import { BIN, cliEnv, recordOutput, runCli } from "./helpers/cli.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
 import { generations, kindServer, serverFixture } from "./helpers/kind-servers.js";
-import { startScriptedUpstream } from "./helpers/scripted-upstream.js";
+import { startFakeUpstream } from "./helpers/fake-upstream.js";
 import { GOOD_LOGIN_KEY } from "./helpers/secrets.js";
 import { envPrefix, hasTmux, openTerminal } from "./helpers/terminal.js";
 
@@ -26,7 +26,7 @@ const configDir = (file?: string) => {
 };
 const env = (dir: string) => cliEnv({ GATEWAY_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS });
 const configText = (dir: string) => readFileSync(join(dir, "config.json"), "utf8");
-const server = async (name: string, apiKey?: string) => opened(await startScriptedUpstream(kindServer(serverFixture(name), apiKey)));
+const server = async (name: string, apiKey?: string) => opened(await startFakeUpstream({ script: kindServer(serverFixture(name), apiKey) }));
 
 /** `after` is `before` with one run of text inserted (or, swapped, removed): the inserted text, else a failure. */
 function insertedText(before: string, after: string): string {
@@ -166,7 +166,7 @@ describe("gateway add <kind>", () => {
       anthropic: { status: 200, json: { data: [{ type: "model", id: "claude-opus-4-8", display_name: "Claude Opus 4.8", created_at: "2026-01-01T00:00:00Z" }], has_more: false, first_id: "claude-opus-4-8", last_id: "claude-opus-4-8" } },
     };
     for (const kind of ["openai", "anthropic"] as const) {
-      const provider = opened(await startScriptedUpstream((request) => (request.method === "GET" && request.path === "/v1/models" ? list[kind] : { status: 500, json: { error: { message: "a probe must not ask this" } } })));
+      const provider = opened(await startFakeUpstream({ script: (request) => (request.method === "GET" && request.path === "/v1/models" ? list[kind] : { status: 500, json: { error: { message: "a probe must not ask this" } } }) }));
       const dir = configDir();
       const added = await runCli(["add", kind, "--url", provider.url, "--stdin"], env(dir), `${GOOD_LOGIN_KEY}\n`);
       expect(added.code, added.stderr).toBe(0);
@@ -191,7 +191,7 @@ describe("gateway add <kind>", () => {
   });
 
   it("never shows the key a server echoes back in its answer", async () => {
-    const provider = opened(await startScriptedUpstream((request) => ({ status: 500, json: { error: { message: `upstream broke on key ${String(request.headers.authorization).slice(7)}` } } })));
+    const provider = opened(await startFakeUpstream({ script: (request) => ({ status: 500, json: { error: { message: `upstream broke on key ${String(request.headers.authorization).slice(7)}` } } }) }));
     const dir = configDir();
     const added = await runCli(["add", "openai", "--url", provider.url, "--stdin"], env(dir), `${GOOD_LOGIN_KEY}\n`);
     expect(added.code, added.stderr).toBe(0);

@@ -7,7 +7,6 @@ import { BIN, cliEnv, recordOutput, runCli, spawnCli, waitForOutput } from "./he
 import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway, tempConfigDir } from "./helpers/gateway.js";
 import { keySources } from "../src/cli/upstream-keys.js";
-import { startScriptedUpstream } from "./helpers/scripted-upstream.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { createOsKeyStore, KEY_TTL_MS } from "../src/keychain/index.js";
 import { BAD_LOGIN_KEY, GOOD_LOGIN_KEY } from "./helpers/secrets.js";
@@ -235,11 +234,11 @@ describe("gateway chat and models", () => {
 
   it("reads a JSON reply to a stream request whole, and exits 1 on a 200 that is not JSON instead of printing nothing", async () => {
     const reply = { id: "c", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "whole reply" }, finish_reason: "stop" }] };
-    const whole = opened(await startScriptedUpstream(() => ({ json: reply })));
+    const whole = opened(await startFakeUpstream({ script: () => ({ json: reply }) }));
     const answered = await runCli(["chat", "-m", "m", "hi"], env({ GATEWAY_UPSTREAM: whole.url, GATEWAY_API_KEY: FAKE_UPSTREAM_KEY }));
     expect(answered.code).toBe(0);
     expect(answered.stdout).toBe("whole reply\n");
-    const broken = opened(await startScriptedUpstream(() => ({ headers: { "content-type": "application/json" }, chunks: ["{not json"] })));
+    const broken = opened(await startFakeUpstream({ script: () => ({ headers: { "content-type": "application/json" }, chunks: ["{not json"] }) }));
     const refused = await runCli(["chat", "-m", "m", "hi"], env({ GATEWAY_UPSTREAM: broken.url, GATEWAY_API_KEY: FAKE_UPSTREAM_KEY }));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("✖ The reply is not a JSON object (9 characters of application/json).");

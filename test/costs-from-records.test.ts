@@ -11,7 +11,7 @@ import { closeAfterEach } from "./helpers/close-after-each.js";
 import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway, tempConfigDir } from "./helpers/gateway.js";
 import { scripted } from "./helpers/chat-script.js";
-import { startScriptedUpstream } from "./helpers/scripted-upstream.js";
+
 
 /**
  * Issue 37, item 12: a request is priced from its record alone. The record says what served it (the echo upstream
@@ -69,7 +69,7 @@ describe("costs come from what the record says served the request (item 12)", ()
   });
 
   it("records the echo upstream, the client's format and the upstream's as fields of their own", async () => {
-    const chatOnly = opened(await startScriptedUpstream(scripted({ text: "hi" })));
+    const chatOnly = opened(await startFakeUpstream({ script: scripted({ text: "hi" }) }));
     const gateway = opened(
       await startTestGateway(undefined, { file: { upstream: "local", upstreams: { local: { url: chatOnly.url, formats: ["chat"], key: "none" }, offline: { url: "echo", models: ["echo-*"] } } } }),
     );

@@ -13,9 +13,8 @@ import type { RequestRecord } from "../src/request-log/record.js";
 import { assembleReply } from "../ui/src/assemble-reply.js";
 import { curlCommand } from "../ui/src/curl-command.js";
 import { arrayElements, parseJson, replyEvents } from "../ui/src/reply-events.js";
-import { FAKE_UPSTREAM_KEY } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
-import { chatSse, chunk, startScriptedUpstream, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
+import { chatSse, chunk, FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { rawRequest } from "./helpers/http.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 
@@ -104,11 +103,11 @@ describe("captured credentials", () => {
 
   it("no upstream key an upstream echoes in its error, and no key a client pasted into its request", async () => {
     const echoing = opened(
-      await startScriptedUpstream((req) => ({
+      await startFakeUpstream({ script: (req) => ({
         status: 400,
         headers: { "x-echo": String(req.headers.authorization), location: `https://example.com/?k=${FAKE_UPSTREAM_KEY}` },
         json: { error: { message: `your key ${req.headers.authorization} is bad`, type: "invalid_request_error" } },
-      })),
+      }) }),
     );
     const gateway = opened(await startTestGateway(echoing.url, { file: { capture: "all" } }));
     const body = JSON.stringify({ model: "m", messages: [{ role: "user", content: `my keys are ${LOCAL_KEY} and ${FAKE_UPSTREAM_KEY}` }] });
@@ -236,7 +235,7 @@ describe("200 concurrent streams with a dashboard open and one stalled", () => {
 });
 
 describe("a captured stream assembled into the reply the client ended up with", () => {
-  let upstream: ScriptedUpstream;
+  let upstream: FakeUpstream;
   let gateway: TestGateway;
   // A chat-only upstream: the gateway translates messages, Responses and Gemini streams from these chat chunks.
   const stream = chatSse([
@@ -252,7 +251,7 @@ describe("a captured stream assembled into the reply the client ended up with", 
   ]);
 
   beforeAll(async () => {
-    upstream = await startScriptedUpstream(() => ({ chunks: [stream] }));
+    upstream = await startFakeUpstream({ script: () => ({ chunks: [stream] }) });
     gateway = await startTestGateway(undefined, { file: { capture: "all", upstreams: { local: { url: upstream.url, key: "none", formats: ["chat"] } } } });
   });
   afterAll(async () => {

@@ -215,7 +215,7 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
     const messages = upstream.received.filter((r) => r.url.startsWith("/anthropic/v1/messages"));
     expect(messages.length).toBeGreaterThan(0);
     expect(messages.at(-1)!.headers["x-api-key"]).toBe(FAKE_UPSTREAM_KEY);
-    expect(messages.map((r) => JSON.parse(r.body.toString()).model)).toContain("catalog/claude-sonnet");
+    expect(messages.map((r) => JSON.parse(r.raw.toString()).model)).toContain("catalog/claude-sonnet");
   }, 120_000);
 
   it.skipIf(!hasTool("qwen"))("qwen -p answers through the gateway", async () => {

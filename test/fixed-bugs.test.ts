@@ -1,16 +1,15 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createLogFile } from "../src/request-log/log-file.js";
 import { followRecords } from "../src/request-log/follow-log.js";
 import { readRecords } from "../src/request-log/read-log.js";
 import type { RequestRecord } from "../src/request-log/record.js";
 import { cliEnv, runCli, spawnCli, waitForOutput } from "./helpers/cli.js";
-import { FAKE_UPSTREAM_KEY } from "./helpers/fake-upstream.js";
+import { closeAfterEach } from "./helpers/close-after-each.js";
+import { FAKE_UPSTREAM_KEY, startFakeUpstream } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, tempConfigDir, useGatewayPair } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
 
@@ -57,8 +56,7 @@ describe("shutdown answers requests still waiting for the upstream", () => {
 });
 
 describe("gateway chat decodes the stream, not each chunk", () => {
-  let server: Server | undefined;
-  afterEach(() => server?.close());
+  const opened = closeAfterEach();
 
   it.each([
     ["chat", "/v1/chat/completions", (t: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: t } }] })}\n\n`],
@@ -66,17 +64,10 @@ describe("gateway chat decodes the stream, not each chunk", () => {
     ["gemini", "/gemini/v1beta/models/m:streamGenerateContent", (t: string) => `data: ${JSON.stringify({ candidates: [{ content: { parts: [{ text: t }] } }] })}\r\n\r\n`],
   ])("%s: Café 中文 🚀 split inside its characters prints whole", async (api, path, event) => {
     const bytes = Buffer.from(event("Café 中文 🚀"));
-    server = createServer((req, res) => {
-      expect(req.url!.startsWith(path)).toBe(true);
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      // one write per byte: every multibyte character is split between network writes
-      let i = 0;
-      const next = () => (i < bytes.length ? res.write(bytes.subarray(i, ++i), () => setImmediate(next)) : res.end());
-      next();
-    }).listen(0, "127.0.0.1");
-    await once(server, "listening");
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const result = await runCli(["chat", "--api", api, "-m", "m", "hi"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), GATEWAY_UPSTREAM: url, GATEWAY_API_KEY: FAKE_UPSTREAM_KEY }));
+    // one write per byte, a moment apart: every multibyte character is split between network writes
+    const upstream = opened(await startFakeUpstream({ script: () => ({ chunks: [...bytes].map((byte) => Buffer.from([byte])), gapMs: 1 }) }));
+    const result = await runCli(["chat", "--api", api, "-m", "m", "hi"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), GATEWAY_UPSTREAM: upstream.url, GATEWAY_API_KEY: FAKE_UPSTREAM_KEY }));
+    expect(upstream.last().url.startsWith(path)).toBe(true);
     expect(result.stderr).toBe("");
     expect(result.stdout).toBe("Café 中文 🚀\n");
   });

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { closeAfterEach } from "./helpers/close-after-each.js";
-import { FAKE_UPSTREAM_KEY, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { FAKE_UPSTREAM_KEY, inWrites, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
-import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
-import { chunkFrames, nextOnEach, rawPost, startChunkedUpstream } from "./helpers/raw-chunked.js";
+import { chatHeaders, chunkFrames, messagesHeaders, nextOnEach, rawPost, rawRequest } from "./helpers/http.js";
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -76,7 +75,7 @@ describe("bytes", () => {
     await start();
     const body = '{ "model":"m",\n  "messages":[{"role":"user","content":"héllo \\u00e9 🚀"}], "x_unknown": {"keep": [1, 2.50, null]} }';
     await rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders(LOCAL_KEY), body });
-    expect(upstream.last().body.equals(Buffer.from(body))).toBe(true);
+    expect(upstream.last().raw.equals(Buffer.from(body))).toBe(true);
   });
 
   it("keeps the query string exactly as sent", async () => {
@@ -121,8 +120,9 @@ describe("streaming", () => {
     // undici hands over each chunk of a chunked body on its own; written one by one, they were twenty writes.
     const events = Array.from({ length: 21 }, (_, i) => `data: {"n":${i},"text":"piece ${i}"}\n\n`);
     const writes = [events.slice(0, 1), events.slice(1, 21), ["data: [DONE]\n\n"]];
-    const raw = opened(await startChunkedUpstream(writes));
-    const alone = opened(await startTestGateway(raw.url));
+    const raw = inWrites(writes);
+    const upstream = opened(await startFakeUpstream({ script: () => raw.reply }));
+    const alone = opened(await startTestGateway(upstream.url));
     const body = JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "hi" }] });
     // Each next write goes once the client has the one before, so the middle one arrives while the stream flows.
     const response = await rawPost(alone.url, "/v1/chat/completions", chatHeaders(LOCAL_KEY), body, nextOnEach(['"n":0,', '"n":20,'], raw.next));

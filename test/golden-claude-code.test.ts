@@ -4,7 +4,7 @@ import { scripted } from "./helpers/chat-script.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { rawRequest } from "./helpers/http.js";
-import { startScriptedUpstream, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
+import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 
 /**
  * A request Claude Code 2.1.197 really sent (recorded through the gateway; long texts and the tool list trimmed),
@@ -18,12 +18,12 @@ const golden = JSON.parse(readFileSync(new URL("./fixtures/claude-code-2.1.197-m
 };
 
 const opened = closeAfterEach();
-let upstream: ScriptedUpstream;
+let upstream: FakeUpstream;
 let gateway: TestGateway;
 
 describe("Claude Code 2.1.197's request on a chat-only upstream", () => {
   it("arrives with its meaning and without anything only Anthropic understands", async () => {
-    upstream = opened(await startScriptedUpstream(scripted({ text: "ok" })));
+    upstream = opened(await startFakeUpstream({ script: scripted({ text: "ok" }) }));
     gateway = opened(await startTestGateway(undefined, { file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", maxOutputTokens: 16384 } } } }));
     const res = await rawRequest(gateway.url, {
       method: "POST",

@@ -178,7 +178,7 @@ describe("body checks", () => {
     await start();
     const res = await post("/v1/embeddings", { authorization: `Bearer ${LOCAL_KEY}`, "content-type": "text/plain" }, "not json at all");
     expect(res.status).toBe(200);
-    expect(upstream.last().body.toString()).toBe("not json at all");
+    expect(upstream.last().raw.toString()).toBe("not json at all");
   });
 
   it("413s a body over the limit, and the client reads the answer", async () => {

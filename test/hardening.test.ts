@@ -1,12 +1,12 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { connect, type AddressInfo } from "node:net";
-import { createServer, type Server } from "node:http";
+import { connect } from "node:net";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cliEnv, runCli, spawnCli, waitForOutput } from "./helpers/cli.js";
+import { closeAfterEach } from "./helpers/close-after-each.js";
 import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { freePort } from "./helpers/free-port.js";
 import { LOCAL_KEY, tempConfigDir, useGatewayPair } from "./helpers/gateway.js";
@@ -186,30 +186,17 @@ describe("protocol edges", () => {
 });
 
 describe("an upstream that sends an unrequested 100 Continue", () => {
-  let server: Server | undefined;
-  afterEach(() => server?.close());
+  const opened = closeAfterEach();
   const pair = useGatewayPair();
 
   // undici refuses any 100 it did not ask for ("bad response"); what the gateway can do is never send the request again.
   it("is never resent: one request upstream, and a 502 that says why", async () => {
-    let requests = 0;
-    server = createServer();
-    server.on("request", (req, res) => {
-      requests++;
-      req.resume();
-      req.on("end", () => {
-        res.writeContinue();
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end('{"ok":true}');
-      });
-    });
-    server.listen(0, "127.0.0.1");
-    await once(server, "listening");
-    const { gateway } = await pair.start({ flags: { upstream: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } });
+    const upstream = opened(await startFakeUpstream({ script: () => ({ continueFirst: true, json: { ok: true } }) }));
+    const { gateway } = await pair.start({ flags: { upstream: upstream.url } });
     const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", messages: [] }) });
     expect(res.status).toBe(502);
     expect(JSON.parse(res.body).error.message).toMatch(/sent a reply the gateway cannot read \(such as an unrequested 100 Continue\)\. It was not sent again/);
-    expect(requests).toBe(1);
+    expect(upstream.received).toHaveLength(1);
   });
 });
 

@@ -110,7 +110,7 @@ describe("hostile input", () => {
     const body = Buffer.concat([Buffer.from('{"model":"m","messages":[{"role":"user","content":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}]}')]);
     const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders(LOCAL_KEY), body });
     expect(res.status).toBe(200);
-    expect(upstream.last().body.equals(body)).toBe(true);
+    expect(upstream.last().raw.equals(body)).toBe(true);
   });
 
   it("answers deeply nested JSON with 400, not a crash", async () => {

@@ -17,7 +17,7 @@ describe("model aliases", () => {
     const body = `{ "messages" : [{"role":"user","content":"h\\u00e9 \\"model\\": \\"x\\""}],\n  "model":"claude-sonnet-4-5-20250929", "max_tokens": 1.0e3, "metadata": {"model": "claude-sonnet-4-5-x"} }`;
     const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body });
     expect(res.status).toBe(200);
-    expect(upstream.last().body.toString("utf8")).toBe(body.replace('"model":"claude-sonnet-4-5-20250929"', '"model":"anthropic/claude-sonnet-4.5"'));
+    expect(upstream.last().raw.toString("utf8")).toBe(body.replace('"model":"claude-sonnet-4-5-20250929"', '"model":"anthropic/claude-sonnet-4.5"'));
     await expect.poll(() => gateway.records.at(-1)).toMatchObject({ model: "claude-sonnet-4-5-20250929", target: "anthropic/claude-sonnet-4.5" });
   });
 
@@ -25,15 +25,15 @@ describe("model aliases", () => {
     const { gateway, upstream } = await pair.start({ file: { models } });
     const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
     await openai.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "x" }] });
-    expect(JSON.parse(upstream.last().body.toString()).model).toBe("openai/gpt-4o-2024-11-20");
+    expect(JSON.parse(upstream.last().raw.toString()).model).toBe("openai/gpt-4o-2024-11-20");
     const stream = await openai.chat.completions.create({ model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: "x" }] });
     for await (const _chunk of stream) {
       // drain
     }
-    expect(JSON.parse(upstream.last().body.toString()).model).toBe("gpt-4o-mini");
+    expect(JSON.parse(upstream.last().raw.toString()).model).toBe("gpt-4o-mini");
     const anthropic = new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
     await anthropic.messages.create({ model: "claude-haiku", max_tokens: 5, messages: [{ role: "user", content: "x" }] });
-    expect(JSON.parse(upstream.last().body.toString()).model).toBe("never-this-one");
+    expect(JSON.parse(upstream.last().raw.toString()).model).toBe("never-this-one");
   });
 
   it("rewrites the Gemini path's model and lists exact aliases in all three model lists", async () => {
@@ -55,7 +55,7 @@ describe("model aliases", () => {
     const env = cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir({ models }), GATEWAY_UPSTREAM: upstream.url, GATEWAY_API_KEY: FAKE_UPSTREAM_KEY });
     const chat = await runCli(["chat", "-m", "gpt-4o", "hi"], env);
     expect(chat.stdout).toBe("fake: hi\n");
-    expect(JSON.parse(upstream.last().body.toString()).model).toBe("openai/gpt-4o-2024-11-20");
+    expect(JSON.parse(upstream.last().raw.toString()).model).toBe("openai/gpt-4o-2024-11-20");
     const list = await runCli(["models"], env);
     expect(list.stdout).toMatch(/^gpt-fake\s+fake\s+2023-11-14$/m);
     expect(list.stdout).toMatch(/^claude-sonnet-4-5\*\s+alias -> anthropic\/claude-sonnet-4\.5$/m);

@@ -6,7 +6,7 @@ import { chatHeaders, rawRequest } from "./helpers/http.js";
 import { keySources } from "../src/cli/upstream-keys.js";
 import { memoryKeyStore } from "./helpers/key-store.js";
 import { anthropicLike } from "./helpers/anthropic-like.js";
-import { startScriptedUpstream } from "./helpers/scripted-upstream.js";
+import { startFakeUpstream } from "./helpers/fake-upstream.js";
 
 /**
  * Issue 37, item 11: an upstream that serves only messages is asked for its model list in Anthropic's shape, and
@@ -18,11 +18,11 @@ const opened = closeAfterEach();
 const CLAUDE_KEY = "sk-ant-test-0123456789abcdef";
 
 async function anthropicUpstream() {
-  return opened(await startScriptedUpstream(anthropicLike({ models: ["claude-sonnet-4-5", "claude-haiku-4-5"], key: CLAUDE_KEY })));
+  return opened(await startFakeUpstream({ script: anthropicLike({ models: ["claude-sonnet-4-5", "claude-haiku-4-5"], key: CLAUDE_KEY }) }));
 }
 
 async function chatUpstream() {
-  return opened(await startScriptedUpstream(() => ({ json: { object: "list", data: [{ id: "gpt-main", object: "model", created: 1700000000, owned_by: "main" }] } })));
+  return opened(await startFakeUpstream({ script: () => ({ json: { object: "list", data: [{ id: "gpt-main", object: "model", created: 1700000000, owned_by: "main" }] } }) }));
 }
 
 describe("model lists of an upstream that serves only messages (item 11)", () => {
@@ -49,7 +49,7 @@ describe("model lists of an upstream that serves only messages (item 11)", () =>
   });
 
   it("answers the chat-shaped list of a gateway whose only upstream serves only messages", async () => {
-    const claude = opened(await startScriptedUpstream(anthropicLike({ models: ["claude-opus-4-1"] })));
+    const claude = opened(await startFakeUpstream({ script: anthropicLike({ models: ["claude-opus-4-1"] }) }));
     const gateway = opened(await startTestGateway(undefined, { file: { upstream: "claude", upstreams: { claude: { url: claude.url, formats: ["messages"], messagesSegment: "", key: "none" } } } }));
     const res = await rawRequest(gateway.url, { path: "/v1/models", headers: chatHeaders(LOCAL_KEY) });
     expect(res.status, res.body).toBe(200);

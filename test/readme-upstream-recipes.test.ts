@@ -9,7 +9,7 @@ import { closeAfterEach } from "./helpers/close-after-each.js";
 import { scripted } from "./helpers/chat-script.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { memoryKeyStore } from "./helpers/key-store.js";
-import { startScriptedUpstream, type ScriptedRequest } from "./helpers/scripted-upstream.js";
+import { startFakeUpstream, type Received } from "./helpers/fake-upstream.js";
 
 /**
  * The README's "Several upstreams" recipes, run as written (their JSON, with each provider's URL pointed at a fake on
@@ -49,7 +49,7 @@ interface Provider {
   /** Paths it serves, exactly. */
   serves: (path: string) => boolean;
   /** Whether the request carries exactly the credentials (and headers) it demands. */
-  accepts: (headers: ScriptedRequest["headers"]) => boolean;
+  accepts: (headers: Received["headers"]) => boolean;
   /** A model it is too busy for: 429, as LiteLLM answers when its provider's limit is hit. */
   busy?: string;
 }
@@ -59,7 +59,7 @@ let gateway: TestGateway;
 
 /** A fake provider: 404 off its paths, 401 without its headers, else a small valid reply in the format of the path. */
 async function provider(p: Provider) {
-  const fake = opened(await startScriptedUpstream((req) => {
+  const fake = opened(await startFakeUpstream({ script: (req) => {
     if (!p.serves(req.path)) return { status: 404, json: { error: { message: `no route ${req.path}` } } };
     if (!p.accepts(req.headers)) return { status: 401, json: { error: { message: "missing or wrong credentials" } } };
     if (p.busy !== undefined && req.body?.model === p.busy) return { status: 429, headers: { "retry-after": "0" }, json: { error: { message: "rate limited" } } };
@@ -68,12 +68,12 @@ async function provider(p: Provider) {
     }
     if (req.path.includes(":generateContent")) return { json: { candidates: [{ content: { role: "model", parts: [{ text: "from gemini" }] }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 2 } } };
     return scripted({ text: "from chat" })(req);
-  }));
+  } }));
   return fake;
 }
 
-const bearer = (key: string) => (headers: ScriptedRequest["headers"]) => headers.authorization === `Bearer ${key}` && headers["x-api-key"] === undefined;
-const anthropicKey = (key: string) => (headers: ScriptedRequest["headers"]) => headers["x-api-key"] === key && headers["anthropic-version"] !== undefined && headers.authorization === undefined;
+const bearer = (key: string) => (headers: Received["headers"]) => headers.authorization === `Bearer ${key}` && headers["x-api-key"] === undefined;
+const anthropicKey = (key: string) => (headers: Received["headers"]) => headers["x-api-key"] === key && headers["anthropic-version"] !== undefined && headers.authorization === undefined;
 
 async function start(config: Record<string, unknown>, keychain: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
   const store = memoryKeyStore(keychain);

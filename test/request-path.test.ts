@@ -9,7 +9,7 @@ import { formatCapture } from "../src/cli/show-capture.js";
 import { cliEnv, runCli } from "./helpers/cli.js";
 import { LOCAL_KEY, startTestGateway, tempConfigDir, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
-import { completion, startScriptedUpstream, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
+import { completion, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 
 /**
  * The request path's seven defects of the outside review (issue "Two sides of every request"); each test failed on
@@ -17,14 +17,14 @@ import { completion, startScriptedUpstream, type ScriptedUpstream } from "./help
  */
 
 const opened = closeAfterEach();
-let upstream: ScriptedUpstream;
+let upstream: FakeUpstream;
 let gateway: TestGateway;
 
 const CHAT_LIST = { object: "list", data: [{ id: "m-1", object: "model", created: 1700000000, owned_by: "up" }] };
 
 describe("one error boundary", () => {
   it("answers an exception no stage expected with a 500 in the caller's family shape, an x-request-id and a record", async () => {
-    upstream = opened(await startScriptedUpstream(() => ({ json: completion({ content: "never" }) })));
+    upstream = opened(await startFakeUpstream({ script: () => ({ json: completion({ content: "never" }) }) }));
     const internal: unknown[] = [];
     gateway = opened(await startTestGateway(upstream.url, {
       keySourceFor: () => () => ({ kind: "env", describe: "broken", get: () => Promise.reject(new TypeError("a bug")), refresh: () => Promise.reject(new TypeError("a bug")), missing: () => { throw new TypeError("a bug"); } }),
@@ -43,7 +43,7 @@ describe("one error boundary", () => {
 
   it("a model list with aliases whose upstream dies mid-body is a 502 in the family's shape, recorded, never h3's own 500", async () => {
     const half = JSON.stringify(CHAT_LIST).slice(0, 20);
-    upstream = opened(await startScriptedUpstream(() => ({ headers: { "content-type": "application/json", "content-length": "200" }, chunks: [half], die: true })));
+    upstream = opened(await startFakeUpstream({ script: () => ({ headers: { "content-type": "application/json", "content-length": "200" }, chunks: [half], die: true }) }));
     gateway = opened(await startTestGateway(upstream.url, { file: { models: { alias: "m-1" } } }));
     const res = await rawRequest(gateway.url, { path: "/v1/models", headers: chatHeaders(LOCAL_KEY) });
     expect(res.status).toBe(502);
@@ -115,7 +115,7 @@ describe("the WebSocket refusal", () => {
 
 describe("compressed replies", () => {
   it("a model list the gateway must read is decompressed and sent plain: aliases appended, no content-encoding", async () => {
-    upstream = opened(await startScriptedUpstream(() => ({ headers: { "content-type": "application/json", "content-encoding": "gzip" }, chunks: [gzipSync(JSON.stringify(CHAT_LIST))] })));
+    upstream = opened(await startFakeUpstream({ script: () => ({ headers: { "content-type": "application/json", "content-encoding": "gzip" }, chunks: [gzipSync(JSON.stringify(CHAT_LIST))] }) }));
     gateway = opened(await startTestGateway(upstream.url, { file: { models: { alias: "m-1" } } }));
     const res = await rawRequest(gateway.url, { path: "/v1/models", headers: { ...chatHeaders(LOCAL_KEY), "accept-encoding": "gzip" } });
     expect(res.status).toBe(200);
@@ -126,7 +126,7 @@ describe("compressed replies", () => {
 
   it("a compressed passthrough reply keeps its encoding, and its usage is still recorded", async () => {
     const body = gzipSync(JSON.stringify(completion({ content: "hi" }, "stop", { prompt_tokens: 21, completion_tokens: 3, total_tokens: 24 })));
-    upstream = opened(await startScriptedUpstream(() => ({ headers: { "content-type": "application/json", "content-encoding": "gzip" }, chunks: [body] })));
+    upstream = opened(await startFakeUpstream({ script: () => ({ headers: { "content-type": "application/json", "content-encoding": "gzip" }, chunks: [body] }) }));
     gateway = opened(await startTestGateway(upstream.url));
     const raw = await new Promise<Buffer>((resolve) => {
       const req = request({ host: "127.0.0.1", port: new URL(gateway!.url).port, method: "POST", path: "/v1/chat/completions", headers: { ...chatHeaders(LOCAL_KEY), "accept-encoding": "gzip" } }, (res) => {
@@ -158,8 +158,8 @@ describe("capture keeps what went wrong", () => {
   });
 
   it("an upstream failure is captured with every attempt (retries and fallback, status or failure, time) and the reply the client got", async () => {
-    upstream = opened(await startScriptedUpstream(() => ({ status: 503, json: { error: { message: "overloaded" } } })));
-    const closed = await startScriptedUpstream(() => ({ json: {} }));
+    upstream = opened(await startFakeUpstream({ script: () => ({ status: 503, json: { error: { message: "overloaded" } } }) }));
+    const closed = await startFakeUpstream({ script: () => ({ json: {} }) });
     const deadUrl = closed.url;
     await closed.close();
     gateway = opened(await startTestGateway(undefined, {

@@ -25,7 +25,7 @@ describe("retries before the first byte", () => {
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body).choices[0].message.content).toBe("fake: hi");
     expect(upstream.received).toHaveLength(2);
-    expect(upstream.received[1]!.body.equals(upstream.received[0]!.body)).toBe(true);
+    expect(upstream.received[1]!.raw.equals(upstream.received[0]!.raw)).toBe(true);
   });
 
   it("passes a 401 through untouched and does not retry it", async () => {

@@ -3,7 +3,7 @@ import { cliEnv, runCli } from "./helpers/cli.js";
 import { tempConfigDir } from "./helpers/gateway.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { scripted } from "./helpers/chat-script.js";
-import { startScriptedUpstream } from "./helpers/scripted-upstream.js";
+import { startFakeUpstream } from "./helpers/fake-upstream.js";
 
 /** The commands of SPEC section 10 with several upstreams, as a user runs them. */
 
@@ -11,11 +11,11 @@ const opened = closeAfterEach();
 
 /** An upstream listing one model named after it, and answering chat with its name; 401 without `key`. */
 async function upstream(name: string, key?: string) {
-  const fake = opened(await startScriptedUpstream((req) => {
+  const fake = opened(await startFakeUpstream({ script: (req) => {
     if (key !== undefined && req.headers.authorization !== `Bearer ${key}`) return { status: 401, json: { error: { message: "bad key" } } };
     if (req.method === "GET") return { json: { object: "list", data: [{ id: `${name}-model`, object: "model", created: 1735689600, owned_by: name }] } };
     return scripted({ text: `from ${name}` })(req);
-  }));
+  } }));
   return fake;
 }
 

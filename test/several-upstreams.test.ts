@@ -6,7 +6,7 @@ import { closeAfterEach } from "./helpers/close-after-each.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { memoryKeyStore } from "./helpers/key-store.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
-import { completion, startScriptedUpstream } from "./helpers/scripted-upstream.js";
+import { completion, startFakeUpstream } from "./helpers/fake-upstream.js";
 
 /**
  * SPEC section 10 (all but translation) with real servers on loopback: routing by model, a key per upstream that no
@@ -19,13 +19,13 @@ let gateway: TestGateway;
 
 /** An upstream that answers every chat call with its own name, and every model list with `<name>-model`. */
 async function named(name: string) {
-  const upstream = opened(await startScriptedUpstream((req) => {
+  const upstream = opened(await startFakeUpstream({ script: (req) => {
     if (req.method === "GET" && req.path.endsWith("/models")) {
       if (req.path.includes("v1beta")) return { json: { models: [{ name: `models/${name}-model`, displayName: `${name} model` }] } };
       return { json: { object: "list", data: [{ id: `${name}-model`, object: "model", created: 1700000000, owned_by: name }] } };
     }
     return { json: completion({ content: `from ${name}` }) };
-  }));
+  } }));
   return upstream;
 }
 
@@ -152,7 +152,7 @@ describe("keys: each upstream only ever sees its own", () => {
 
 describe("provider layouts: empty segments", () => {
   it("serves messages, count_tokens, the Anthropic list and Gemini at the upstream's root, as LiteLLM and Anthropic's and Google's own APIs do", async () => {
-    const root = opened(await startScriptedUpstream((req) => ({ json: { path: req.path } })));
+    const root = opened(await startFakeUpstream({ script: (req) => ({ json: { path: req.path } }) }));
     await startWith({ upstream: "litellm", upstreams: { litellm: { url: root.url, key: "none", messagesSegment: "", geminiSegment: "" } } });
     const calls: [string, string, Record<string, string>][] = [
       ["POST", "/v1/messages?beta=true", messagesHeaders(LOCAL_KEY)],
@@ -174,7 +174,7 @@ describe("provider layouts: empty segments", () => {
 
 describe("fallback before the first byte", () => {
   it("walks the routed upstream's own list on 503 and on a refused connection, and records every upstream tried", async () => {
-    const [busy, spare] = [opened(await startScriptedUpstream(() => ({ status: 503, json: { error: { message: "overloaded" } } }))), await named("spare")];
+    const [busy, spare] = [opened(await startFakeUpstream({ script: () => ({ status: 503, json: { error: { message: "overloaded" } } }) })), await named("spare")];
     const dead = `http://127.0.0.1:${await freePort()}`;
     await startWith({
       upstream: "busy",
@@ -194,8 +194,8 @@ describe("fallback before the first byte", () => {
   });
 
   it("never falls back on a 4xx other than 429, and passes the last failure through when every upstream fails", async () => {
-    const refusing = opened(await startScriptedUpstream(() => ({ status: 400, json: { error: { message: "bad model", type: "invalid_request_error" } } })));
-    const failing = opened(await startScriptedUpstream(() => ({ status: 500, json: { error: { message: "broken" } } })));
+    const refusing = opened(await startFakeUpstream({ script: () => ({ status: 400, json: { error: { message: "bad model", type: "invalid_request_error" } } }) }));
+    const failing = opened(await startFakeUpstream({ script: () => ({ status: 500, json: { error: { message: "broken" } } }) }));
     const spare = await named("spare");
     await startWith({
       upstream: "refusing",
@@ -222,7 +222,7 @@ describe("fallback before the first byte", () => {
 describe("model lists: the union", () => {
   it("lists every upstream's models in file order, the default first, converting shapes, each id once, then the aliases", async () => {
     const [main, local] = [await named("main"), await named("local")];
-    const gem = opened(await startScriptedUpstream(() => ({ json: { models: [{ name: "models/gem-model", displayName: "Gem" }, { name: "models/main-model" }] } })));
+    const gem = opened(await startFakeUpstream({ script: () => ({ json: { models: [{ name: "models/gem-model", displayName: "Gem" }, { name: "models/main-model" }] } }) }));
     await startWith({
       upstream: main.url,
       models: { fast: "local-model" },
@@ -245,8 +245,8 @@ describe("model lists: the union", () => {
 
   it("leaves out an upstream that fails or hangs (within its first-byte timeout) and names it in x-gateway-partial", async () => {
     const main = await named("main");
-    const hanging = opened(await startScriptedUpstream(() => new Promise(() => {})));
-    const broken = opened(await startScriptedUpstream(() => ({ status: 500, json: { error: { message: "no" } } })));
+    const hanging = opened(await startFakeUpstream({ script: () => new Promise(() => {}) }));
+    const broken = opened(await startFakeUpstream({ script: () => ({ status: 500, json: { error: { message: "no" } } }) }));
     await startWith({
       upstream: main.url,
       retries: 0,
@@ -262,7 +262,7 @@ describe("model lists: the union", () => {
   });
 
   it("passes the default's error through when every upstream fails", async () => {
-    const refusing = opened(await startScriptedUpstream(() => ({ status: 401, json: { error: { message: "who are you" } } })));
+    const refusing = opened(await startFakeUpstream({ script: () => ({ status: 401, json: { error: { message: "who are you" } } }) }));
     await startWith({ upstream: "a", upstreams: { a: { url: refusing.url, key: "none" }, b: { url: refusing.url, key: "none" } } });
     const res = await rawRequest(gateway.url, { path: "/v1/models", headers: chatHeaders(LOCAL_KEY) });
     expect(res.status).toBe(401);

@@ -27,6 +27,53 @@ function literalAccessors(file: string): string[] {
   return found;
 }
 
+/** The folders written once for every format (docs/ARCHITECTURE.md, One home per wire format). */
+const FORMAT_BLIND = ["server", "upstream", "echo", "chat"].map((folder) => join(SRC, folder));
+
+const EQUALITY = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
+
+/** The types that name or are one format or family: comparing or switching on one is asking which format it is. */
+const FORMAT_TYPES = new Set(["Format", "FamilyName", "WireFormat", "Family"]);
+
+/**
+ * Every place under `FORMAT_BLIND` that asks which format or family it has instead of asking the descriptor: an
+ * `===`/`!==` of a format's or family's name or descriptor with a particular one, a `switch` on one, or an object
+ * indexed by one, as `file:line: code`.
+ */
+function formatComparisons(): string[] {
+  const files = FORMAT_BLIND.flatMap(sourceFiles);
+  const program = ts.createProgram(files, { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, noEmit: true, types: [] });
+  const checker = program.getTypeChecker();
+  // Its type is one of them, or it is declared as one (`format?: Format`, whose type the checker widens to the names).
+  const namesFormat = (node: ts.Expression): boolean => {
+    const type = checker.getTypeAtLocation(node);
+    if ([type, ...(type.isUnion() ? type.types : [])].some((part) => FORMAT_TYPES.has(part.aliasSymbol?.name ?? part.getSymbol()?.name ?? ""))) return true;
+    const named = ts.isPropertyAccessExpression(node) ? node.name : node;
+    const declared = checker.getSymbolAtLocation(named)?.valueDeclaration as { type?: ts.TypeNode } | undefined;
+    return declared?.type !== undefined && /\b(Format|FamilyName|WireFormat|Family)\b/.test(declared.type.getText());
+  };
+  // A particular format or family: a name written out (`"gemini"`), or a descriptor imported by name (`geminiFamily`).
+  // Two values compared with each other (`shape === family`) ask nothing about which one either is.
+  const isParticular = (node: ts.Expression): boolean =>
+    ts.isStringLiteralLike(node) || ((checker.getSymbolAtLocation(node)?.flags ?? 0) & ts.SymbolFlags.Alias) !== 0;
+  const found: string[] = [];
+  for (const file of files) {
+    const source = program.getSourceFile(file)!;
+    const visit = (node: ts.Node): void => {
+      const comparison =
+        ts.isBinaryExpression(node) &&
+        EQUALITY.has(node.operatorToken.kind) &&
+        ((namesFormat(node.left) && isParticular(node.right)) || (namesFormat(node.right) && isParticular(node.left)));
+      const switched = ts.isSwitchStatement(node) && namesFormat(node.expression);
+      const indexed = ts.isElementAccessExpression(node) && namesFormat(node.argumentExpression);
+      if (comparison || switched || indexed) found.push(`${relative(SRC, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText().slice(0, 80)}`);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}
+
 describe("source rules (docs/ARCHITECTURE.md, What costs on the request path)", () => {
   it("has no accessor in an object literal: per-request state with one is a class, other factories return methods", () => {
     // V8 gives each evaluation of such a literal a map of its own in the old generation, and that map keeps the
@@ -36,4 +83,9 @@ describe("source rules (docs/ARCHITECTURE.md, What costs on the request path)", 
     expect(files.length).toBeGreaterThan(100);
     expect(files.flatMap(literalAccessors)).toEqual([]);
   });
+
+  it("has no file of the server, the upstream client, the echo upstream or gateway chat that compares a format's or family's name: each asks the descriptor", () => {
+    expect(FORMAT_BLIND.flatMap(sourceFiles).length).toBeGreaterThan(50);
+    expect(formatComparisons()).toEqual([]);
+  }, 60_000);
 });

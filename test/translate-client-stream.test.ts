@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CLIENT_SIDES } from "../src/translate/index.js";
-import type { ClientEvent, ErrorFields, Format, HubToClientStream } from "../src/translate/types.js";
+import { FORMATS, formatNamed, type Format } from "../src/formats/index.js";
+import type { ClientEvent, ErrorFields, HubToClientStream } from "../src/translate/types.js";
 import { checkedStream, deltaItem, testContext } from "./helpers/translate.js";
 
 /**
@@ -22,8 +22,8 @@ const kind = (event: ClientEvent): string => {
 };
 const FAILURE: Record<Format, string> = { messages: "error", responses: "response.failed", gemini: "error", chat: "error" };
 
-const formats = Object.keys(CLIENT_SIDES) as Format[];
-const open = (format: Format): HubToClientStream => checkedStream(CLIENT_SIDES[format], {}, testContext());
+const formats = FORMATS.map((format) => format.name);
+const open = (format: Format): HubToClientStream => checkedStream(formatNamed(format).client, {}, testContext());
 
 describe.each(formats)("a %s client stream", (format) => {
   it("opens once, before the first chunk's events, whether start() or push() comes first", () => {

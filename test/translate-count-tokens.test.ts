@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { countHubTokens, estimateHubTokens } from "../src/translate/count-tokens.js";
 import type { HubRequest, HubTool } from "../src/translate/hub.js";
-import { messagesClient } from "../src/translate/messages/index.js";
+import { messagesClient } from "../src/formats/messages/translators.js";
 import { testContext } from "./helpers/translate.js";
 
 /**

@@ -1,6 +1,6 @@
 import { GoogleGenAI } from "@google/genai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { geminiClient } from "../src/translate/gemini/index.js";
+import { geminiClient } from "../src/formats/gemini/translators.js";
 import type { HubReply, HubUsage, Json } from "../src/translate/hub.js";
 import type { ReplyHints } from "../src/translate/types.js";
 import { hubReply, testContext, testSeal } from "./helpers/translate.js";

@@ -1,7 +1,7 @@
 import { ApiError, GoogleGenAI, type GenerateContentResponse } from "@google/genai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { encodeEvents } from "../src/sse/sse.js";
-import { geminiClient } from "../src/translate/gemini/index.js";
+import { geminiClient } from "../src/formats/gemini/translators.js";
 import type { HubReply, HubUsage, Json } from "../src/translate/hub.js";
 import type { ClientEvent, HubStreamItem, ReplyHints } from "../src/translate/types.js";
 import { checkedStream, deltaItem, testContext, testSeal, usageItem } from "./helpers/translate.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { geminiClient } from "../src/translate/gemini/index.js";
+import { geminiClient } from "../src/formats/gemini/translators.js";
 import type { Json } from "../src/translate/hub.js";
 import { testContext } from "./helpers/translate.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countTokensRequest, geminiClient } from "../src/translate/gemini/index.js";
+import { countTokensRequest, geminiClient } from "../src/formats/gemini/translators.js";
 import type { Json } from "../src/translate/hub.js";
 import { testContext, testSeal } from "./helpers/translate.js";
 

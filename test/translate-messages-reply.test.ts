@@ -2,7 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { encodeEvents } from "../src/sse/sse.js";
 import type { HubChunk, HubReply, Json } from "../src/translate/hub.js";
-import { messagesClient } from "../src/translate/messages/index.js";
+import { messagesClient } from "../src/formats/messages/translators.js";
 import type { HubStreamItem, ReplyHints } from "../src/translate/types.js";
 import { checkedStream, deltaItem, hubReply, testContext, testSeal, usageItem } from "./helpers/translate.js";
 import { MESSAGES_USAGE, NO_USAGE, USAGE, assistant, body, hubOf, streamed, tools, user } from "./helpers/translate-messages.js";

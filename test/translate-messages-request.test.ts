@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Json } from "../src/translate/hub.js";
-import { messagesClient } from "../src/translate/messages/index.js";
+import { messagesClient } from "../src/formats/messages/translators.js";
 import { chatToolName } from "../src/translate/tool-names.js";
 import { hubReply, testContext, testSeal } from "./helpers/translate.js";
 import { assistant, body, hubOf, user } from "./helpers/translate-messages.js";

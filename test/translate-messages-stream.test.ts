@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Json } from "../src/translate/hub.js";
-import { messagesClient } from "../src/translate/messages/index.js";
+import { messagesClient } from "../src/formats/messages/translators.js";
 import type { HubStreamItem, ReplyHints } from "../src/translate/types.js";
 import { checkedStream, deltaItem, testContext, testSeal, usageItem } from "./helpers/translate.js";
 import {

@@ -2,7 +2,7 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { decodeEvents, encodeEvents } from "../src/sse/sse.js";
 import type { HubChunk, HubRequest, Json } from "../src/translate/hub.js";
-import { messagesUpstream } from "../src/translate/messages/index.js";
+import { messagesUpstream } from "../src/formats/messages/translators.js";
 import type { HubStreamItem } from "../src/translate/types.js";
 import { upstreamEventOf } from "../src/translate/upstream-event.js";
 import { testContext } from "./helpers/translate.js";

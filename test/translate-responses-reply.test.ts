@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Json } from "../src/translate/hub.js";
-import { responsesClient } from "../src/translate/responses/index.js";
+import { responsesClient } from "../src/formats/responses/translators.js";
 import { EXEC_CODE, codeModeRequest, codex045Request, topLevelRequest } from "./helpers/codex-requests.js";
 import { hubReply, testContext, testSeal } from "./helpers/translate.js";
 import { envelopeOf, stamped, toHub, usage } from "./helpers/translate-responses.js";

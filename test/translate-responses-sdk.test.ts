@@ -2,7 +2,7 @@ import { accumulateResponse } from "openai/lib/responses/ResponseAccumulator.mjs
 import { describe, expect, it } from "vitest";
 import { encodeEvents } from "../src/sse/sse.js";
 import type { Json } from "../src/translate/hub.js";
-import { responsesClient } from "../src/translate/responses/index.js";
+import { responsesClient } from "../src/formats/responses/translators.js";
 import type { HubStreamItem } from "../src/translate/types.js";
 import { EXEC_CODE, codeModeRequest, text } from "./helpers/codex-requests.js";
 import { checkedStream, deltaItem, hubReply, testContext, usageItem } from "./helpers/translate.js";

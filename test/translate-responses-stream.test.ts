@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Json } from "../src/translate/hub.js";
-import { responsesClient } from "../src/translate/responses/index.js";
+import { responsesClient } from "../src/formats/responses/translators.js";
 import type { ClientEvent } from "../src/translate/types.js";
 import { EXEC_CODE, codeModeRequest } from "./helpers/codex-requests.js";
 import { checkedStream, deltaItem, testContext, testSeal, usageItem } from "./helpers/translate.js";

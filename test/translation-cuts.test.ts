@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { encodeEvents } from "../src/sse/sse.js";
-import { CLIENT_SIDES, UPSTREAM_SIDES, type Format } from "../src/translate/index.js";
+import { formatNamed, type Format } from "../src/formats/index.js";
 import { scriptStream } from "./helpers/chat-script.js";
-import { chatSse, chunk, messagesSse } from "./helpers/scripted-upstream.js";
+import { chatSse, chunk, messagesSse } from "./helpers/fake-upstream.js";
 import { translateStream } from "./helpers/translate.js";
 
 /**
@@ -44,8 +44,8 @@ const routes: [client: Format, upstream: Format, bytes: Buffer][] = [
 ];
 
 describe.each(routes)("%s client on a %s upstream", (clientFormat, upstreamFormat, bytes) => {
-  const client = CLIENT_SIDES[clientFormat];
-  const upstream = UPSTREAM_SIDES[upstreamFormat]!;
+  const client = formatNamed(clientFormat).client;
+  const upstream = formatNamed(upstreamFormat).upstream!;
   const whole = translateStream(client, upstream, [bytes]);
 
   it("translates the whole stream into a non-trivial event sequence in the client's grammar", () => {
@@ -93,23 +93,23 @@ const lengthStream = Buffer.from(
 );
 
 describe.each(["messages", "responses", "gemini"] as const)("%s client on issue 37's hostile chat upstream", (clientFormat) => {
-  const client = CLIENT_SIDES[clientFormat];
+  const client = formatNamed(clientFormat).client;
   for (const [name, bytes] of [
     ["hostile", hostileStream],
     ["length-cut", lengthStream],
   ] as const) {
-    const whole = translateStream(client, UPSTREAM_SIDES.chat!, [bytes]);
+    const whole = translateStream(client, formatNamed("chat").upstream!, [bytes]);
 
     it(`gives the same events for the ${name} stream cut at every byte offset (the byte-order mark's bytes too)`, () => {
       for (let cut = 1; cut < bytes.length; cut++) {
-        const events = translateStream(client, UPSTREAM_SIDES.chat!, [bytes.subarray(0, cut), bytes.subarray(cut)]);
+        const events = translateStream(client, formatNamed("chat").upstream!, [bytes.subarray(0, cut), bytes.subarray(cut)]);
         if (JSON.stringify(events) !== JSON.stringify(whole)) expect(events, `cut at byte ${cut}`).toEqual(whole);
       }
     });
   }
 
   it("keeps the first event, the list's text and the truth of the arguments, and nothing of the second choice or after [DONE]", () => {
-    const text = encodeEvents(translateStream(client, UPSTREAM_SIDES.chat!, [hostileStream]));
+    const text = encodeEvents(translateStream(client, formatNamed("chat").upstream!, [hostileStream]));
     expect(text).toContain("Héllo ");
     expect(text).toContain("wörld 😀");
     expect(text).toContain("INVALID_JSON");
@@ -120,13 +120,13 @@ describe.each(["messages", "responses", "gemini"] as const)("%s client on issue 
 
 describe.each(routes.filter(([, upstream]) => upstream === "chat"))("%s client on a chat upstream that writes SSE as OpenRouter does", (clientFormat) => {
   it("gives the events of a plain stream: comments, data: without a space, CRLF, no [DONE] (table E row 18)", () => {
-    const client = CLIENT_SIDES[clientFormat];
+    const client = formatNamed(clientFormat).client;
     const events = chatStream
       .toString("utf8")
       .split("\n\n")
       .filter((event) => event && event !== "data: [DONE]");
     const openRouter = `: OPENROUTER PROCESSING\r\n\r\n${events.map((event) => `${event.replace(/^data: /, "data:")}\r\n\r\n: OPENROUTER PROCESSING\r\n\r\n`).join("")}`;
     expect(openRouter).not.toContain("[DONE]");
-    expect(translateStream(client, UPSTREAM_SIDES.chat!, [Buffer.from(openRouter)])).toEqual(translateStream(client, UPSTREAM_SIDES.chat!, [chatStream]));
+    expect(translateStream(client, formatNamed("chat").upstream!, [Buffer.from(openRouter)])).toEqual(translateStream(client, formatNamed("chat").upstream!, [chatStream]));
   });
 });

@@ -7,7 +7,7 @@ import { closeAfterEach } from "./helpers/close-after-each.js";
 import { FAKE_UPSTREAM_KEY } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
-import { chatSse, chunk, completion, messagesSse, startScriptedUpstream, type Script, type ScriptedReply, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
+import { chatSse, chunk, completion, messagesSse, startFakeUpstream, type Script, type ScriptedReply, type FakeUpstream } from "./helpers/fake-upstream.js";
 
 /**
  * Issue 37, items 1-10 and 14: a chat-only upstream sending the odd shapes real servers send, in front of the official
@@ -16,11 +16,11 @@ import { chatSse, chunk, completion, messagesSse, startScriptedUpstream, type Sc
  */
 
 const opened = closeAfterEach();
-let upstream: ScriptedUpstream;
+let upstream: FakeUpstream;
 let gateway: TestGateway;
 
 async function chatOnly(script: Script, entry: Record<string, unknown> = {}) {
-  upstream = opened(await startScriptedUpstream(script));
+  upstream = opened(await startFakeUpstream({ script: script }));
   gateway = opened(await startTestGateway(undefined, { file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", retries: 0, ...entry } } } }));
 }
 
@@ -220,9 +220,9 @@ describe("item 8: a reply cut by the output limit in the middle of a tool call",
   });
 
   it("a chat client on a messages upstream gets finish_reason length when the reply was cut in a tool_use block", async () => {
-    upstream = opened(await startScriptedUpstream(() => ({
+    upstream = opened(await startFakeUpstream({ script: () => ({
       json: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "ls" } }], stop_reason: "max_tokens", usage: { input_tokens: 3, output_tokens: 5 } },
-    })));
+    }) }));
     gateway = opened(await startTestGateway(undefined, { file: { upstream: "anth", upstreams: { anth: { url: upstream.url, formats: ["messages"], key: "none", retries: 0 } } } }));
     const reply = await openai().chat.completions.create({ model: "m", messages: [{ role: "user", content: "go" }] });
     expect(reply.choices[0]!.finish_reason).toBe("length");
@@ -262,9 +262,9 @@ describe("item 10: an upstream's error inside a 200 stream that repeats its key"
   });
 
   it("reaches a chat client on a messages upstream with the key hidden", async () => {
-    upstream = opened(await startScriptedUpstream((request) => ({
+    upstream = opened(await startFakeUpstream({ script: (request) => ({
       chunks: [messagesSse([{ type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [], usage: { input_tokens: 1, output_tokens: 0 } } } as never, { type: "error", error: { type: "authentication_error", message: `bad key ${String(request.headers["x-api-key"])}` } } as never])],
-    })));
+    }) }));
     gateway = opened(await startTestGateway(undefined, { file: { upstream: "anth", upstreams: { anth: { url: upstream.url, formats: ["messages"], key: "keychain", retries: 0 } } } }));
     const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "go" }] }) });
     expect(upstream.last().headers["x-api-key"]).toBe(FAKE_UPSTREAM_KEY);

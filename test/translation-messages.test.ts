@@ -3,12 +3,10 @@ import { gzipSync } from "node:zlib";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { closeAfterEach } from "./helpers/close-after-each.js";
-import { FAKE_UPSTREAM_KEY } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
-import { messagesHeaders, rawRequest } from "./helpers/http.js";
-import { chatSse, chunk, messagesSse, startScriptedUpstream, type Script, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
+import { chunkFrames, messagesHeaders, nextOnEach, rawPost, rawRequest } from "./helpers/http.js";
+import { chatSse, chunk, FAKE_UPSTREAM_KEY, inWrites, messagesSse, startFakeUpstream, type FakeUpstream, type Script } from "./helpers/fake-upstream.js";
 import { scripted, type ChatScript } from "./helpers/chat-script.js";
-import { chunkFrames, nextOnEach, rawPost, startChunkedUpstream } from "./helpers/raw-chunked.js";
 import { decodeEvents } from "../src/sse/sse.js";
 
 /**
@@ -17,11 +15,11 @@ import { decodeEvents } from "../src/sse/sse.js";
  */
 
 const opened = closeAfterEach();
-let upstream: ScriptedUpstream;
+let upstream: FakeUpstream;
 let gateway: TestGateway;
 
 async function chatOnly(script: Script, options: { file?: Record<string, unknown>; earlyStartMs?: number; keepAliveMs?: number } = {}) {
-  upstream = opened(await startScriptedUpstream(script));
+  upstream = opened(await startFakeUpstream({ script: script }));
   gateway = opened(await startTestGateway(undefined, {
     file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", ...options.file } } },
     earlyStartMs: options.earlyStartMs,
@@ -186,8 +184,9 @@ describe("replies and streams come back as Anthropic's", () => {
     // chunk by chunk, twenty events in one read became twenty frames to the client, each framed and queued by Node.
     const texts = ["w0", ...Array.from({ length: 20 }, (_, i) => ` w${i + 1}`)];
     const sse = texts.map((text, i) => chatSse([chunk(i === 0 ? { role: "assistant", content: text } : { content: text })], false));
-    const raw = opened(await startChunkedUpstream([sse.slice(0, 1), sse.slice(1), [chatSse([chunk({}, "stop")])]]));
-    gateway = opened(await startTestGateway(undefined, { file: { upstream: "raw", upstreams: { raw: { url: raw.url, formats: ["chat"], key: "none" } } } }));
+    const raw = inWrites([sse.slice(0, 1), sse.slice(1), [chatSse([chunk({}, "stop")])]]);
+    upstream = opened(await startFakeUpstream({ script: () => raw.reply }));
+    gateway = opened(await startTestGateway(undefined, { file: { upstream: "raw", upstreams: { raw: { url: upstream.url, formats: ["chat"], key: "none" } } } }));
     const body = JSON.stringify({ model: "m", max_tokens: 10, stream: true, messages: [{ role: "user", content: "hi" }] });
     // Each next write goes once the client has the one before, so the middle one arrives while the stream flows.
     const response = await rawPost(gateway.url, "/v1/messages", messagesHeaders(LOCAL_KEY), body, nextOnEach(['"text":"w0"', '"text":" w20"'], raw.next));
@@ -277,7 +276,7 @@ describe("count_tokens on a chat-only upstream", () => {
 
 describe("chat clients on a messages-only upstream", () => {
   async function messagesOnly(script: Script) {
-    upstream = opened(await startScriptedUpstream(script));
+    upstream = opened(await startFakeUpstream({ script: script }));
     gateway = opened(await startTestGateway(undefined, { file: { upstream: "claude", upstreams: { claude: { url: upstream.url, formats: ["messages"], key: "none", messagesSegment: "" } } } }));
     return new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
   }

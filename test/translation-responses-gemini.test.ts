@@ -6,16 +6,16 @@ import { scripted, type ChatScript } from "./helpers/chat-script.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, rawRequest } from "./helpers/http.js";
-import { chatSse, chunk, startScriptedUpstream, type Script, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
+import { chatSse, chunk, startFakeUpstream, type Script, type FakeUpstream } from "./helpers/fake-upstream.js";
 
 /** Responses -> chat (Codex) and Gemini -> chat (Gemini CLI) through a real gateway, with the official SDKs. */
 
 const opened = closeAfterEach();
-let upstream: ScriptedUpstream;
+let upstream: FakeUpstream;
 let gateway: TestGateway;
 
 async function chatOnly(script: Script, file: Record<string, unknown> = {}) {
-  upstream = opened(await startScriptedUpstream(script));
+  upstream = opened(await startFakeUpstream({ script: script }));
   gateway = opened(await startTestGateway(undefined, { file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", retries: 0 } }, ...file } }));
   return gateway;
 }

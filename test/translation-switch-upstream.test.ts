@@ -6,7 +6,7 @@ import { scripted } from "./helpers/chat-script.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
-import { startScriptedUpstream, type ScriptedUpstream } from "./helpers/scripted-upstream.js";
+import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { testSeal } from "./helpers/translate.js";
 
 /**
@@ -26,8 +26,8 @@ const BASH = { name: "Bash", description: "Run a shell command", input_schema: {
 
 /** A gateway with a chat-only upstream for `qwen*` and a native one (Anthropic's or OpenAI's format) for the rest of the ids. */
 async function twoUpstreams(native: "messages" | "responses" | "gemini", nativeReply: unknown) {
-  const chat = opened(await startScriptedUpstream(scripted(FIRST_TURN)));
-  const provider = opened(await startScriptedUpstream(() => ({ json: nativeReply })));
+  const chat = opened(await startFakeUpstream({ script: scripted(FIRST_TURN) }));
+  const provider = opened(await startFakeUpstream({ script: () => ({ json: nativeReply }) }));
   const gateway: TestGateway = opened(await startTestGateway(undefined, {
     file: {
       upstream: "local",
@@ -41,7 +41,7 @@ async function twoUpstreams(native: "messages" | "responses" | "gemini", nativeR
 }
 
 /** The request as the upstream got it, as text. */
-const sentText = (upstream: ScriptedUpstream) => upstream.last().raw.toString("utf8");
+const sentText = (upstream: FakeUpstream) => upstream.last().raw.toString("utf8");
 
 describe("Claude Code moving from a chat-only upstream to Anthropic's own and back", () => {
   const anthropicReply = { id: "msg_01A", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: "One file." }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 30, output_tokens: 4 } };

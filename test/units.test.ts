@@ -1,10 +1,12 @@
 import { EventEmitter } from "node:events";
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
+import { isUnsafePort } from "get-port-please";
+import { suggestPort } from "../src/running/free-port.js";
 import { upstreamRequestHeaders, clientResponseHeaders } from "../src/upstream/header-policy.js";
 import { backoffDelay, parseRetryAfter, retryDelayFor } from "../src/upstream/retry-policy.js";
-import { claimPath } from "../src/families/index.js";
-import { streamPieces } from "../src/echo/echo-text.js";
+import { claimPath } from "../src/formats/index.js";
+import { streamPieces } from "../src/formats/echo-turn.js";
 import { redactHeaders } from "../src/server/redact-headers.js";
 import { clientName } from "../src/request-log/client-name.js";
 import { summarize } from "../src/stats/summarize.js";
@@ -13,6 +15,7 @@ import { parseSince } from "../src/cli/commands/stats.js";
 import { createUsageObserver } from "../src/server/reply/observe-usage.js";
 import { firstEventGivingValueOf, includesBytes } from "../src/server/reply/event-boundary.js";
 import { createInflight } from "../src/server/inflight.js";
+import { EventStreamWriter } from "../src/server/reply/event-stream-writer.js";
 import { midStreamError, relayBody } from "../src/server/reply/relay-body.js";
 import { ReplyBody } from "../src/upstream/reply-body.js";
 import { AbortSwitch } from "../src/server/abort-switch.js";
@@ -21,13 +24,13 @@ import { pause } from "../src/upstream/abort-like.js";
 import { Secrets } from "../src/secrets.js";
 import type { Exchange } from "../src/server/exchange.js";
 import { upstreamFailed } from "../src/errors/index.js";
-import { FAMILY_NAMES, familyNamed, type FamilyName, type Usage } from "../src/families/index.js";
+import { FAMILY_NAMES, FORMATS, FORMAT_NAMES, familyNamed, familyOf, type FamilyName, type Usage } from "../src/formats/index.js";
 
 describe("route resolution", () => {
   const segments = { messages: "anthropic", gemini: "gemini" };
   const route = (method: string, path: string, headers = {}) => {
     const claimed = claimPath(method, path, headers, segments);
-    return claimed && { family: claimed.family.name, upstreamPath: `${claimed.family.prefix(segments)}${claimed.rest}`, checked: claimed.rules !== undefined, pathModel: claimed.pathModel };
+    return claimed && { family: claimed.family.name, upstreamPath: `${claimed.family.paths.prefix(segments)}${claimed.rest}`, checked: claimed.rules !== undefined, pathModel: claimed.pathModel };
   };
 
   it("sends GET /v1/models to the messages catalog only when a version header is present", () => {
@@ -51,6 +54,21 @@ describe("route resolution", () => {
     expect(route("POST", "/gemini/v1/models/m:countTokens")).toMatchObject({ family: "gemini", upstreamPath: "/gemini/v1/models/m:countTokens", checked: false, pathModel: "m" });
     expect(route("GET", "/gemini/v1beta/models")).toMatchObject({ family: "gemini", upstreamPath: "/gemini/v1beta/models", pathModel: undefined });
     expect(route("GET", "/gemini/v2/models")).toBeUndefined();
+  });
+});
+
+describe("the format registry", () => {
+  it("holds each format of names.ts once, in the family names.ts says it lives in", () => {
+    expect(FORMATS.map((format) => format.name).sort()).toEqual([...FORMAT_NAMES].sort());
+    for (const format of FORMATS) expect(format.family).toBe(familyOf(format.name));
+  });
+});
+
+describe("the port a busy-port hint suggests", () => {
+  it("is never one browsers refuse, which gateway start refuses too (6665-6669 follow 6664)", async () => {
+    const suggested = await suggestPort("127.0.0.1", 6664);
+    expect(suggested).toBeGreaterThan(6669);
+    expect(isUnsafePort(suggested)).toBe(false);
   });
 });
 
@@ -123,11 +141,11 @@ describe("echo streaming pieces", () => {
 
 describe("terminal stream reading", () => {
   it("ignores events whose data is not a JSON object instead of crashing", async () => {
-    const { FAMILIES, messagesFamily } = await import("../src/families/index.js");
+    const { FAMILIES, familyNamed } = await import("../src/formats/index.js");
     for (const family of FAMILIES) {
-      for (const data of ["null", "42", "[1]", "{broken"]) expect(family.chat.streamPiece(undefined, data)).toBeUndefined();
+      for (const data of ["null", "42", "[1]", "{broken"]) expect(family.terminal.streamPiece(undefined, data)).toBeUndefined();
     }
-    expect(messagesFamily.chat.streamPiece("error", '{"type":"error","error":{"message":"overloaded"}}')).toEqual({ error: "overloaded" });
+    expect(familyNamed("messages").terminal.streamPiece("error", '{"type":"error","error":{"message":"overloaded"}}')).toEqual({ error: "overloaded" });
   });
 });
 
@@ -244,7 +262,7 @@ describe("usage observation of event streams", () => {
       for (let a = 1; a < bytes.length; a++) {
         for (const b of [a + 1, Math.min(bytes.length - 1, a + 7), bytes.length - 1]) {
           if (b <= a || b >= bytes.length) continue;
-          const observer = createUsageObserver(familyNamed(name), "text/event-stream", undefined);
+          const observer = createUsageObserver(familyNamed(name).usage, "text/event-stream", undefined);
           for (const piece of [bytes.subarray(0, a), bytes.subarray(a, b), bytes.subarray(b)]) observer.observe(piece);
           expect(observer.result(), `cut at ${a} and ${b}`).toMatchObject(streams[name].usage);
         }
@@ -252,7 +270,7 @@ describe("usage observation of event streams", () => {
     });
 
     it(`${name}: reads the usage of a stream that comes whole in one chunk`, () => {
-      const observer = createUsageObserver(familyNamed(name), "text/event-stream", undefined);
+      const observer = createUsageObserver(familyNamed(name).usage, "text/event-stream", undefined);
       observer.observe(Buffer.from(streams[name].text));
       expect(observer.result()).toMatchObject(streams[name].usage);
     });
@@ -262,7 +280,7 @@ describe("usage observation of event streams", () => {
     const chunk = (delta: string) => `data: {"id":"c","choices":[{"delta":{"content":"${delta}"}}],"usage":null}\n\n`;
     const bytes = Buffer.from(`${chunk("a")}${chunk("b")}data: {"id":"c","choices":[],"usage":{"prompt_tokens":7,"completion_tokens":3}}\n\ndata: [DONE]\n\n`);
     for (let cut = 0; cut <= bytes.length; cut++) {
-      const observer = createUsageObserver(familyNamed("chat"), "text/event-stream", undefined);
+      const observer = createUsageObserver(familyNamed("chat").usage, "text/event-stream", undefined);
       observer.observe(bytes.subarray(0, cut));
       observer.observe(bytes.subarray(cut));
       expect(observer.result(), `cut at ${cut}`).toEqual({ ...NO_USAGE, inputTokens: 7, outputTokens: 3 });
@@ -283,7 +301,7 @@ describe("usage observation of event streams", () => {
 
   it("reads a usage event that a lone CR ends, in a chunk whose last event ends otherwise", () => {
     for (const end of ["\r\r", "\n\r"]) {
-      const observer = createUsageObserver(familyNamed("chat"), "text/event-stream", undefined);
+      const observer = createUsageObserver(familyNamed("chat").usage, "text/event-stream", undefined);
       observer.observe(Buffer.from(`data: {"usage":{"prompt_tokens":1,"completion_tokens":2}}${end}data: {"a":1}\n\n`));
       expect(observer.result(), JSON.stringify(end)).toEqual({ ...NO_USAGE, inputTokens: 1, outputTokens: 2 });
     }
@@ -304,7 +322,7 @@ describe("usage observation of event streams", () => {
 describe("usage observation of JSON replies", () => {
   const observe = (family: FamilyName, text: string, cuts: number[] = []) => {
     const bytes = Buffer.from(text);
-    const observer = createUsageObserver(familyNamed(family), "application/json", undefined);
+    const observer = createUsageObserver(familyNamed(family).usage, "application/json", undefined);
     let from = 0;
     for (const cut of [...cuts, bytes.length]) {
       observer.observe(bytes.subarray(from, cut));
@@ -478,7 +496,7 @@ describe("the passthrough relay's writes", () => {
     let resumed = 0;
     const body = new ReplyBody({ resume: () => resumed++, abort: () => undefined });
     const res = new RecordedResponse();
-    const outcome = relayBody(body, res as unknown as ServerResponse, { family: familyNamed("chat"), isEventStream: true });
+    const outcome = relayBody(body, res as unknown as ServerResponse, { errors: familyNamed("chat").errors, isEventStream: true });
     return { body, res, outcome, resumed: () => resumed };
   }
 
@@ -501,7 +519,7 @@ describe("the passthrough relay's writes", () => {
     const { body, res, outcome } = relay();
     body.push(Buffer.from("data: 1\n\ndata: 2"));
     body.fail(new Error("socket hang up"));
-    expect(res.calls).toEqual(["write data: 1\n\n", `end ${familyNamed("chat").streamErrorEvent(midStreamError(new Error("socket hang up")))}`]);
+    expect(res.calls).toEqual(["write data: 1\n\n", `end ${familyNamed("chat").errors.streamEvent(midStreamError(new Error("socket hang up")))}`]);
     expect(await outcome).toBe("upstream_error");
     await nextTurn();
     expect(res.calls).toHaveLength(2);
@@ -526,5 +544,39 @@ describe("the passthrough relay's writes", () => {
     res.writableNeedDrain = false;
     res.emit("drain");
     expect(resumed()).toBe(1);
+  });
+});
+
+describe("a translated stream's writer", () => {
+  /** What the writer touches of a response; `leave` is the client going away. */
+  class LeavingResponse extends EventEmitter {
+    destroyed = false;
+    writableFinished = false;
+    writableNeedDrain = false;
+    writeHead(): this {
+      return this;
+    }
+    flushHeaders(): void {}
+    write(): boolean {
+      return true;
+    }
+    end(): this {
+      return this;
+    }
+    leave(): void {
+      this.destroyed = true;
+      this.emit("close");
+    }
+  }
+
+  it("ends, its keep-alive stopped, when the client goes away, whoever was waiting for the upstream then", () => {
+    const res = new LeavingResponse();
+    const x = { res, cors: {}, started: 0, capture: undefined, delivery: { status: undefined, firstByteAt: undefined } } as unknown as Exchange;
+    const sink = { start: () => [{ event: "message_start", data: {} }], push: () => [], finish: () => [], fail: () => [], keepAlive: () => [{ event: "ping", data: {} }] };
+    const writer = new EventStreamWriter(x, sink, "sse", 15_000);
+    // A slow upstream's stream that started early: opened, then the client leaves before the upstream answers.
+    writer.open({});
+    res.leave();
+    expect(writer.ended).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { request } from "undici";
 import type { Dispatcher } from "undici";
-import { DEFAULT_ANTHROPIC_VERSION, type Family } from "../families/index.js";
+import type { Family } from "../formats/index.js";
 import { loadReasoningSeal } from "../local-key/reasoning-secret.js";
 import { startGateway, type Gateway } from "../server/start-gateway.js";
 import { statusError } from "../upstream/error-message.js";
@@ -17,12 +17,12 @@ export interface LocalGateway {
   close(): Promise<void>;
 }
 
-/** How each family presents a key, for the terminal client's requests. */
-const AUTH: Readonly<Record<string, (key: string) => Record<string, string>>> = {
-  chat: (key) => ({ authorization: `Bearer ${key}` }),
-  messages: (key) => ({ "x-api-key": key, "anthropic-version": DEFAULT_ANTHROPIC_VERSION }),
-  gemini: (key) => ({ "x-goog-api-key": key }),
-};
+/** The local key in the family's own header, with the version header where the family needs one. */
+function authHeaders(family: Family, key: string): Record<string, string> {
+  const headers = family.auth.upstreamAuth(key);
+  const version = family.auth.defaultVersion;
+  return version === undefined ? headers : Object.assign(headers, { "anthropic-version": version });
+}
 
 /**
  * `gateway chat` and friends go through a real gateway of their own, started in this process: routing, aliases,
@@ -43,7 +43,7 @@ export async function openLocalGateway(config: GatewayConfig, keySourceFor: KeyS
     async send(family, call) {
       const reply = await request(`${gateway.url}${call.path}`, {
         method: call.method,
-        headers: { ...AUTH[family.name]!(localKey), accept: "application/json", "user-agent": "gateway-cli", ...(call.body === undefined ? {} : { "content-type": "application/json" }) },
+        headers: { ...authHeaders(family, localKey), accept: "application/json", "user-agent": "gateway-cli", ...(call.body === undefined ? {} : { "content-type": "application/json" }) },
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
         signal: call.signal,
       });

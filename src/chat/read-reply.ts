@@ -1,6 +1,6 @@
 import type { Dispatcher } from "undici";
 import { GatewayProcessError } from "../errors/index.js";
-import type { Family } from "../families/index.js";
+import type { Family } from "../formats/index.js";
 import { parseJsonObject } from "../parse-json.js";
 import { createSseDecoder } from "../sse/sse.js";
 
@@ -19,7 +19,7 @@ export async function streamReply(reply: Dispatcher.ResponseData, family: Family
   let text = "";
   let failure: string | undefined;
   const decoder = createSseDecoder((event) => {
-    const piece = family.chat.streamPiece(event.event, event.data);
+    const piece = family.terminal.streamPiece(event.event, event.data);
     if (!piece) return;
     if ("error" in piece) failure ??= piece.error;
     else {
@@ -43,5 +43,5 @@ export async function readReply(reply: Dispatcher.ResponseData, family: Family):
       hint: "The upstream answered 200 with something else: look at it in a capture (`gateway start --capture`, then `gateway logs --show`), or run `gateway doctor`.",
     });
   }
-  return { json, text: family.chat.replyText(json) };
+  return { json, text: family.terminal.replyText(json) };
 }

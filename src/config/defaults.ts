@@ -1,4 +1,4 @@
-import { FORMATS } from "./schemas/upstream-entry.js";
+import { FORMAT_NAMES } from "../formats/names.js";
 import type { ConfigFields, UpstreamKey } from "./types.js";
 
 /** Every default in one place. */
@@ -25,7 +25,7 @@ export const DEFAULTS: ConfigFields = Object.freeze({
  * the top level says; its `retries`, `timeouts` and `anthropicVersion` come from the top level.
  */
 export const UPSTREAM_DEFAULTS = Object.freeze({
-  formats: Object.freeze([...FORMATS]),
+  formats: Object.freeze([...FORMAT_NAMES]),
   messagesSegment: "anthropic",
   geminiSegment: "gemini",
   key: Object.freeze({ kind: "keychain" }) as UpstreamKey,

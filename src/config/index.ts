@@ -7,5 +7,4 @@ export { isLoopbackHost } from "./loopback.js";
 export { loadConfig, readEnvSecrets, type LoadConfigOptions } from "./load-config.js";
 export { readConfigFile, CONFIG_FILE_NAME } from "./read-config-file.js";
 export type { ConfigFlags } from "./env-and-flags.js";
-export { FORMATS } from "./schemas/upstream-entry.js";
 export { FLAG_SOURCE, validatePort } from "./validate-fields.js";

@@ -1,4 +1,4 @@
-import type { Format } from "../families/types.js";
+import type { Format } from "../formats/names.js";
 import type { KindName } from "../kinds/types.js";
 
 /** Upstream timeouts, in milliseconds. */

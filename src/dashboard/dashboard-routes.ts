@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { H3, H3Event } from "h3";
 import { notFound, unauthorized } from "../errors/index.js";
-import { bearerToken } from "../families/bearer.js";
+import { bearerToken } from "../formats/bearer.js";
 import { loadPricer, type Pricer, type PricingConfig } from "../pricing/index.js";
 import type { RequestRecord } from "../request-log/record.js";
 import type { UpstreamKeyState } from "../upstream/key-states.js";

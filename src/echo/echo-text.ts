@@ -47,11 +47,3 @@ export function allText(body: Record<string, unknown>): string {
   if (!Array.isArray(turns)) return system + instructions;
   return system + instructions + turns.map((turn: Turn) => contentText(turn?.content)).join("\n");
 }
-
-/** Roughly four characters a token, never zero. */
-export const estimateTokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
-
-/** The reply split into word-sized pieces for streaming: joined back, they are the reply exactly. */
-export function streamPieces(text: string): string[] {
-  return text.match(/\s*\S+\s*|\s+/g) ?? [text];
-}

@@ -1,6 +1,6 @@
 /**
  * The one error hierarchy. Every error meant for a person is a `GatewayError`: a message that says what went wrong
- * and a hint that says what to do next. Two places render them: `server/render-error.ts` turns one into an HTTP
+ * and a hint that says what to do next. Two places render them: `server/reply/send-error.ts` turns one into an HTTP
  * answer in the caller's format, `cli/render-error.ts` into a line, a hint and an exit code. No layer decides how
  * its errors are shown.
  */

@@ -1,3 +1,4 @@
 export * from "./gateway-error.js";
-export * from "./http-error.js";
+export * from "./api-error.js";
 export * from "./upstream-error.js";
+export * from "./to-api-error.js";

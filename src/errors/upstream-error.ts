@@ -1,7 +1,7 @@
 import { GatewayError, type GatewayErrorOptions } from "./gateway-error.js";
 
 /**
- * What the upstream layer throws: it never speaks HTTP to the local client itself. `server/render-error.ts` gives
+ * What the upstream layer throws: it never speaks HTTP to the local client itself. `toApiError` gives
  * each kind its status (SPEC section 4), `cli/render-error.ts` its exit code. `upstream` is the upstream's name.
  */
 export abstract class UpstreamError extends GatewayError {

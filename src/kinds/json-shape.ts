@@ -1,4 +1,4 @@
-import { isRecord } from "../translate/messages/wire.js";
+import { isRecord } from "../formats/messages/wire.js";
 
 /** Small readers of a probe's JSON reply, so each kind's recognition says what it looks for in one line. */
 

@@ -1,5 +1,5 @@
 import type { Json } from "../translate/hub.js";
-import { isRecord } from "../translate/messages/wire.js";
+import { isRecord } from "../formats/messages/wire.js";
 import type { KindQuirks } from "./types.js";
 
 /** Keywords whose value is one schema, a list of schemas, or a map of names to schemas (JSON Schema 2020-12). */

@@ -1,4 +1,4 @@
-import type { FamilyName, Format } from "../families/types.js";
+import type { FamilyName, Format } from "../formats/names.js";
 import type { ReasoningField } from "../translate/hub.js";
 
 /**

@@ -1,5 +1,5 @@
 import { open, readFile } from "node:fs/promises";
-import type { Format } from "../families/index.js";
+import type { Format } from "../formats/names.js";
 import { parseJsonObject } from "../parse-json.js";
 import { logFilePath } from "./log-file.js";
 import type { RequestRecord } from "./record.js";

@@ -1,4 +1,4 @@
-import type { FamilyName, Format } from "../families/index.js";
+import type { FamilyName, Format } from "../formats/names.js";
 
 /** What the gateway records about one request; never a key, never a body. */
 export interface RequestRecord {

@@ -1,4 +1,5 @@
 import { createServer } from "node:net";
+import { getPort } from "get-port-please";
 
 /** Whether `port` on `host` can be listened on right now. */
 export function portFree(host: string, port: number): Promise<boolean> {
@@ -11,9 +12,11 @@ export function portFree(host: string, port: number): Promise<boolean> {
 
 /**
  * A port to suggest in place of a busy one: the first free one of the next twenty (checked now, so a hint never
- * names a port that is busy too), else 0 (any free port).
+ * names a port that is busy too), else 0 (any free port). get-port-please tries them in order, and passes over the
+ * ports browsers refuse, which the gateway refuses to serve on too.
  */
 export async function suggestPort(host: string, busy: number): Promise<number> {
-  for (let port = busy + 1; port <= Math.min(busy + 20, 65535); port++) if (await portFree(host, port)) return port;
-  return 0;
+  const last = Math.min(busy + 20, 65535);
+  if (busy >= last) return 0;
+  return getPort({ host, port: busy + 1, portRange: [busy + 2, last], random: false }).catch(() => 0);
 }

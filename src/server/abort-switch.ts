@@ -15,7 +15,7 @@ export class AbortSwitch implements AbortLike {
     return this.#aborted;
   }
 
-  /** What it was aborted with: an `HttpError` when the gateway shuts down, an `AbortError` when the client left. */
+  /** What it was aborted with: an `ApiError` when the gateway shuts down, an `AbortError` when the client left. */
   get reason(): unknown {
     return this.#reason;
   }

@@ -1,9 +1,8 @@
 import { H3, type H3Event, type HTTPError } from "h3";
 import { toNodeHandler } from "h3/node";
 import { registerDashboard, DATA_HEADERS, type DashboardOptions } from "../dashboard/dashboard-routes.js";
-import { notFound } from "../errors/index.js";
-import { chatFamily } from "../families/index.js";
-import { toHttpError } from "./render-error.js";
+import { notFound, toApiError } from "../errors/index.js";
+import { chatFamily } from "../formats/index.js";
 
 export interface AppOptions extends DashboardOptions {
   /** What `/health` says beyond `status`: version, the default upstream, pid, every upstream. */
@@ -26,8 +25,8 @@ export function createApp(options: AppOptions) {
     allowMalformedURL: true,
     onError(error: HTTPError, event: H3Event) {
       const cause = error.cause instanceof Error ? error.cause : error.status === 404 ? notFound(`Nothing is served at ${event.url.pathname}.`) : error;
-      const http = toHttpError(cause, options.onInternalError);
-      return new Response(JSON.stringify(chatFamily.errorBody(http)), {
+      const http = toApiError(cause, options.onInternalError);
+      return new Response(JSON.stringify(chatFamily.errors.body(http)), {
         status: http.status,
         headers: { ...DATA_HEADERS, "content-type": "application/json", "x-request-id": options.nextRequestId() },
       });

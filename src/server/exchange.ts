@@ -1,39 +1,29 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { CaptureRecorder } from "../dashboard/capture-store.js";
-import type { HttpError } from "../errors/index.js";
-import type { ErrorFields, FamilyName, Format, Usage } from "../families/index.js";
-import type { RequestRecord, TriedUpstream } from "../request-log/record.js";
+import { ApiError } from "../errors/index.js";
+import type { Usage } from "../formats/index.js";
+import type { RequestRecord } from "../request-log/record.js";
 import { AbortSwitch } from "./abort-switch.js";
 
 /**
- * What the request record will say, written by the stages as they learn it and read only by `record` (stage 9).
- * Stages hand each other what they need as arguments and return values; this is the one place they write to.
+ * What the client was sent, for the request's record: written only by the reply layer (`server/reply/`), each field
+ * by the code that sent what it says, and read only by `record`.
  */
-export interface RecordDraft {
-  /** The path without its query (a query may carry `?key=`), dot segments resolved. */
-  path: string;
-  family: FamilyName | null;
-  model: string | undefined;
-  target: string | undefined;
-  /** Whether the client asked for a streamed reply. */
-  stream: boolean;
-  upstream: string | undefined;
-  /** Whether `upstream` is the built-in echo. */
-  echo: boolean | undefined;
-  /** The client's format, when its endpoint has one. */
-  format: Format | undefined;
-  /** The format `upstream` was asked in (the client's, or the one translated into). */
-  upstreamFormat: Format | undefined;
-  tried: TriedUpstream[];
+export interface Delivery {
   /** The status sent to the client; undefined until one was. */
   status: number | undefined;
-  outcome: RequestRecord["outcome"];
-  usage: Usage | undefined;
+  /** When the first body byte left. */
   firstByteAt: number | undefined;
-  error: HttpError | undefined;
+  usage: Usage | undefined;
+  /** `complete`, or why the reply ended early. */
+  outcome: RequestRecord["outcome"];
+  /** The upstream's reply headers, for `--verbose`. */
   replyHeaders: Record<string, string | string[] | undefined> | undefined;
-  capture: CaptureRecorder | undefined;
+  /** The gateway's own error the client was answered with (JSON, or the event that ended a stream). */
+  error: ApiError | undefined;
+  /** The upstreams a model list was asked of (a routed request's upstream is the router's and forward's to say). */
+  listedBy: string | undefined;
 }
 
 /** One request from accept to last byte. */
@@ -41,15 +31,15 @@ export interface Exchange {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
   readonly started: number;
-  /** Aborted when the client goes away, or with an `HttpError` as the reason when the gateway shuts down. */
+  /** Aborted when the client goes away, or with an `ApiError` as the reason when the gateway shuts down. */
   readonly abort: AbortSwitch;
   /** CORS headers for an allowed origin, added to every answer. */
   cors: Record<string, string>;
   /** Made on first use: only errors and records need one. */
   requestId: string | undefined;
-  /** The translated event stream being written to the client, once there is one: a failure after it opened is its error event. */
-  eventStream: { readonly opened: boolean; fail(error: ErrorFields): void } | undefined;
-  readonly draft: RecordDraft;
+  /** This request's capture, when captures are on and this one is kept. */
+  capture: CaptureRecorder | undefined;
+  readonly delivery: Delivery;
 }
 
 export function createExchange(req: IncomingMessage, res: ServerResponse): Exchange {
@@ -60,25 +50,18 @@ export function createExchange(req: IncomingMessage, res: ServerResponse): Excha
     abort: new AbortSwitch(),
     cors: {},
     requestId: undefined,
-    eventStream: undefined,
-    draft: {
-      path: "/",
-      family: null,
-      model: undefined,
-      target: undefined,
-      stream: false,
-      upstream: undefined,
-      echo: undefined,
-      format: undefined,
-      upstreamFormat: undefined,
-      tried: [],
+    capture: undefined,
+    delivery: {
       status: undefined,
-      outcome: "complete",
-      usage: undefined,
       firstByteAt: undefined,
-      error: undefined,
+      usage: undefined,
+      outcome: "complete",
       replyHeaders: undefined,
-      capture: undefined,
+      error: undefined,
+      listedBy: undefined,
     },
   };
 }
+
+/** Whether the client went away (its abort fired without the gateway's own reason, a shutdown). */
+export const clientLeft = (x: Exchange): boolean => x.abort.aborted && !(x.abort.reason instanceof ApiError);

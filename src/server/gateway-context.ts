@@ -3,20 +3,23 @@ import { isLoopbackHost, type GatewayConfig } from "../config/index.js";
 import type { Secrets } from "../secrets.js";
 import { createCaptureStore, type CaptureStore } from "../dashboard/capture-store.js";
 import { createLiveFeed, type LiveFeed } from "../dashboard/live-feed.js";
-import type { Segments } from "../families/index.js";
+import type { Segments } from "../formats/index.js";
 import { fanOut, type RequestSink } from "../request-log/record.js";
 import { keyFingerprint } from "../running/key-fingerprint.js";
 import { createModelAliases, type ModelAliases } from "../routing/model-aliases.js";
+import { createRouter, type Router } from "../routing/router.js";
 import type { ReasoningSeal } from "../translate/index.js";
 import { keyStates } from "../upstream/key-states.js";
 import type { UpstreamSet } from "../upstream/upstream-set.js";
 import { createApp, type AppHandler } from "./app.js";
 import { createInflight, type Inflight, type Occupancy } from "./inflight.js";
 import { createKeyCheck } from "./local-auth.js";
-import { KEEP_ALIVE_MS } from "./reply/event-stream-writer.js";
 
 /** A translated messages stream starts the client's stream when the upstream has not answered within this time (SPEC 10, Details). */
 export const EARLY_START_MS = 10_000;
+
+/** While the upstream is silent, a translated stream sends a keep-alive at least this often (SPEC 10 rule 3: a `ping` every 15 s). */
+export const KEEP_ALIVE_MS = 15_000;
 
 export interface GatewayContextOptions {
   config: GatewayConfig;
@@ -59,6 +62,8 @@ export interface GatewayContext {
   /** `--cors` origins, plus the gateway's own origins once it listens (its dashboard). */
   readonly allowedOrigins: Set<string>;
   readonly aliases: ModelAliases;
+  /** Decides each request's upstream and model (the aliases applied). */
+  readonly router: Router;
   /** Every finished request's record: the caller's sinks and the dashboard's live feed. */
   readonly onRequest: RequestSink;
   readonly recordHeaders: boolean;
@@ -92,6 +97,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
   const captures = createCaptureStore(config.capture, (text) => options.secrets.redact(text));
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error(error));
   const upstream = upstreams.default.label;
+  const aliases = createModelAliases(config.models);
   return {
     config,
     upstreams,
@@ -101,7 +107,8 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     keyMatches,
     anyHost: !isLoopbackHost(config.host),
     allowedOrigins: new Set(config.cors),
-    aliases: createModelAliases(config.models),
+    aliases,
+    router: createRouter(upstreams, aliases),
     onRequest: fanOut([...(options.onRequest ? [options.onRequest] : []), feed.sink])!,
     recordHeaders: options.recordHeaders === true,
     feed,

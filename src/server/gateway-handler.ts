@@ -1,73 +1,68 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { performance } from "node:perf_hooks";
-import { HttpError, notFound } from "../errors/index.js";
-import { chatFamily, type Family } from "../families/index.js";
-import { createExchange, type Exchange } from "./exchange.js";
+import { notFound, toApiError } from "../errors/index.js";
+import { chatFamily, type Family } from "../formats/index.js";
+import type { ClientRequest } from "../request/client-request.js";
+import { clientLeft, createExchange, type Exchange } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { redactHeaders } from "./redact-headers.js";
-import { sendError, toHttpError } from "./render-error.js";
-import { deliver } from "./reply/deliver.js";
-import { answerModelList } from "./reply/model-list.js";
-import { aliasModel } from "./stages/alias-model.js";
+import { answerModelList, extraModelIds } from "./reply/model-list.js";
+import { sendError } from "./reply/send-error.js";
+import { sendEmpty } from "./reply/send-json.js";
 import { authenticate } from "./stages/authenticate.js";
 import { forward } from "./stages/forward.js";
 import { checkHost, checkOrigin, corsHeaders, preflightHeaders, repeatedHeader } from "./stages/guard.js";
-import { checkRequest, modelNamed, readRequestBody, type ClientRequest } from "./stages/read-request.js";
-import { record, requestIdOf } from "./stages/record.js";
+import { checkRequest, modelNamed, readRequestBody } from "./stages/read-request.js";
+import { record, requestIdOf, upstreamOf, type Trail } from "./stages/record.js";
 import { resolve, type Resolved } from "./stages/resolve.js";
 
 /**
- * The error boundary: whatever a stage threw becomes one answer in the client's family shape (or the error event
- * of a stream already under way), and the request's record says what happened. A request whose client went away
- * is only recorded.
+ * The error boundary: whatever a stage threw becomes one JSON answer in the client's family shape (a reply that has
+ * started ends through its transform, never here), and the request's record says what happened. A request whose
+ * client went away is only recorded.
  */
-function answerError(x: Exchange, ctx: GatewayContext, family: Family, error: unknown): void {
-  const { draft, abort } = x;
-  if (abort.aborted && !(abort.reason instanceof HttpError)) {
-    draft.outcome = "client_closed";
+function answerError(x: Exchange, ctx: GatewayContext, family: Family, trail: Trail, error: unknown): void {
+  if (clientLeft(x)) {
+    trail.clientLeft = true;
     return;
   }
-  const http = toHttpError(error, ctx.onInternalError);
-  draft.error = http;
-  if (x.eventStream?.opened) {
-    draft.outcome = "upstream_error";
-    return x.eventStream.fail(http);
-  }
-  draft.outcome = "local_error";
-  draft.status = http.status;
-  // The rest of a slow body is not worth waiting for: answer, then close the connection.
-  if (http.status === 408) x.res.setHeader("connection", "close");
-  // A routed request's answer names the upstream (SPEC 10, Details), a local 502/503/504 the last one tried.
-  const sent = sendError(x.res, family, http, requestIdOf(x, ctx), draft.upstream === undefined ? x.cors : { ...x.cors, "x-gateway-upstream": draft.upstream });
-  if (sent !== undefined && draft.capture) {
-    // What the gateway refused is what a user most wants to see in a capture: the answer it got is part of it.
-    draft.capture.response(http.status, { "content-type": "application/json" }, false);
-    draft.capture.chunk(performance.now() - x.started, Buffer.from(sent));
-  }
+  sendError(x, family, toApiError(error, ctx.onInternalError), () => requestIdOf(x, ctx), upstreamOf(x, trail));
 }
 
-/** Stages 3 to 8 of a request for a family's path: authenticate, read, alias, route and forward, deliver. */
-async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolved, { kind: "proxy" }>, repeated: string | undefined): Promise<void> {
-  const { req, draft } = x;
+/** Stages 3 to 8 of a request for a family's path: authenticate, read, route, forward, deliver. */
+async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolved, { kind: "proxy" }>, repeated: string | undefined, trail: Trail): Promise<void> {
+  const { req } = x;
   const { endpoint, query } = resolved;
-  draft.format = endpoint.format;
+  trail.format = endpoint.format?.name;
   authenticate(endpoint.family, req.headers, query, repeated, ctx.keyMatches);
   const bytes = await readRequestBody(req, ctx.config.maxBodyBytes, ctx.bodyTimeoutMs);
   // A body the checks refuse is what a user most wants to see: it is captured, and the model it names recorded.
-  draft.capture?.requestBody(bytes);
+  x.capture?.requestBody(bytes);
   let request: ClientRequest;
   try {
-    request = checkRequest(req, endpoint, bytes);
+    request = checkRequest(req, endpoint, query, bytes);
   } catch (error) {
-    draft.model = modelNamed(endpoint, bytes);
+    trail.model = modelNamed(endpoint, bytes);
     throw error;
   }
-  const model = aliasModel(request.model, ctx.aliases);
-  draft.model = model.asked;
-  draft.target = model.target;
-  draft.stream = request.stream;
-  if (endpoint.kind === "models") return answerModelList(x, ctx, endpoint, query);
-  await deliver(x, endpoint, await forward(x, ctx, endpoint, query, request, model), ctx.secrets);
+  trail.request = request;
+  trail.model = request.model;
+  if (endpoint.kind === "models") return answerModelList(x, ctx.upstreams, extraModelIds(ctx), endpoint, query);
+  const route = ctx.router.route(request);
+  trail.route = route;
+  const forwarded = await forward(x, ctx, request, route);
+  trail.forwarded = forwarded;
+  switch (forwarded.kind) {
+    case "answered":
+      return forwarded.plan.transform.deliver(forwarded.reply);
+    case "local":
+      return forwarded.plan.count.answer();
+    case "failed": {
+      const { plan, error } = forwarded;
+      // A reply that has started (a slow translated stream opened early) ends with the failure as its last event.
+      if (plan?.call === undefined || !plan.transform.committed() || clientLeft(x)) throw error;
+      return plan.transform.fail(toApiError(error, ctx.onInternalError));
+    }
+  }
 }
 
 /**
@@ -82,8 +77,7 @@ export function createGatewayHandler(ctx: GatewayContext) {
     const resolved = resolve(req.method ?? "GET", req.url ?? "/", req.headers, ctx.segments);
     const x = createExchange(req, res);
     const family = resolved.kind === "proxy" ? resolved.endpoint.family : chatFamily;
-    x.draft.path = resolved.path;
-    x.draft.family = resolved.kind === "proxy" ? family.name : null;
+    const trail: Trail = { path: resolved.path, family: resolved.kind === "proxy" ? family.name : null, format: undefined, model: undefined, request: undefined, route: undefined, forwarded: undefined, clientLeft: false };
     const leave = resolved.kind === "proxy" ? ctx.inflight.enter(x) : undefined;
     // One listener ends both: the upstream call of a client that went away, and the request's time in flight.
     res.once("close", () => {
@@ -94,9 +88,9 @@ export function createGatewayHandler(ctx: GatewayContext) {
     try {
       // Every recorded request reaches the capture decision, refusals included (a 401 is worth seeing). Inside the
       // boundary: whatever reading the request throws is an answer, never an unhandled rejection that ends the process.
-      x.draft.capture = ctx.captures.start(() => ({
+      x.capture = ctx.captures.start(() => ({
         method: req.method ?? "GET",
-        path: `${resolved.path}${family.upstreamQuery(resolved.query)}`,
+        path: `${resolved.path}${family.auth.upstreamQuery(resolved.query)}`,
         headers: redactHeaders(req.headers),
         body: undefined,
       }));
@@ -106,11 +100,7 @@ export function createGatewayHandler(ctx: GatewayContext) {
       const origin = req.headers.origin;
       if (origin !== undefined) {
         x.cors = corsHeaders(origin);
-        if (req.method === "OPTIONS") {
-          x.draft.status = 204;
-          res.writeHead(204, preflightHeaders(origin, req.headers["access-control-request-headers"]));
-          return void res.end();
-        }
+        if (req.method === "OPTIONS") return sendEmpty(x, 204, preflightHeaders(origin, req.headers["access-control-request-headers"]));
       }
       switch (resolved.kind) {
         case "health":
@@ -125,12 +115,12 @@ export function createGatewayHandler(ctx: GatewayContext) {
         case "not_found":
           throw notFound(`Nothing is served at ${req.method} ${resolved.path}. ${basesHint(ctx)}`);
         case "proxy":
-          return await proxy(x, ctx, resolved, repeated);
+          return await proxy(x, ctx, resolved, repeated, trail);
       }
     } catch (error) {
-      answerError(x, ctx, family, error);
+      answerError(x, ctx, family, trail, error);
     } finally {
-      if (recorded) record(x, ctx);
+      if (recorded) record(x, ctx, trail);
     }
   };
 }

@@ -1,4 +1,4 @@
-import type { HttpError } from "../errors/index.js";
+import type { ApiError } from "../errors/index.js";
 import type { Exchange } from "./exchange.js";
 
 /** Told when the first request opens and when the last one closes. */
@@ -73,7 +73,7 @@ export function createInflight(occupancy?: Occupancy) {
      * gets it as its error event (the upstream body is destroyed with it); one still waiting has its upstream call
      * aborted, and the error boundary answers it in the family shape.
      */
-    stopAll(error: HttpError): number {
+    stopAll(error: ApiError): number {
       // A copy: ending a request can take it out of the list.
       for (const x of [...entries()]) x.abort.abort(error);
       return size;

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { notFound } from "../errors/index.js";
-import { chatFamily } from "../families/index.js";
+import { chatFamily } from "../formats/index.js";
 
 /**
  * WebSocket upgrades are refused at once with a plain HTTP answer (never 101), carrying an `x-request-id` like every
@@ -13,7 +13,7 @@ export function refuseUpgrade(nextRequestId: () => string, onRefused?: (method: 
     // The path only: a query may hold a key (Gemini's key=).
     onRefused?.(req.method ?? "GET", (req.url ?? "/").split("?")[0]!);
     const body = JSON.stringify(
-      chatFamily.errorBody(notFound("WebSocket connections are not supported by gateway; use plain HTTP (e.g. POST /v1/responses).")),
+      chatFamily.errors.body(notFound("WebSocket connections are not supported by gateway; use plain HTTP (e.g. POST /v1/responses).")),
     );
     socket.end(
       `HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${nextRequestId()}\r\nconnection: close\r\n\r\n${body}`,

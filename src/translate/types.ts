@@ -7,9 +7,9 @@ import type { HubChunk, HubReply, HubRequest, Json, ReasoningField } from "./hub
  * clock but the injected ids, so tests drive every function directly.
  */
 
-import type { ErrorFields, Format } from "../families/types.js";
+import type { ErrorFields } from "../errors/index.js";
 
-export type { ErrorFields, Format };
+export type { ErrorFields };
 
 /** One server-sent event to write to the client. `data` is serialised as JSON, unless `raw` says it is the text to send (`[DONE]`). */
 export interface ClientEvent {
@@ -120,8 +120,7 @@ export interface ToHub {
 
 /** A format that clients speak: its requests go to the hub, the hub's replies come back in its shape. */
 export interface ClientSide {
-  readonly format: Format;
-  /** The client's request body -> a chat request. Throws a `badRequest` HttpError for what cannot be translated (`previous_response_id`). */
+  /** The client's request body -> a chat request. Throws a `badRequest` ApiError for what cannot be translated (`previous_response_id`). */
   toHub(body: Json, ctx: TranslateContext): ToHub;
   /** A whole chat reply -> the client's reply body. */
   replyFromHub(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json;
@@ -131,7 +130,6 @@ export interface ClientSide {
 
 /** A format that upstreams speak besides chat: the hub's requests go out in it, its replies come back to the hub. */
 export interface UpstreamSide {
-  readonly format: Format;
   fromHub(request: HubRequest, ctx: TranslateContext): Json;
   replyToHub(reply: Json, ctx: TranslateContext): HubReply;
   streamToHub(ctx: TranslateContext): UpstreamToHubStream;

@@ -31,7 +31,7 @@ export async function checkKey(config: UpstreamConfig, key: string | undefined, 
   try {
     const reply = await upstream.send({ family, method: "GET", path: family.models.path, headers: { accept: "application/json" }, signal: AbortSignal.timeout(timeoutMs) });
     const text = await reply.body.text().catch(() => "");
-    return { status: reply.status, message: upstreamErrorMessage(text), path: `${family.prefix(upstream.segments)}${family.models.path}` };
+    return { status: reply.status, message: upstreamErrorMessage(text), path: `${family.paths.prefix(upstream.segments)}${family.models.path}` };
   } finally {
     await upstream.close();
   }

@@ -3,6 +3,8 @@
  * tested on its own and both directions share it.
  */
 
+import { CLIENT_CREDENTIALS } from "../credential-headers.js";
+
 /** RFC 9110 section 7.6.1: meaningful for one connection only, never forwarded either way. */
 export const HOP_BY_HOP: ReadonlySet<string> = new Set([
   "connection",
@@ -15,15 +17,6 @@ export const HOP_BY_HOP: ReadonlySet<string> = new Set([
   "transfer-encoding",
   "upgrade",
 ]);
-
-/**
- * The client's local credentials (SPEC section 5): replaced by the upstream key, never sent on. Cookies belong to
- * localhost. Every other client header goes upstream; a `keyHeader` of the same name is replaced by the key.
- */
-export const CLIENT_CREDENTIALS: ReadonlySet<string> = new Set(["authorization", "x-api-key", "x-goog-api-key", "cookie"]);
-
-/** Every header that carries a key (the families', Azure's and Portkey's, proxies'): an upstream's static `headers` hold none. */
-export const KEY_HEADERS: ReadonlySet<string> = new Set([...CLIENT_CREDENTIALS, "proxy-authorization", "api-key", "x-portkey-api-key"]);
 
 /** Metadata about the local hop; the upstream must not learn the user's local addresses from it. */
 export const PROXY_METADATA: ReadonlySet<string> = new Set([

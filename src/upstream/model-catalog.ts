@@ -1,5 +1,5 @@
 import { UpstreamTimeoutError, UpstreamUnreachableError } from "../errors/index.js";
-import type { Family } from "../families/index.js";
+import type { Family } from "../formats/index.js";
 import { parseJsonObject } from "../parse-json.js";
 import type { HeaderMap } from "./header-policy.js";
 import type { Upstream, UpstreamReply } from "./upstream.js";

@@ -1,5 +1,5 @@
 import type { UpstreamConfig } from "../config/index.js";
-import { FORMAT_FAMILY, chatFamily, familyNamed, type Family, type FamilyName, type Format } from "../families/index.js";
+import { chatFamily, formatNamed, familyNamed, type Family, type FamilyName, type Format } from "../formats/index.js";
 import { RECOGNISABLE, type Kind } from "../kinds/index.js";
 import { parseJsonObject } from "../parse-json.js";
 import { createDispatcher } from "./create-dispatcher.js";
@@ -82,13 +82,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The path of an empty generation request in each format (Gemini's names a model, as its path must). */
-const GENERATE_PATH: Readonly<Record<Format, string>> = {
-  chat: "/v1/chat/completions",
-  responses: "/v1/responses",
-  messages: "/v1/messages",
-  gemini: "/v1beta/models/gateway-probe:generateContent",
-};
+/** The model an empty generation request names where a format's path must name one (Gemini's). */
+const PROBE_MODEL = "gateway-probe";
 
 /**
  * Whether a reply to `{}` shows the route exists: any answer but a route-absent one. Absent: 404/405/501 (gin's
@@ -109,7 +104,8 @@ export async function probeFormats(config: UpstreamConfig, key: string | undefin
   try {
     return await Promise.all(
       formats.map(async (format) => {
-        const reply = await request(upstream, FORMAT_FAMILY[format], "POST", GENERATE_PATH[format], "{}");
+        const { family, generatePath } = formatNamed(format);
+        const reply = await request(upstream, family, "POST", generatePath(PROBE_MODEL, false), "{}");
         return { format, answers: routeAnswers(reply.status, reply.text), status: reply.status };
       }),
     );

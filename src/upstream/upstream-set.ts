@@ -1,7 +1,6 @@
 import type { GatewayConfig, UpstreamConfig } from "../config/index.js";
 import { ECHO_UPSTREAM } from "../config/index.js";
-import { startEchoServer, type EchoServer } from "../echo/echo-server.js";
-import { createModelTable } from "../routing/model-table.js";
+import type { EchoServer } from "../echo/echo-server.js";
 import { createDispatcher } from "./create-dispatcher.js";
 import type { KeySource } from "./key-source.js";
 import type { Secrets } from "../secrets.js";
@@ -11,18 +10,13 @@ import { createUpstream, type Upstream } from "./upstream.js";
 export type KeySourceFor = (upstream: UpstreamConfig) => KeySource;
 
 /**
- * Every configured upstream, built once, and the router that picks one per request (SPEC section 10, Routing): the
- * first upstream in file order whose `models` lists the exact id, else the first whose pattern matches it, else the
- * default. Nothing outside this folder knows how many upstreams there are.
+ * Every configured upstream, built once: what the router (`routing/router.ts`) chooses from, the model-list union
+ * asks, and `/health` lists.
  */
 export interface UpstreamSet {
   /** In file order, the one `upstream` made from a URL (`default`) first. */
   readonly all: readonly Upstream[];
   readonly default: Upstream;
-  /** The upstream a request naming `model` goes to (the model after its alias); the default when it names none. */
-  route(model: string | undefined): Upstream;
-  /** The upstreams tried after `upstream` fails before the first byte: its own `fallback` list, in order. */
-  fallbacks(upstream: Upstream): readonly Upstream[];
   named(name: string): Upstream | undefined;
   /** Closes every connection pool and echo server. */
   close(): Promise<void>;
@@ -34,7 +28,8 @@ export async function openUpstreams(config: GatewayConfig, keySourceFor: KeySour
   const all: Upstream[] = [];
   try {
     for (const upstreamConfig of config.upstreams) {
-      const echo = upstreamConfig.url === ECHO_UPSTREAM ? await startEchoServer({ messages: upstreamConfig.messagesSegment, gemini: upstreamConfig.geminiSegment }) : undefined;
+      // The echo upstream (and, through its replies, every format's descriptor) loads only when an upstream is echo.
+      const echo = upstreamConfig.url === ECHO_UPSTREAM ? await (await import("../echo/echo-server.js")).startEchoServer({ messages: upstreamConfig.messagesSegment, gemini: upstreamConfig.geminiSegment }) : undefined;
       if (echo) echoes.push(echo);
       const base = new URL(echo?.url ?? upstreamConfig.url);
       all.push(
@@ -53,14 +48,9 @@ export async function openUpstreams(config: GatewayConfig, keySourceFor: KeySour
     throw error;
   }
   const byName = new Map(all.map((upstream) => [upstream.name, upstream]));
-  const fallback = byName.get(config.defaultUpstream) ?? all[0]!;
-  const table = createModelTable(all.flatMap((upstream) => upstream.config.models.map((model) => [model, upstream] as const)));
-  const fallbacks = new Map(all.map((upstream) => [upstream, upstream.config.fallback.flatMap((name) => byName.get(name) ?? [])]));
   return {
     all,
-    default: fallback,
-    route: (model) => (model === undefined ? fallback : (table.lookup(model) ?? fallback)),
-    fallbacks: (upstream) => fallbacks.get(upstream) ?? [],
+    default: byName.get(config.defaultUpstream) ?? all[0]!,
     named: (name) => byName.get(name),
     async close() {
       await Promise.all(all.map((upstream) => upstream.close()));

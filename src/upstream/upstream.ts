@@ -2,14 +2,15 @@ import { performance } from "node:perf_hooks";
 import type { Dispatcher } from "undici";
 import { ECHO_UPSTREAM, type UpstreamConfig } from "../config/index.js";
 import { pause, type AbortLike } from "./abort-like.js";
-import { DEFAULT_ANTHROPIC_VERSION, FORMAT_FAMILY, type Family, type Format, type Segments } from "../families/index.js";
+import { familyOf } from "../formats/families.js";
+import type { Family, Format, Segments } from "../formats/index.js";
 import { dispatchReply, type DispatchedReply } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
 import type { KeySource } from "./key-source.js";
 import type { Secrets } from "../secrets.js";
 import { backoffDelay, isConnectionFailure, retryDelayFor } from "./retry-policy.js";
 import type { ReplyBody } from "./reply-body.js";
-import { toUpstreamError } from "./upstream-errors.js";
+import { toUpstreamError } from "./network-failure.js";
 
 /** One request to an upstream, in one family; the body is in memory so it can be replayed. */
 export interface UpstreamCall {
@@ -22,7 +23,7 @@ export interface UpstreamCall {
   headers: HeaderMap;
   /**
    * The `anthropic-version` the client sent (families that need one); when it sent none (a chat client's model list,
-   * a key check), `DEFAULT_ANTHROPIC_VERSION` goes, as Anthropic refuses any request without one.
+   * a key check), the family's `defaultVersion` goes, as Anthropic refuses any request without one.
    */
   version?: string | undefined;
   body?: Buffer | string | undefined;
@@ -76,7 +77,7 @@ export function createUpstream(options: UpstreamOptions) {
   const basePath = base.pathname === "/" ? "" : base.pathname.replace(/\/+$/, "");
   const segments: Segments = { messages: config.messagesSegment, gemini: config.geminiSegment };
   const formats: ReadonlySet<Format> = new Set(config.formats);
-  const families: readonly Family[] = [...new Set(config.formats.map((format) => FORMAT_FAMILY[format]))];
+  const families: readonly Family[] = [...new Set(config.formats.map(familyOf))];
   const staticHeaders = Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value] as const);
   let pool: Promise<Dispatcher> | undefined;
   // The pool once made: a request then reaches undici without waiting a turn for a settled promise.
@@ -84,8 +85,9 @@ export function createUpstream(options: UpstreamOptions) {
 
   function headersFor(call: UpstreamCall, key: string | undefined): HeaderMap {
     const headers: HeaderMap = { ...call.headers };
-    if (key !== undefined) Object.assign(headers, config.keyHeader ? { [config.keyHeader]: key } : call.family.upstreamAuth(key));
-    if (call.family.needsVersion) headers["anthropic-version"] = config.anthropicVersion ?? call.version ?? DEFAULT_ANTHROPIC_VERSION;
+    if (key !== undefined) Object.assign(headers, config.keyHeader ? { [config.keyHeader]: key } : call.family.auth.upstreamAuth(key));
+    const { defaultVersion } = call.family.auth;
+    if (defaultVersion !== undefined) headers["anthropic-version"] = config.anthropicVersion ?? call.version ?? defaultVersion;
     // Static headers win over a client's header of the same name (SPEC 10, Details).
     for (const [name, value] of staticHeaders) headers[name] = value;
     return headers;
@@ -97,7 +99,7 @@ export function createUpstream(options: UpstreamOptions) {
     const dispatcher = ready ?? (await pool);
     const request = {
       origin,
-      path: `${basePath}${call.family.prefix(segments)}${call.path}`,
+      path: `${basePath}${call.family.paths.prefix(segments)}${call.path}`,
       method: call.method as Dispatcher.HttpMethod,
       headers: headersFor(call, key),
       body: call.body,

@@ -1,6 +1,6 @@
 import { encodeEvents } from "../../src/sse/sse.js";
 import { scriptJson, scriptStream } from "./chat-script.js";
-import { messagesSse, type ScriptedReply } from "./scripted-upstream.js";
+import { messagesSse, type ScriptedReply } from "./fake-upstream.js";
 
 /** What the model does next, whatever format it is asked in. */
 export type Move =

@@ -1,6 +1,6 @@
 import { latestResult, readConversation, type Conversation } from "./agent-conversation.js";
 import { replyInFormat, type Move, type MoveUsage } from "./agent-replies.js";
-import { startScriptedUpstream, type ScriptedReply, type ScriptedRequest } from "./scripted-upstream.js";
+import { startFakeUpstream, type ScriptedReply, type Received } from "./fake-upstream.js";
 
 export type { Move } from "./agent-replies.js";
 
@@ -44,7 +44,7 @@ export interface ShellTool {
 }
 
 /** The request a play decides on: its conversation read whatever its format. */
-export type AgentRequest = Conversation & { format: "chat" | "messages" | "responses" | "gemini"; request: ScriptedRequest };
+export type AgentRequest = Conversation & { format: "chat" | "messages" | "responses" | "gemini"; request: Received };
 
 /** What the fake model does for a request: a move and the usage to report (the request's size in, 7 out unless it says). */
 export type Play = (request: AgentRequest) => { move: Move; usage?: MoveUsage };
@@ -65,7 +65,7 @@ export const callMove = (tool: ShellTool, command: string, n: number): Move => (
  */
 export async function startPlayingUpstream(play: Play) {
   const moves: Move["kind"][] = [];
-  const reply = (request: ScriptedRequest): ScriptedReply => {
+  const reply = (request: Received): ScriptedReply => {
     if (request.method === "GET") {
       if (request.path.includes("/v1beta/")) return { json: { models: [{ name: "models/agent-model", displayName: "agent-model", supportedGenerationMethods: ["generateContent"] }] } };
       return { json: { object: "list", data: [{ id: "agent-model", object: "model", created: 0, owned_by: "agent" }] } };
@@ -80,7 +80,7 @@ export async function startPlayingUpstream(play: Play) {
     // compare it with what they compacted to.
     return replyInFormat(conversation.format, move, stream, usage ?? { input: Math.ceil(request.raw.length / 4), output: 7 });
   };
-  const upstream = await startScriptedUpstream(reply);
+  const upstream = await startFakeUpstream({ script: reply });
   return Object.assign(upstream, { moves });
 }
 

@@ -1,4 +1,4 @@
-import type { Script, ScriptedReply } from "./scripted-upstream.js";
+import type { Script, ScriptedReply } from "./fake-upstream.js";
 
 /**
  * What api.anthropic.com answers a request without `anthropic-version`: 400 with this body (seen in the wild, e.g.

@@ -1,4 +1,4 @@
-import { chatSse, chunk, completion, type ScriptedReply } from "./scripted-upstream.js";
+import { chatSse, chunk, completion, type ScriptedReply } from "./fake-upstream.js";
 
 /** One chat answer, told once and sent either whole (JSON) or as a stream, so the two can be compared. */
 export interface ChatScript {

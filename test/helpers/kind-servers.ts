@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { scripted } from "./chat-script.js";
-import type { Script, ScriptedReply, ScriptedRequest } from "./scripted-upstream.js";
+import type { Script, ScriptedReply, Received } from "./fake-upstream.js";
 
 /**
  * Scripts that answer as Ollama, vLLM, llama.cpp, LM Studio and LiteLLM do on their real paths, from the fixtures in
@@ -36,7 +36,7 @@ export interface ServerFixture {
 export const serverFixture = (name: string): ServerFixture =>
   JSON.parse(readFileSync(new URL(`../fixtures/kinds/${name}-routes.json`, import.meta.url), "utf8")) as ServerFixture;
 
-function answer(reply: Reply, request: ScriptedRequest): ScriptedReply {
+function answer(reply: Reply, request: Received): ScriptedReply {
   if (reply.text !== undefined) return { status: reply.status, headers: { "content-type": reply.contentType ?? "text/plain" }, chunks: [reply.text] };
   // LM Studio names the method and path it does not serve in its 200.
   const json = reply.echoPath ? { error: `Unexpected endpoint or method. (${request.method} ${request.path})` } : reply.json;
@@ -59,4 +59,4 @@ export function kindServer(fixture: ServerFixture, apiKey = fixture.key): Script
 }
 
 /** Whether any request the server got could have generated something: a POST with more than `{}`. */
-export const generations = (received: readonly ScriptedRequest[]) => received.filter((request) => request.method === "POST" && request.raw.toString() !== "{}");
+export const generations = (received: readonly Received[]) => received.filter((request) => request.method === "POST" && request.raw.toString() !== "{}");

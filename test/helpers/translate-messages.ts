@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { HubToolCallDelta, Json } from "../../src/translate/hub.js";
-import { messagesClient } from "../../src/translate/messages/index.js";
+import { messagesClient } from "../../src/formats/messages/translators.js";
 import type { ClientEvent, HubStreamItem, ReplyHints } from "../../src/translate/types.js";
 import { checkedStream, deltaItem, testContext } from "./translate.js";
 

@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import type { HubChunk, Json } from "../../src/translate/hub.js";
-import { responsesClient } from "../../src/translate/responses/index.js";
+import { responsesClient } from "../../src/formats/responses/translators.js";
 import type { ClientEvent, HubStreamItem, ReplyHints, TranslateContext } from "../../src/translate/types.js";
 import { checkedStream, deltaItem, testContext, usageItem } from "./translate.js";
 

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { FORMATS, FLAG_SOURCE, type UpstreamConfig } from "../../config/index.js";
+import { FLAG_SOURCE, type UpstreamConfig } from "../../config/index.js";
 import { closest } from "../../config/closest.js";
 import { readConfigForEdit, withUpstreamEntry, writeConfigText } from "../../config/edit-config-file.js";
 import { fromEntry } from "../../config/resolve-upstreams.js";
@@ -7,7 +7,7 @@ import { UPSTREAM_NAME, upstreamKind, upstreamUrl } from "../../config/schemas/b
 import type { UpstreamEntry } from "../../config/schemas/upstream-entry.js";
 import { validateValue } from "../../config/validate-fields.js";
 import { FailedError, UsageError } from "../../errors/index.js";
-import { FORMAT_FAMILY, type Format } from "../../families/index.js";
+import { FORMAT_FAMILIES, FORMAT_NAMES, type Format } from "../../formats/names.js";
 import { KIND_NAMES, KINDS, kindNamed, type Kind, type KindName } from "../../kinds/index.js";
 import { probeFormats, probeModelList, recogniseServer } from "../../upstream/probe-server.js";
 import { askKey } from "../ask-key.js";
@@ -57,7 +57,7 @@ function unreachable(url: string, error: unknown): FailedError {
 async function probe(ctx: CommandContext, upstream: UpstreamConfig, kind: Kind, key: string | undefined): Promise<Format[] | undefined> {
   let formats: Format[] | undefined;
   if (kind.probe.mayGenerate) {
-    const answers = await probeFormats(upstream, key, FORMATS).catch((error: unknown) => Promise.reject(unreachable(upstream.url, error)));
+    const answers = await probeFormats(upstream, key, FORMAT_NAMES).catch((error: unknown) => Promise.reject(unreachable(upstream.url, error)));
     const guarded = answers.find((answer) => answer.answers === undefined);
     if (guarded && key === undefined) {
       throw new FailedError(`${upstream.url} wants a key (it answered ${guarded.status}).`, {
@@ -67,7 +67,7 @@ async function probe(ctx: CommandContext, upstream: UpstreamConfig, kind: Kind, 
     if (guarded) throw new FailedError(`${upstream.url} refused this key (${guarded.status}). Nothing was written.`, { hint: "Check the key and the URL, then run gateway add again." });
     const answering = answers.filter((answer) => answer.answers).map((answer) => answer.format);
     if (!answering.length) throw new FailedError(`No format answers at ${upstream.url}: ${answers.map((answer) => `${answer.format} ${answer.status}`).join(", ")}.`, { hint: "Check the URL (the base, without /v1), or add it as it is with --no-probe." });
-    const silent = FORMATS.filter((format) => !answering.includes(format));
+    const silent = FORMAT_NAMES.filter((format) => !answering.includes(format));
     log.success(`Formats that answer: ${answering.join(", ")}${silent.length ? ` (not ${silent.join(", ")})` : ""}.`);
     // The kind's own formats among them: a local server's Responses or messages endpoint lacks what the tools send,
     // which the gateway's translation carries (README, Upstream kinds); all of them when none of the kind's answers.
@@ -76,7 +76,7 @@ async function probe(ctx: CommandContext, upstream: UpstreamConfig, kind: Kind, 
     if (formats.length < answering.length) log.info(`The entry uses ${formats.join(", ")}: ${kind.title}'s usual formats (list the others in its "formats" to use them).`);
   } else log.info(`Formats: ${upstream.formats.join(", ")} (${kind.title}'s; a probe never posts to a server that bills by token).`);
   const served = formats ?? [...upstream.formats];
-  const family = served.some((format) => FORMAT_FAMILY[format].name === kind.modelList.family) ? kind.modelList.family : FORMAT_FAMILY[served[0]!].name;
+  const family = served.some((format) => FORMAT_FAMILIES[format] === kind.modelList.family) ? kind.modelList.family : FORMAT_FAMILIES[served[0]!];
   const list = await probeModelList({ ...upstream, formats: served }, key, family).catch((error: unknown) => Promise.reject(unreachable(upstream.url, error)));
   if (list.ok) log.success(`It lists ${list.count} model${list.count === 1 ? "" : "s"}.`);
   else if (list.status === 401 || list.status === 403) {

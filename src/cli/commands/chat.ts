@@ -3,7 +3,8 @@ import { Option, type Command } from "commander";
 import { openLocalGateway, type LocalGateway } from "../../chat/local-gateway.js";
 import { readReply, streamReply } from "../../chat/read-reply.js";
 import { UsageError } from "../../errors/index.js";
-import { FAMILY_NAMES, familyNamed, type Family, type FamilyName, type Turn } from "../../families/index.js";
+import { FAMILY_NAMES, familyNamed } from "../../formats/families.js";
+import type { Family, FamilyName, Turn } from "../../formats/index.js";
 import { createContext } from "../context.js";
 import { startupKeySources } from "../upstream-keys.js";
 import { redact, secrets } from "../secrets.js";
@@ -35,8 +36,8 @@ async function ask(session: Session, turns: readonly Turn[], signal: AbortSignal
     maxTokens: options.maxTokens === undefined ? undefined : Number(options.maxTokens),
     stream: options.stream && !options.json,
   };
-  const body = family.chat.body(turns, request);
-  const reply = await session.gateway.send(family, { method: "POST", path: family.chat.path(request), body, signal });
+  const body = family.terminal.body(turns, request);
+  const reply = await session.gateway.send(family, { method: "POST", path: family.terminal.path(request), body, signal });
   if (request.stream) {
     const out = secrets.redactor((text) => process.stdout.write(text));
     try {

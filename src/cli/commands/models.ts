@@ -1,6 +1,7 @@
 import { Option, type Command } from "commander";
-import { withAliases } from "../../families/fields.js";
-import { FAMILY_NAMES, familyNamed, type FamilyName, type ModelRow } from "../../families/index.js";
+import { withAliases } from "../../formats/fields.js";
+import { FAMILY_NAMES, familyNamed } from "../../formats/families.js";
+import type { Family, FamilyName, ModelRow } from "../../formats/index.js";
 import { statusError } from "../../upstream/error-message.js";
 import { collectCatalog } from "../../upstream/model-catalog.js";
 import { openUpstreams } from "../../upstream/upstream-set.js";
@@ -17,11 +18,11 @@ export type CatalogRow = ModelRow & { upstream: string };
  * A plain aligned table: id, the upstream that lists it (when there are several), owner (OpenAI's lists) or display
  * name (Anthropic's and Google's), creation date (left out when no entry has one: Google's lists give none).
  */
-export function modelTable(rows: readonly CatalogRow[], withUpstream: boolean, family: FamilyName): string {
+export function modelTable(rows: readonly CatalogRow[], withUpstream: boolean, family: Family): string {
   const upstream = withUpstream ? [{ title: "UPSTREAM" }] : [];
   const created = rows.some((m) => m.created) ? [{ title: "CREATED" }] : [];
   return formatTable(
-    [{ title: "ID" }, ...upstream, { title: family === "chat" ? "OWNER" : "NAME" }, ...created],
+    [{ title: "ID" }, ...upstream, { title: family.models.nameTitle }, ...created],
     rows.map((m) => [m.id, ...(withUpstream ? [m.upstream] : []), m.name, ...(created.length ? [m.created] : [])]),
   );
 }
@@ -50,7 +51,7 @@ export function registerModels(program: Command): void {
           ...catalog.entries.map((entry) => ({ ...family.models.row(entry.entry), upstream: entry.upstream })),
           ...Object.entries(ctx.config.models).map(([id, target]) => ({ id, name: `alias -> ${target}`, created: "", upstream: "" })),
         ];
-        print(rows.length ? modelTable(rows, ctx.config.upstreams.length > 1, options.api) : "The upstreams list no models.");
+        print(rows.length ? modelTable(rows, ctx.config.upstreams.length > 1, family) : "The upstreams list no models.");
         if (catalog.failed.length > 0) print(`\nNot listed (the upstream did not answer): ${catalog.failed.join(", ")}`);
       } finally {
         await upstreams.close();

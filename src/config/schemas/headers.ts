@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { KEY_HEADERS } from "../../upstream/header-policy.js";
+import { KEY_HEADERS } from "../../credential-headers.js";
 import { frozenMap, mapOf } from "./shapes.js";
 
 /**

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import type { Format } from "../../families/types.js";
+import { FORMAT_NAMES } from "../../formats/names.js";
 import { KINDS, type KindName } from "../../kinds/index.js";
 import { ECHO_UPSTREAM } from "../types.js";
 import { UPSTREAM_NAME, upstreamUrl } from "./base-url.js";
@@ -8,12 +8,9 @@ import { kind, urlRequired } from "./kind.js";
 import { fields, mapOf } from "./shapes.js";
 import { integer, nonEmptyText, retries, segment, timeouts } from "./values.js";
 
-/** The four formats an upstream may serve (SPEC section 10, Formats), in the order SPEC lists them. */
-export const FORMATS = ["chat", "responses", "messages", "gemini"] as const satisfies readonly Format[];
-
-const FORMATS_EXPECTED = `a non-empty array of distinct formats: ${FORMATS.map((format) => `"${format}"`).join(", ")}`;
+const FORMATS_EXPECTED = `a non-empty array of distinct formats: ${FORMAT_NAMES.map((format) => `"${format}"`).join(", ")}`;
 const formats = v.pipe(
-  v.array(v.picklist(FORMATS, FORMATS_EXPECTED), FORMATS_EXPECTED),
+  v.array(v.picklist(FORMAT_NAMES, FORMATS_EXPECTED), FORMATS_EXPECTED),
   v.minLength(1, FORMATS_EXPECTED),
   v.check((list) => new Set(list).size === list.length, FORMATS_EXPECTED),
 );
@@ -63,7 +60,7 @@ const upstreamEntry = v.pipe(
   v.forward(v.check((entry) => entry.url !== ECHO_UPSTREAM || entry.kind === undefined || entry.kind === "generic", '"generic", or absent: echo is a server of its own'), ["kind"]),
   // The built-in echo serves every format and needs no key: a file that says otherwise expects what never happens.
   v.forward(
-    v.check((entry) => entry.url !== ECHO_UPSTREAM || entry.formats === undefined || entry.formats.length === FORMATS.length, "all four formats, or absent: echo serves every format"),
+    v.check((entry) => entry.url !== ECHO_UPSTREAM || entry.formats === undefined || entry.formats.length === FORMAT_NAMES.length, "all four formats, or absent: echo serves every format"),
     ["formats"],
   ),
   v.forward(v.check((entry) => entry.url !== ECHO_UPSTREAM || entry.key === undefined || entry.key === "none", '"none", or absent: echo needs no key'), ["key"]),

@@ -1,7 +1,7 @@
 import type { Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { withoutByteOrderMark } from "../../parse-json.js";
-import { toUpstreamError } from "../../upstream/upstream-errors.js";
+import { toUpstreamError } from "../../upstream/network-failure.js";
 import type { BodySink } from "../../upstream/reply-body.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 

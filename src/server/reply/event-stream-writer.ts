@@ -1,25 +1,18 @@
 import { performance } from "node:perf_hooks";
 import { dataText, encodeEvents } from "../../sse/sse.js";
-import type { ClientEvent, ErrorFields, HubStreamItem, HubToClientStream } from "../../translate/index.js";
+import type { ErrorFields } from "../../errors/index.js";
+import type { StreamFraming } from "../../formats/index.js";
+import type { ClientEvent, HubStreamItem, HubToClientStream } from "../../translate/index.js";
 import type { Exchange } from "../exchange.js";
 import { TurnWrites } from "./turn-writes.js";
-
-/** While the upstream is silent, a keep-alive goes out at least this often (SPEC 10 rule 3: a `ping` every 15 s). */
-export const KEEP_ALIVE_MS = 15_000;
 
 /** Headers that keep intermediaries (and some clients) from buffering an event stream. */
 export const EVENT_STREAM_HEADERS = { "cache-control": "no-cache", "x-accel-buffering": "no" };
 
 /**
- * How a stream's events are framed: server-sent events, or the JSON array Gemini streams when a client leaves out
- * `alt=sse` (`[{...},\r\n{...}]`, each element an event's data, written as it comes).
- */
-export type StreamFraming = "sse" | "json-array";
-
-/**
  * A translated event stream on its way to the client: the status and headers once, the client format's opening
  * events, then events as the translator makes them, a keep-alive whenever the client has been sent nothing for
- * `KEEP_ALIVE_MS`, and one ending: the format's close or its error event. The events of one upstream read leave in
+ * `keepAliveMs`, and one ending: the format's close or its error event. The events of one upstream read leave in
  * two writes at most (`push` for each of its events, `flushSoon` after each chunk, `TurnWrites`): the first chunk's
  * at once, the rest at the end of the same turn of the loop, so none waits for a later read, and a write per event
  * was a third of a translated stream's CPU. Safe to end twice.
@@ -42,7 +35,7 @@ export class EventStreamWriter {
   #timer: NodeJS.Timeout | undefined;
   readonly #turn: TurnWrites<string>;
 
-  constructor(x: Exchange, sink: HubToClientStream, framing: StreamFraming = "sse", keepAliveMs = KEEP_ALIVE_MS) {
+  constructor(x: Exchange, sink: HubToClientStream, framing: StreamFraming, keepAliveMs: number) {
     this.#x = x;
     this.#sink = sink;
     this.#framing = framing;
@@ -62,16 +55,21 @@ export class EventStreamWriter {
   open(headers: Record<string, string | string[]>): void {
     if (this.#opened) return;
     this.#opened = true;
-    const { res, draft, cors } = this.#x;
-    draft.status = 200;
+    const { res, delivery, capture, cors } = this.#x;
+    delivery.status = 200;
     const contentType = this.#framing === "sse" ? "text/event-stream; charset=utf-8" : "application/json; charset=utf-8";
     res.writeHead(200, Object.assign({}, headers, { "content-type": contentType }, EVENT_STREAM_HEADERS, cors));
-    draft.capture?.response(200, { "content-type": contentType }, this.#framing === "sse");
+    capture?.response(200, { "content-type": contentType }, this.#framing === "sse");
     this.#send(this.#sink.start());
     this.#flush();
     res.flushHeaders();
     this.#lastWriteAt = performance.now();
     this.#keepAliveIn(this.#keepAliveMs);
+    // However the client leaves (mid-stream, or while a slow upstream it started early for has not answered), its
+    // stream ends: a keep-alive timer left armed would hold the request, and pile up pings, for good.
+    res.once("close", () => {
+      if (!res.writableFinished) this.stop();
+    });
   }
 
   /**
@@ -101,7 +99,7 @@ export class EventStreamWriter {
     this.#end(this.#sink.fail(error));
   }
 
-  /** Stops the keep-alive without writing anything (the client went away). */
+  /** Ends the stream without writing anything more, its keep-alive stopped (the client went away). */
   stop(): void {
     this.#ended = true;
     clearTimeout(this.#timer);
@@ -136,8 +134,8 @@ export class EventStreamWriter {
     const x = this.#x;
     const now = performance.now();
     this.#lastWriteAt = now;
-    x.draft.firstByteAt ??= now;
-    x.draft.capture?.chunk(now - x.started, Buffer.from(text));
+    x.delivery.firstByteAt ??= now;
+    x.capture?.chunk(now - x.started, Buffer.from(text));
     x.res.write(text);
   }
 

@@ -1,11 +1,11 @@
-import { withAliases } from "../../families/fields.js";
+import { withAliases } from "../../formats/fields.js";
+import type { Endpoint } from "../../formats/index.js";
 import { parseJsonObject } from "../../parse-json.js";
 import { clientResponseHeaders, upstreamRequestHeaders, withoutClientFormatHeaders } from "../../upstream/header-policy.js";
 import { collectCatalog } from "../../upstream/model-catalog.js";
+import type { UpstreamSet } from "../../upstream/upstream-set.js";
 import type { Exchange } from "../exchange.js";
 import type { GatewayContext } from "../gateway-context.js";
-import { clientVersion } from "../stages/authenticate.js";
-import type { Endpoint } from "../stages/resolve.js";
 import { readText } from "./decoded-body.js";
 import { relayPassthrough } from "./passthrough.js";
 import { sendJson } from "./send-json.js";
@@ -25,39 +25,38 @@ export function extraModelIds(ctx: GatewayContext): readonly string[] {
  * (`collectCatalog`), then the aliases; `x-gateway-upstream` names the upstreams that answered and
  * `x-gateway-partial` those that did not; when none did, the default's error passes through.
  */
-export async function answerModelList(x: Exchange, ctx: GatewayContext, endpoint: Endpoint, query: string): Promise<void> {
+export async function answerModelList(x: Exchange, upstreams: UpstreamSet, aliases: readonly string[], endpoint: Endpoint, query: string): Promise<void> {
   const { family } = endpoint;
-  const { all } = ctx.upstreams;
-  const aliases = extraModelIds(ctx);
-  const version = clientVersion(x.req.headers);
+  const { all } = upstreams;
+  const version = family.auth.version(x.req.headers);
   const clientHeaders = upstreamRequestHeaders(x.req.rawHeaders, x.req.headers.connection);
   if (all.length === 1 && all[0]!.families.includes(family)) {
     const upstream = all[0]!;
-    x.draft.upstream = upstream.name;
+    x.delivery.listedBy = upstream.name;
     // Aliases mean the gateway reads the body: ask for it uncompressed.
     const headers = aliases.length > 0 ? withoutClientFormatHeaders(clientHeaders) : clientHeaders;
-    const reply = await upstream.send({ family, method: "GET", path: `${endpoint.rest}${family.upstreamQuery(query)}`, headers, version, signal: x.abort });
+    const reply = await upstream.send({ family, method: "GET", path: `${endpoint.rest}${family.auth.upstreamQuery(query)}`, headers, version, signal: x.abort });
     if (aliases.length === 0) return relayPassthrough(x, reply, family, { "x-gateway-upstream": upstream.name });
     const text = await readText(reply, upstream);
     const list = reply.status === 200 ? parseJsonObject(text) : undefined;
     const replyHeaders = clientResponseHeaders(reply.headers);
     for (const name of ["content-length", "content-encoding", "content-type"]) delete replyHeaders[name];
     replyHeaders["x-gateway-upstream"] = upstream.name;
-    x.draft.replyHeaders = reply.headers;
+    x.delivery.replyHeaders = reply.headers;
     if (list) return sendJson(x, reply.status, withAliases(family, list, aliases), replyHeaders);
-    x.draft.status = reply.status;
+    x.delivery.status = reply.status;
     x.res.writeHead(reply.status, Object.assign({}, replyHeaders, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }, x.cors));
     return void x.res.end(text);
   }
-  const catalog = await collectCatalog(ctx.upstreams, family, { headers: withoutClientFormatHeaders(clientHeaders), version, signal: x.abort.signal });
+  const catalog = await collectCatalog(upstreams, family, { headers: withoutClientFormatHeaders(clientHeaders), version, signal: x.abort.signal });
   const partial: Record<string, string> = catalog.failed.length > 0 ? { "x-gateway-partial": catalog.failed.join(",") } : {};
   if (catalog.failure) {
-    x.draft.upstream = catalog.failure.upstream.name;
+    x.delivery.listedBy = catalog.failure.upstream.name;
     if ("error" in catalog.failure) throw catalog.failure.error;
     return relayPassthrough(x, catalog.failure.reply, family, { "x-gateway-upstream": catalog.failure.upstream.name, ...partial });
   }
   const names = catalog.answered.join(",");
-  x.draft.upstream = names;
+  x.delivery.listedBy = names;
   const listed = new Set(catalog.entries.map((entry) => entry.id));
   const union = withAliases(family, family.models.list(catalog.entries.map((entry) => entry.entry), {}), aliases.filter((alias) => !listed.has(alias)));
   sendJson(x, 200, union, { "x-gateway-upstream": names, ...partial });

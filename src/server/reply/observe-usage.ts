@@ -1,5 +1,5 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { noUsage, type Family, type Usage } from "../../families/index.js";
+import { noUsage, type Usage, type UsageReader } from "../../formats/index.js";
 import { parseJsonObject } from "../../parse-json.js";
 import { createSseDecoder, decodeEvents, type SseMessage } from "../../sse/sse.js";
 import { lastObjectOf } from "../json-scan.js";
@@ -36,21 +36,21 @@ function wholeBody(read: (body: Buffer) => void): { observe(chunk: Buffer): void
 }
 
 /**
- * Token usage of a passthrough reply, read the way the family reports it (`Family.readUsage`). Event streams are
+ * Token usage of a passthrough reply, read in the convention of its format (`UsageReader`). Event streams are
  * parsed where their bytes mention usage, and only events that do are decoded as JSON; JSON bodies are kept (by
  * reference, up to 1 MiB) and at their end only their usage object is parsed (the whole body when the last usage
  * key holds no object with counts). A compressed reply (passthrough keeps the upstream's encoding)
  * is kept the same way and decompressed once at its end, off the path of its bytes.
  */
-export function createUsageObserver(family: Family, contentType: string | undefined, contentEncoding: string | undefined): UsageObserver {
+export function createUsageObserver(reader: UsageReader, contentType: string | undefined, contentEncoding: string | undefined): UsageObserver {
   const usage = noUsage();
   const read = (text: string) => {
     const value = parseJsonObject(text);
-    if (value) family.readUsage(value, usage);
+    if (value) reader.read(value, usage);
   };
   const isEventStream = contentType?.startsWith("text/event-stream") === true;
-  const marker = Buffer.from(family.usageMarker);
-  const usageKey = family.usageMarker.slice(1, -1);
+  const marker = Buffer.from(reader.marker);
+  const usageKey = reader.marker.slice(1, -1);
   const readJson = (body: Buffer) => {
     // Two searches on purpose: the anchored forward one rules out a reply without usage at memchr speed, where a
     // backward `lastIndexOf` would crawl all of it; the backward one then finds a reply's usage near its end.
@@ -58,13 +58,13 @@ export function createUsageObserver(family: Family, contentType: string | undefi
     const slice = lastObjectOf(body, marker);
     if (!slice) return read(body.toString("utf8"));
     const value = parseJsonObject(slice.toString("utf8"));
-    if (value) family.readUsage({ [usageKey]: value }, usage);
+    if (value) reader.read({ [usageKey]: value }, usage);
     // The last `"usage"` may be nested after the reply's own (a tool schema's property, echoed back): it holds no
     // counts, and the whole reply is read instead.
     if (usage.inputTokens === undefined && usage.outputTokens === undefined) read(body.toString("utf8"));
   };
   const readEvent = (event: SseMessage) => {
-    if (event.data.includes(family.usageMarker)) read(event.data);
+    if (event.data.includes(reader.marker)) read(event.data);
   };
   const readBody = (body: Buffer) => (isEventStream ? decodeEvents(body).forEach(readEvent) : readJson(body));
   const encoding = contentEncoding?.trim().toLowerCase();

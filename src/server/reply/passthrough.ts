@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { Family } from "../../families/index.js";
+import type { ReplyShape } from "../../formats/index.js";
 import { clientResponseHeaders } from "../../upstream/header-policy.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 import type { Exchange } from "../exchange.js";
@@ -7,41 +7,60 @@ import { redactHeaders } from "../redact-headers.js";
 import { EVENT_STREAM_HEADERS } from "./event-stream-writer.js";
 import { createUsageObserver } from "./observe-usage.js";
 import { relayBody } from "./relay-body.js";
+import { ReplyOnAnswer } from "./transform.js";
 
 /** A header's value when it was sent once; repeated values are not trusted for content type or encoding. */
 export const singleHeader = (value: string | string[] | undefined): string | undefined => (typeof value === "string" ? value : undefined);
 
 /**
  * The passthrough reply: the upstream's status and headers, then its body relayed as it arrives, byte for byte (an
- * event's bytes held only until its blank line), watched for timing and usage on the way. `family` is the family of
- * the bytes, the upstream's: it reads their usage and writes the error event of a stream that breaks.
+ * event's bytes held only until its blank line), watched for timing and usage on the way. `shape` is the format of
+ * the bytes (or their family's, at a path no format claims): it reads their usage and writes the error event of a
+ * stream that breaks.
  */
-export async function relayPassthrough(x: Exchange, reply: UpstreamReply, family: Family, extraHeaders: Record<string, string>): Promise<void> {
+export async function relayPassthrough(x: Exchange, reply: UpstreamReply, shape: ReplyShape, extraHeaders: Record<string, string>): Promise<void> {
   const contentType = singleHeader(reply.headers["content-type"]);
   const isEventStream = contentType?.startsWith("text/event-stream") === true;
-  const { res, draft } = x;
-  draft.status = reply.status;
-  draft.replyHeaders = reply.headers;
+  const { res, delivery, capture } = x;
+  delivery.status = reply.status;
+  delivery.replyHeaders = reply.headers;
   res.writeHead(reply.status, Object.assign(clientResponseHeaders(reply.headers), extraHeaders, isEventStream ? EVENT_STREAM_HEADERS : undefined, x.cors));
   // Headers leave with the first body chunk, in one write instead of two. An event stream whose first event is
   // slow still shows its headers to the client one loop turn later.
   if (isEventStream) {
     setImmediate(() => {
-      if (draft.firstByteAt === undefined && !res.writableEnded) res.flushHeaders();
+      if (delivery.firstByteAt === undefined && !res.writableEnded) res.flushHeaders();
     });
   }
-  const usage = createUsageObserver(family, contentType, singleHeader(reply.headers["content-encoding"]));
-  const { capture } = draft;
+  const usage = createUsageObserver(shape.usage, contentType, singleHeader(reply.headers["content-encoding"]));
   capture?.response(reply.status, redactHeaders(reply.headers), isEventStream);
-  draft.outcome = await relayBody(reply.body, res, {
-    family,
+  delivery.outcome = await relayBody(reply.body, res, {
+    errors: shape.errors,
     isEventStream,
     onChunk: (chunk) => {
       const now = performance.now();
-      draft.firstByteAt ??= now;
+      delivery.firstByteAt ??= now;
       usage.observe(chunk);
       capture?.chunk(now - x.started, chunk);
     },
   });
-  draft.usage = usage.result();
+  delivery.usage = usage.result();
+}
+
+/** A reply relayed as it came: the plan of a request in a format the upstream serves, or of a path no format claims. */
+export class PassthroughReply extends ReplyOnAnswer {
+  readonly #x: Exchange;
+  readonly #shape: ReplyShape;
+  readonly #upstream: string;
+
+  constructor(x: Exchange, shape: ReplyShape, upstream: string) {
+    super();
+    this.#x = x;
+    this.#shape = shape;
+    this.#upstream = upstream;
+  }
+
+  deliver(reply: UpstreamReply): Promise<void> {
+    return relayPassthrough(this.#x, reply, this.#shape, { "x-gateway-upstream": this.#upstream });
+  }
 }

@@ -1,32 +1,26 @@
 import type { ServerResponse } from "node:http";
-import { HttpError } from "../../errors/index.js";
-import type { ErrorFields, Family } from "../../families/index.js";
+import { ApiError, apiError, type ErrorFields } from "../../errors/index.js";
+import type { ErrorRenderer } from "../../formats/index.js";
 import type { ReplyBody } from "../../upstream/reply-body.js";
 import { isTimeout } from "../../upstream/retry-policy.js";
 import { lastEventEnd } from "./event-boundary.js";
 import { TurnWrites } from "./turn-writes.js";
 
 export interface RelayOptions {
-  family: Family;
-  /** Server-sent events get a family error event when the upstream breaks; other bodies are cut (socket reset). */
+  /** Whose error event ends an event stream the upstream breaks off; other bodies are cut (socket reset). */
+  errors: ErrorRenderer;
+  /** Whether the body is server-sent events. */
   isEventStream: boolean;
   /** Sees every chunk as it arrives from the upstream, for timing and usage. */
   onChunk?: ((chunk: Buffer) => void) | undefined;
 }
 
-/** The error event for a body that broke: an `HttpError` (shutdown) speaks for itself, else timeout or broken. */
+/** The error event for a body that broke: an `ApiError` (shutdown) speaks for itself, else timeout or broken. */
 export function midStreamError(error: Error): ErrorFields {
-  if (error instanceof HttpError) return error;
-  const timedOut = isTimeout(error);
-  return {
-    status: timedOut ? 504 : 502,
-    type: timedOut ? "timeout_error" : "api_error",
-    message: timedOut
-      ? "The upstream stopped sending in the middle of the reply (idle timeout). Try again."
-      : "The upstream connection broke in the middle of the reply. Try again.",
-    param: null,
-    code: timedOut ? "upstream_timeout" : "upstream_error",
-  };
+  if (error instanceof ApiError) return error;
+  return isTimeout(error)
+    ? apiError(504, "The upstream stopped sending in the middle of the reply (idle timeout). Try again.", { type: "timeout_error", code: "upstream_timeout" })
+    : apiError(502, "The upstream connection broke in the middle of the reply. Try again.", { code: "upstream_error" });
 }
 
 /** The last `n` bytes of `pieces` together (a small copy: `n` is at most the length of a CRLF CRLF). */
@@ -54,7 +48,7 @@ export type RelayOutcome = "complete" | "upstream_error" | "client_closed";
  * Any other body that breaks is cut short, so the client can never take it for a complete reply.
  */
 export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOptions): Promise<RelayOutcome> {
-  const { family, isEventStream, onChunk } = options;
+  const { errors, isEventStream, onChunk } = options;
   /** Bytes of an event still waiting for its blank line, as the chunks that brought them. */
   let held: Buffer[] = [];
   const turn = new TurnWrites<Buffer>(res, (bytes) => res.write(bytes), Buffer.concat);
@@ -120,7 +114,7 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
         if (isEventStream) {
           // The complete events that came before the break reach the client before its error event.
           turn.flush();
-          res.end(family.streamErrorEvent(midStreamError(error)));
+          res.end(errors.streamEvent(midStreamError(error)));
         } else res.destroy();
         settle("upstream_error");
       },

@@ -8,10 +8,17 @@ import type { Exchange } from "../exchange.js";
 export function sendJson(x: Exchange, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   const text = JSON.stringify(body);
   const now = performance.now();
-  x.draft.status = status;
-  x.draft.firstByteAt ??= now;
-  x.draft.capture?.response(status, { "content-type": "application/json" }, false);
-  x.draft.capture?.chunk(now - x.started, Buffer.from(text));
+  const { delivery, capture } = x;
+  delivery.status = status;
+  delivery.firstByteAt ??= now;
+  capture?.response(status, { "content-type": "application/json" }, false);
+  capture?.chunk(now - x.started, Buffer.from(text));
   x.res.writeHead(status, Object.assign({}, headers, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }, x.cors));
   x.res.end(x.req.method === "HEAD" ? undefined : text);
+}
+
+/** An answer without a body (a CORS preflight's 204), with its headers. */
+export function sendEmpty(x: Exchange, status: number, headers: Record<string, string>): void {
+  x.delivery.status = status;
+  x.res.writeHead(status, headers).end();
 }

@@ -1,13 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { badRequest, unauthorized } from "../../errors/index.js";
-import type { Family } from "../../families/index.js";
+import type { Family } from "../../formats/index.js";
 import { checkRepeatedHeaders } from "./guard.js";
-
-/** The client's version header (messages family), `vendor-version` accepted as an alias. */
-export function clientVersion(headers: IncomingHttpHeaders): string | undefined {
-  const value = headers["anthropic-version"] ?? headers["vendor-version"];
-  return typeof value === "string" && value ? value : undefined;
-}
 
 /**
  * Stages 3 and 4: headers that must come once, the local key (constant time, the first carrier the family
@@ -21,10 +15,10 @@ export function authenticate(
   keyMatches: (presented: string | undefined) => boolean,
 ): void {
   checkRepeatedHeaders(repeatedHeader);
-  if (!keyMatches(family.presentedKey(headers, query))) {
-    throw unauthorized(`Missing or wrong local key. Send ${family.keyHint} with the key printed by \`gateway env\`.`);
+  if (!keyMatches(family.auth.presentedKey(headers, query))) {
+    throw unauthorized(`Missing or wrong local key. Send ${family.auth.keyHint} with the key printed by \`gateway env\`.`);
   }
-  if (family.needsVersion && !clientVersion(headers)) {
+  if (family.auth.defaultVersion !== undefined && !family.auth.version(headers)) {
     throw badRequest("Missing anthropic-version header. Send anthropic-version: 2023-06-01 (any version is accepted).", {
       param: "anthropic-version",
       code: "missing_version",

@@ -1,5 +1,5 @@
 import { badRequest, unsupportedMediaType } from "../../errors/index.js";
-import type { Claim } from "../../families/index.js";
+import type { Endpoint } from "../../formats/index.js";
 
 /** A JSON object from `text`, or the 400 a client gets for anything else. */
 function parseObject(text: string): Record<string, unknown> {
@@ -35,7 +35,7 @@ function isJsonContentType(header: string | undefined): boolean {
  * fields with the right types, and a model in the path where the family puts it there. Returns the parsed
  * object, only to be looked at (the original bytes are what goes upstream), or undefined for passthrough paths.
  */
-export function checkBody(claim: Pick<Claim, "pathModel" | "rules">, contentType: string | undefined, body: Buffer | undefined): Record<string, unknown> | undefined {
+export function checkBody(claim: Pick<Endpoint, "pathModel" | "rules">, contentType: string | undefined, body: Buffer | undefined): Record<string, unknown> | undefined {
   if (claim.pathModel === "") {
     throw badRequest("The path names no model. Use .../models/<model>:generateContent.", { param: "model", code: "missing_model" });
   }

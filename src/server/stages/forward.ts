@@ -1,69 +1,70 @@
 import { performance } from "node:perf_hooks";
 import { UpstreamError } from "../../errors/index.js";
-import type { UpstreamReply } from "../../upstream/upstream.js";
+import type { ClientRequest } from "../../request/client-request.js";
+import type { TriedUpstream } from "../../request-log/record.js";
+import type { Route } from "../../routing/router.js";
+import type { Upstream, UpstreamReply } from "../../upstream/upstream.js";
 import type { Exchange } from "../exchange.js";
 import type { GatewayContext } from "../gateway-context.js";
-import { EventStreamWriter, type StreamFraming } from "../reply/event-stream-writer.js";
-import type { ModelChoice } from "./alias-model.js";
-import { planRoute, type RoutePlan } from "./plan-route.js";
-import type { ClientRequest } from "./read-request.js";
-import type { Endpoint } from "./resolve.js";
+import { planRoute, type CountPlan, type RoutePlan, type SendPlan } from "./plan-route.js";
 
 /** Statuses that send a request on to the next upstream of the fallback list, once the upstream's own retries are spent. */
 const FALLBACK_STATUS: ReadonlySet<number> = new Set([429, 500, 502, 503, 529]);
-
-/** What came back: the plan that got an answer and the answer, or a count the gateway makes itself. */
-export type Forwarded =
-  | { plan: Extract<RoutePlan, { kind: "passthrough" }>; reply: UpstreamReply }
-  | { plan: Extract<RoutePlan, { kind: "translate" }>; reply: UpstreamReply; stream: EventStreamWriter | undefined }
-  | { plan: Extract<RoutePlan, { kind: "count" }> };
-
-/** Gemini streams a JSON array to a client that leaves out `alt=sse`; everything else streams server-sent events. */
-const framingOf = (endpoint: Endpoint, query: string): StreamFraming =>
-  endpoint.family.name === "gemini" && new URLSearchParams(query).get("alt") !== "sse" ? "json-array" : "sse";
 
 /** Why an upstream was left for the next one, for the record: `upstream 429`, `unreachable`, `timeout`, `no key`. */
 const failureOf = (outcome: UpstreamReply | UpstreamError): string => (outcome instanceof UpstreamError ? outcome.failure : `upstream ${outcome.status}`);
 
 /**
- * Stage 7: routes the request (SPEC section 10, Routing) and sends it, walking the routed upstream's `fallback` list
- * while an upstream fails before any byte reached the client: no answer, a timeout before the headers, no key, or
- * 429/500/502/503/529 after its own retries. A 4xx other than 429 is an answer like any other. The last failure is
- * what the client gets. A translated messages stream whose upstream is slow to answer starts the client's stream
- * after `ctx.earlyStartMs`; from then on nothing falls back, and a failure becomes the stream's error event.
+ * How the walk down a route's upstreams ended: an upstream answered (its reply is to be delivered), the plan asks no
+ * upstream (a count the gateway makes), or it failed (the last failure is what the client is told; the plan is
+ * undefined when planning failed: a route the gateway cannot translate). Whichever way, with the upstream it ended
+ * at and the ones that failed before it (SPEC 10, Fallback).
  */
-export async function forward(x: Exchange, ctx: GatewayContext, endpoint: Endpoint, query: string, request: ClientRequest, model: ModelChoice): Promise<Forwarded> {
-  const routed = ctx.upstreams.route(model.upstream);
-  const candidates = [routed, ...ctx.upstreams.fallbacks(routed)];
+export type Forwarded = { upstream: Upstream; tried: TriedUpstream[] } & (
+  | { kind: "answered"; plan: SendPlan; reply: UpstreamReply }
+  | { kind: "local"; plan: CountPlan }
+  | { kind: "failed"; plan: RoutePlan | undefined; error: unknown }
+);
+
+/**
+ * Stage 7: sends the request along its route (SPEC section 10, Routing and Fallback), planning it for each upstream
+ * in turn: the routed one, then its `fallback` list, while an upstream fails before any byte reached the client (no
+ * answer, a timeout before the headers, no key, or 429/500/502/503/529 after its own retries). A 4xx other than 429
+ * is an answer like any other. A plan whose transform has committed (a slow translated stream that started early)
+ * falls back no further. Never throws: how it ended, and where it went on the way, is the result (the handler keeps
+ * it for the record, and throws a failure on to the error boundary).
+ */
+export async function forward(x: Exchange, ctx: GatewayContext, request: ClientRequest, route: Route): Promise<Forwarded> {
+  const { candidates } = route;
+  const tried: TriedUpstream[] = [];
   for (let i = 0; ; i++) {
     const upstream = candidates[i]!;
     const last = i === candidates.length - 1;
-    x.draft.upstream = upstream.name;
-    x.draft.echo = upstream.isEcho;
-    const plan = planRoute(x.req, query, endpoint, request, model, upstream, ctx.seal);
-    x.draft.upstreamFormat = plan.kind === "translate" ? plan.to : plan.kind === "passthrough" ? endpoint.format : undefined;
-    if (plan.kind === "count") return { plan };
-    const stream = plan.kind === "translate" && request.stream ? new EventStreamWriter(x, plan.client.streamFromHub(plan.hints, plan.tctx), framingOf(endpoint, query), ctx.keepAliveMs) : undefined;
-    x.eventStream = stream;
-    const early = stream && plan.kind === "translate" && plan.from === "messages" ? setTimeout(() => stream.open({ "x-gateway-upstream": upstream.name }), ctx.earlyStartMs) : undefined;
+    let plan: RoutePlan;
+    try {
+      plan = planRoute(x, ctx, request, route, upstream);
+    } catch (error) {
+      return { kind: "failed", upstream, tried, plan: undefined, error };
+    }
+    if (plan.call === undefined) return { kind: "local", upstream, tried, plan };
+    const { transform } = plan;
+    const { capture } = x;
+    transform.sending(upstream.name);
     const started = performance.now();
     let outcome: UpstreamReply | UpstreamError;
     try {
-      const { capture } = x.draft;
       outcome = await upstream.send({ signal: x.abort, onAttempt: capture && ((attempt) => capture.attempt({ upstream: upstream.name, ...attempt })), ...plan.call });
     } catch (error) {
-      if (x.abort.aborted) throw x.abort.reason instanceof Error ? x.abort.reason : error;
-      if (!(error instanceof UpstreamError) || last || stream?.opened) throw error;
+      if (x.abort.aborted) return { kind: "failed", upstream, tried, plan, error: x.abort.reason instanceof Error ? x.abort.reason : error };
+      if (!(error instanceof UpstreamError) || last || transform.committed()) return { kind: "failed", upstream, tried, plan, error };
       outcome = error;
     } finally {
-      clearTimeout(early);
+      transform.settled();
     }
     if (!(outcome instanceof UpstreamError)) {
-      if (last || stream?.opened || !FALLBACK_STATUS.has(outcome.status)) {
-        return plan.kind === "translate" ? { plan, reply: outcome, stream } : { plan, reply: outcome };
-      }
+      if (last || transform.committed() || !FALLBACK_STATUS.has(outcome.status)) return { kind: "answered", upstream, tried, plan, reply: outcome };
       await outcome.body.dump().catch(() => undefined);
     }
-    x.draft.tried.push({ upstream: upstream.name, failure: failureOf(outcome), durationMs: Math.round(performance.now() - started) });
+    tried.push({ upstream: upstream.name, failure: failureOf(outcome), durationMs: Math.round(performance.now() - started) });
   }
 }

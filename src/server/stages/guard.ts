@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { badRequest, forbidden, type HttpError } from "../../errors/index.js";
+import { badRequest, forbidden, type ApiError } from "../../errors/index.js";
 
 /** A loopback Host: the name and an optional numeric port, nothing else (RFC 9112 section 3.2, RFC 3986 authority). */
 const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
@@ -33,7 +33,7 @@ export function repeatedHeader(rawHeaders: readonly string[]): string | undefine
   return undefined;
 }
 
-function repeated(name: string): HttpError {
+function repeated(name: string): ApiError {
   return badRequest(`The ${name} header was sent more than once. Send it once.`, { param: name, code: "repeated_header" });
 }
 

@@ -1,103 +1,133 @@
-import type { IncomingMessage } from "node:http";
 import { badRequest } from "../../errors/index.js";
-import { DEFAULT_ANTHROPIC_VERSION, FORMAT_FAMILY, TRANSLATION_ORDER, generatePath, type Format } from "../../families/index.js";
-import { CLIENT_SIDES, UPSTREAM_SIDES, translateRequest, type ClientSide, type ReasoningSeal, type ReplyHints, type TranslateContext, type UpstreamSide } from "../../translate/index.js";
+import { FORMATS, type WireFormat } from "../../formats/index.js";
+import type { ClientRequest } from "../../request/client-request.js";
+import type { Route } from "../../routing/router.js";
+import { translateRequest, type TranslateContext } from "../../translate/index.js";
 import { randomIds } from "../../translate/ids.js";
 import { stripGatewayReasoning } from "../../translate/strip-gateway-reasoning.js";
 import { upstreamRequestHeaders, withoutClientFormatHeaders } from "../../upstream/header-policy.js";
 import type { Upstream, UpstreamCall } from "../../upstream/upstream.js";
-import { withModelBytes, type ModelChoice } from "./alias-model.js";
-import { clientVersion } from "./authenticate.js";
-import type { ClientRequest } from "./read-request.js";
-import type { Endpoint } from "./resolve.js";
+import type { Exchange } from "../exchange.js";
+import type { GatewayContext } from "../gateway-context.js";
+import { findTopLevelString, replaceString } from "../json-scan.js";
+import { LocalCount } from "../reply/local-count.js";
+import { PassthroughReply } from "../reply/passthrough.js";
+import type { ReplyTransform } from "../reply/transform.js";
+import { TranslatedJsonReply } from "../reply/translated-json.js";
+import { TranslatedStreamReply } from "../reply/translated-stream.js";
 import { requireJson } from "./check-body.js";
 
 /** An upstream call as planned; the abort signal is the exchange's, added when it is sent. */
 export type PlannedCall = Omit<UpstreamCall, "signal">;
 
-/** How one upstream serves one request: as it came, translated to a format it speaks, or counted locally. */
-export type RoutePlan =
-  | { kind: "passthrough"; upstream: Upstream; call: PlannedCall }
-  | { kind: "translate"; upstream: Upstream; call: PlannedCall; from: Format; to: Format; client: ClientSide; target: UpstreamSide; hints: ReplyHints; tctx: TranslateContext }
-  | { kind: "count"; upstream: Upstream; client: ClientSide; body: Record<string, unknown>; tctx: TranslateContext };
+/**
+ * How one upstream serves one request, and the transform that will deliver its reply: the call as it came
+ * (passthrough), or translated to a format the upstream speaks; or no call at all, a count the gateway makes.
+ */
+export type RoutePlan = SendPlan | CountPlan;
 
-/** The format a request in `format` goes to `upstream` in: its own when served, else the first the upstream serves that the gateway can translate into. */
-function targetFormat(upstream: Upstream): Format | undefined {
-  return TRANSLATION_ORDER.find((format) => upstream.serves(format) && UPSTREAM_SIDES[format] !== undefined);
+/** A call to send, and the transform that will deliver its reply. */
+export interface SendPlan {
+  upstream: Upstream;
+  call: PlannedCall;
+  /** The format the upstream is asked in: the client's as it came, or the one translated into; undefined for a path of none. */
+  upstreamFormat: WireFormat | undefined;
+  transform: ReplyTransform;
 }
 
-function translateContext(upstream: Upstream, model: ModelChoice, to: Format | undefined, seal: ReasoningSeal): TranslateContext {
-  const upstreamModel = model.upstream ?? "";
+/** A token count the gateway answers itself, in the name of the upstream the request was routed to. */
+export interface CountPlan {
+  upstream: Upstream;
+  call: undefined;
+  upstreamFormat: undefined;
+  count: LocalCount;
+}
+
+/** The first format, in the registry's order, that `upstream` serves and the gateway can translate into. */
+function targetFormat(upstream: Upstream): WireFormat | undefined {
+  return FORMATS.find((format) => upstream.serves(format.name) && format.upstream !== undefined);
+}
+
+function translateContext(upstream: Upstream, route: Route, to: WireFormat | undefined, ctx: GatewayContext): TranslateContext {
+  const upstreamModel = route.model ?? "";
   return {
-    clientModel: model.asked ?? upstreamModel,
+    clientModel: route.asked ?? upstreamModel,
     upstreamModel,
     maxOutputTokens: upstream.config.maxOutputTokens,
     reasoningEffort: upstream.config.reasoning === "effort",
-    keepsBillingHeader: to === "messages",
-    seal,
+    keepsBillingHeader: to?.keepsBillingHeader === true,
+    seal: ctx.seal,
     ids: randomIds,
   };
 }
 
 /**
- * Stage 7a: the request as `upstream` will get it (SPEC section 10, Translation). Paths that are not model calls go
- * as they came, in the client's family layout; a model call in a format the upstream serves goes as it came (the
- * aliased model's bytes aside, and reasoning the gateway made removed); any other model call is translated into the
- * first format the upstream serves, in the order chat, messages, responses, gemini; a token count in a format it does
- * not serve is answered by the gateway itself.
+ * `bytes` with the top-level `model` value replaced by `target`: only the model's bytes change, every other byte goes
+ * upstream as it came. The same buffer when there is nothing to replace.
  */
-export function planRoute(req: IncomingMessage, query: string, endpoint: Endpoint, request: ClientRequest, model: ModelChoice, upstream: Upstream, seal: ReasoningSeal): RoutePlan {
-  const { family } = endpoint;
-  const format = endpoint.format;
-  if (format === undefined || upstream.serves(format)) {
-    const stripped = format === undefined ? undefined : stripGatewayReasoning(request.bytes, seal);
-    const bytes = stripped ? Buffer.from(JSON.stringify(model.target === undefined ? stripped : { ...stripped, model: model.target })) : withModelBytes(request.bytes, model.target);
-    const rest = model.target !== undefined && endpoint.pathModel !== undefined ? family.withModel(endpoint.rest, model.target) : endpoint.rest;
+export function withModelBytes(bytes: Buffer | undefined, target: string | undefined): Buffer | undefined {
+  if (!bytes || target === undefined) return bytes;
+  const field = findTopLevelString(bytes, "model");
+  return field ? replaceString(bytes, field, target) : bytes;
+}
+
+/**
+ * Stage 7a: the request as `upstream` will get it (SPEC section 10, Translation), and how its reply will reach the
+ * client. Paths that are not model calls go as they came, in the client's family layout; a model call in a format
+ * the upstream serves goes as it came (the aliased model's bytes aside, and reasoning the gateway made removed); any
+ * other model call is translated into the first format the upstream serves, in the order chat, messages, responses,
+ * gemini; a token count in a format it does not serve is answered by the gateway itself.
+ */
+export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientRequest, route: Route, upstream: Upstream): RoutePlan {
+  const { req } = x;
+  const { endpoint, query } = request;
+  const { family, format } = endpoint;
+  if (format === undefined || upstream.serves(format.name)) {
+    const stripped = format === undefined ? undefined : stripGatewayReasoning(request.bytes, ctx.seal);
+    const bytes = stripped ? Buffer.from(JSON.stringify(route.target === undefined ? stripped : { ...stripped, model: route.target })) : withModelBytes(request.bytes, route.target);
+    const rest = route.target !== undefined && endpoint.pathModel !== undefined ? family.paths.withModel(endpoint.rest, route.target) : endpoint.rest;
     return {
-      kind: "passthrough",
       upstream,
       call: {
         family,
         method: req.method ?? "GET",
-        path: `${rest}${family.upstreamQuery(query)}`,
+        path: `${rest}${family.auth.upstreamQuery(query)}`,
         headers: upstreamRequestHeaders(req.rawHeaders, req.headers.connection),
-        version: clientVersion(req.headers),
+        version: family.auth.version(req.headers),
         body: bytes,
       },
+      upstreamFormat: format,
+      transform: new PassthroughReply(x, format ?? family, upstream.name),
     };
   }
-  const client = CLIENT_SIDES[format];
   const body = requireJson(request);
-  if (endpoint.kind === "count") return { kind: "count", upstream, client, body, tctx: translateContext(upstream, model, undefined, seal) };
+  if (endpoint.kind === "count") {
+    return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, body, translateContext(upstream, route, undefined, ctx), upstream.name) };
+  }
   const to = targetFormat(upstream);
   if (to === undefined) {
-    throw badRequest(`The upstream ${upstream.name} serves only ${upstream.config.formats.join(", ")} requests, and the gateway cannot translate ${format} requests into those. Route this model to an upstream that serves chat or messages.`, {
+    throw badRequest(`The upstream ${upstream.name} serves only ${upstream.config.formats.join(", ")} requests, and the gateway cannot translate ${format.name} requests into those. Route this model to an upstream that serves chat or messages.`, {
       code: "untranslatable_route",
     });
   }
-  const target = UPSTREAM_SIDES[to]!;
-  const tctx = translateContext(upstream, model, to, seal);
-  const translated = translateRequest(client, target, body, request.stream, tctx);
-  const toFamily = FORMAT_FAMILY[to];
+  const target = to.upstream!;
+  const tctx = translateContext(upstream, route, to, ctx);
+  const translated = translateRequest(format.client, target, body, request.stream, tctx);
+  const t = { from: format, to, target, hints: translated.hints, tctx, upstream, secrets: ctx.secrets };
   return {
-    kind: "translate",
     upstream,
-    from: format,
-    to,
-    client,
-    target,
-    hints: translated.hints,
-    tctx,
     call: {
-      family: toFamily,
+      family: to.family,
       method: "POST",
-      path: generatePath(to, tctx.upstreamModel, request.stream),
+      path: to.generatePath(tctx.upstreamModel, request.stream),
       headers: Object.assign(withoutClientFormatHeaders(upstreamRequestHeaders(req.rawHeaders, req.headers.connection)), {
         "content-type": "application/json",
         accept: request.stream ? "text/event-stream" : "application/json",
       }),
-      version: toFamily.needsVersion ? DEFAULT_ANTHROPIC_VERSION : undefined,
+      version: to.family.auth.defaultVersion,
       body: JSON.stringify(translated.body),
     },
+    upstreamFormat: to,
+    transform: request.stream ? new TranslatedStreamReply(x, t, query, ctx) : new TranslatedJsonReply(x, t),
   };
 }

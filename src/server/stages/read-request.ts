@@ -3,19 +3,8 @@ import { parseJsonObject } from "../../parse-json.js";
 import { findTopLevelString } from "../json-scan.js";
 import { checkBody } from "./check-body.js";
 import { readBody } from "./read-body.js";
-import type { Endpoint } from "./resolve.js";
-
-/** The request as the client sent it, read and checked: what routing and translation start from. */
-export interface ClientRequest {
-  /** The body bytes exactly as they came (what a passthrough route sends on); undefined when there was none. */
-  bytes: Buffer | undefined;
-  /** The body parsed, for the endpoints whose bodies are checked (model calls and counts); undefined for passthrough paths. */
-  json: Record<string, unknown> | undefined;
-  /** The model the request names: the Gemini path's, else the body's `model`; undefined when it names none. */
-  model: string | undefined;
-  /** Whether the client asked for a stream (`"stream": true`, or Gemini's `:streamGenerateContent`). */
-  stream: boolean;
-}
+import type { Endpoint } from "../../formats/index.js";
+import { ClientRequest } from "../../request/client-request.js";
 
 const NO_BODY_METHODS = new Set(["GET", "HEAD"]);
 
@@ -39,14 +28,14 @@ export function modelNamed(endpoint: Endpoint, bytes: Buffer | undefined): strin
 }
 
 /**
- * Stage 5, second half: checks the known endpoints' bodies (SPEC section 3.5), and finds the model the request names
- * and whether it streams.
+ * Stage 5, second half: checks the known endpoints' bodies (SPEC section 3.5), and reads the request once: the model
+ * it names and whether it streams, as a `ClientRequest`.
  */
-export function checkRequest(req: IncomingMessage, endpoint: Endpoint, bytes: Buffer | undefined): ClientRequest {
+export function checkRequest(req: IncomingMessage, endpoint: Endpoint, query: string, bytes: Buffer | undefined): ClientRequest {
   // Model calls without body rules (`/v1/responses`, Gemini's `:countTokens`) are still read, leniently: a route may
   // translate them, and whether they stream is in the body. What does not parse goes on as it came.
   const json = checkBody(endpoint, req.headers["content-type"], bytes) ?? (endpoint.format !== undefined && bytes ? parseJsonObject(bytes.toString("utf8")) : undefined);
   const model = json ? (endpoint.pathModel ?? (typeof json.model === "string" ? json.model : undefined)) : modelNamed(endpoint, bytes);
-  const stream = endpoint.family.name === "gemini" ? endpoint.rest.endsWith(":streamGenerateContent") : json?.stream === true;
-  return { bytes, json, model, stream };
+  const stream = endpoint.format?.streams(endpoint.rest, json) ?? false;
+  return new ClientRequest(endpoint, query, req.headers, bytes, json, model, stream);
 }

@@ -1,51 +1,81 @@
 import { performance } from "node:perf_hooks";
+import type { FamilyName, Format } from "../../formats/index.js";
+import type { ClientRequest } from "../../request/client-request.js";
 import type { RequestRecord } from "../../request-log/record.js";
+import type { Route } from "../../routing/router.js";
 import type { Exchange } from "../exchange.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { redactHeaders } from "../redact-headers.js";
+import type { Forwarded } from "./forward.js";
+
+/**
+ * What the handler learns of a request as its stages return, kept for the record: written only by the handler
+ * (what the client was sent is the reply layer's part, `Exchange.delivery`). The format an upstream was asked in is
+ * its plan's (`RoutePlan.upstreamFormat`), so that prices read usage in its convention, never from a display string.
+ */
+export interface Trail {
+  /** The path without its query (a query may carry `?key=`), dot segments resolved. */
+  path: string;
+  family: FamilyName | null;
+  /** The client's format, when its endpoint has one. */
+  format: Format | undefined;
+  /** The model the request names, even in a body the checks refused (a refusal is worth finding by its model). */
+  model: string | undefined;
+  request: ClientRequest | undefined;
+  route: Route | undefined;
+  forwarded: Forwarded | undefined;
+  /** The client went away before its reply ended (the error boundary saw its abort). */
+  clientLeft: boolean;
+}
 
 /** The request id of an exchange, made on first use. */
 export function requestIdOf(x: Exchange, ctx: GatewayContext): string {
   return (x.requestId ??= ctx.nextRequestId());
 }
 
+/** The upstream a request went to: the one that answered or was tried last, or the upstreams a model list asked. */
+export const upstreamOf = (x: Exchange, trail: Trail): string | undefined => trail.forwarded?.upstream.name ?? x.delivery.listedBy;
+
 /**
  * Stage 9, run once per proxied request in the handler's `finally`: one record for the terminal line, the request
- * log, the dashboard's feed, and the capture decision. Fields that are usually absent are undefined, which leaves
- * them out of each line of the log (every field costs each line) without an object spread per field.
+ * log, the dashboard's feed, and the capture decision, assembled here from the handler's trail and the delivery.
+ * Fields that are usually absent are undefined, which leaves them out of each line of the log (every field costs each
+ * line) without an object spread per field.
  */
-export function record(x: Exchange, ctx: GatewayContext): void {
-  const { draft } = x;
-  const { usage, error } = draft;
+export function record(x: Exchange, ctx: GatewayContext, trail: Trail): void {
+  const { delivery } = x;
+  const { usage, error } = delivery;
+  const { request, forwarded } = trail;
+  const upstreamFormat = forwarded?.plan?.upstreamFormat?.name;
   const entry: RequestRecord = {
     time: new Date().toISOString(),
     requestId: requestIdOf(x, ctx),
     method: x.req.method ?? "GET",
-    path: draft.path,
-    family: draft.family,
-    model: draft.model,
-    target: draft.target,
-    stream: draft.stream || undefined,
-    upstream: draft.upstream,
-    echo: draft.echo,
-    format: draft.format,
-    upstreamFormat: draft.upstreamFormat,
-    translated: draft.upstreamFormat !== undefined && draft.upstreamFormat !== draft.format ? `${draft.format} -> ${draft.upstreamFormat}` : undefined,
-    tried: draft.tried.length === 0 ? undefined : draft.tried,
-    status: draft.status ?? 499,
+    path: trail.path,
+    family: trail.family,
+    model: trail.model,
+    target: trail.route?.target,
+    stream: request?.stream || undefined,
+    upstream: upstreamOf(x, trail),
+    echo: forwarded?.upstream.isEcho,
+    format: trail.format,
+    upstreamFormat,
+    translated: upstreamFormat !== undefined && upstreamFormat !== trail.format ? `${trail.format} -> ${upstreamFormat}` : undefined,
+    tried: forwarded === undefined || forwarded.tried.length === 0 ? undefined : forwarded.tried,
+    status: delivery.status ?? 499,
     durationMs: performance.now() - x.started,
-    ttfbMs: draft.firstByteAt === undefined ? undefined : draft.firstByteAt - x.started,
+    ttfbMs: delivery.firstByteAt === undefined ? undefined : delivery.firstByteAt - x.started,
     inputTokens: usage?.inputTokens,
     outputTokens: usage?.outputTokens,
     cacheReadTokens: usage?.cacheReadTokens,
     cacheWriteTokens: usage?.cacheWriteTokens,
     userAgent: x.req.headers["user-agent"],
-    outcome: draft.outcome,
+    outcome: trail.clientLeft ? "client_closed" : delivery.outcome,
     errorCode: error?.code || undefined,
-    headers: ctx.recordHeaders ? { request: redactHeaders(x.req.headers), reply: redactHeaders(draft.replyHeaders ?? {}) } : undefined,
+    headers: ctx.recordHeaders ? { request: redactHeaders(x.req.headers), reply: redactHeaders(delivery.replyHeaders ?? {}) } : undefined,
   };
   try {
-    draft.capture?.finish(entry);
+    x.capture?.finish(entry);
     ctx.onRequest(entry);
   } catch (error) {
     // A sink that fails (a full disk, a bug) must not take the request, or the gateway, down with it.

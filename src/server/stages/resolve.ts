@@ -1,8 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { FAMILIES, claimPath, type FamilyClaim, type Segments } from "../../families/index.js";
-
-/** What the client asked for, in its own family (SPEC sections 2 and 10): read by everything on the client's side. */
-export type Endpoint = FamilyClaim;
+import { FAMILIES, claimPath, type Endpoint, type Segments } from "../../formats/index.js";
 
 /** What the gateway does with a request, decided from its method, path and headers before any check runs. */
 export type Resolved =
@@ -31,7 +28,7 @@ function splitUrl(url: string): { path: string; query: string } {
 function isBaseUrl(path: string, segments: Segments): boolean {
   if (path === "/") return true;
   return FAMILIES.some((family) => {
-    const root = family.prefix(segments);
+    const root = family.paths.prefix(segments);
     return root !== "" && (path === root || path === `${root}/`);
   });
 }

@@ -1,0 +1,49 @@
+import type { HubChunk, HubReply } from "../../translate/hub.js";
+import type { ErrorFields, HubStreamItem, UpstreamEvent, UpstreamSide, UpstreamToHubStream } from "../../translate/types.js";
+
+/** The message of an upstream's `{"error": ...}` object (chat, messages and Gemini all nest it so), or a default. */
+export function errorMessageOf(error: unknown, fallback = "The upstream reported an error in the middle of the reply."): string {
+  if (typeof error === "string" && error) return error;
+  const message = (error as { message?: unknown } | undefined)?.message;
+  return typeof message === "string" && message ? message : fallback;
+}
+
+/** An error reported inside an upstream stream: SPEC section 5's `api_error`, with the upstream's words. */
+export function streamError(message: string): ErrorFields {
+  return { status: 502, type: "api_error", message, param: null, code: "upstream_error" };
+}
+
+/**
+ * A chat upstream's stream as hub items: each `data:` JSON is a chunk (`[DONE]` never reaches it: the end of the
+ * bytes is the end); `{"error": ...}` and OpenRouter's `finish_reason: "error"` end the stream with an error.
+ */
+export function chatStreamToHub(): UpstreamToHubStream {
+  return {
+    push(event: UpstreamEvent): HubStreamItem[] {
+      const value = event.data;
+      if (value.error !== undefined && value.error !== null) return [{ type: "error", error: streamError(errorMessageOf(value.error)) }];
+      const chunk = value as unknown as HubChunk;
+      if (Array.isArray(chunk.choices) && chunk.choices.some((choice) => choice?.finish_reason === "error")) {
+        return [{ type: "error", error: streamError("The upstream ended the reply with an error.") }];
+      }
+      return [{ type: "chunk", chunk }];
+    },
+    finish: () => [],
+  };
+}
+
+/** A chat upstream's whole reply, as the hub reads it. */
+export const chatReplyToHub = (reply: Record<string, unknown>): HubReply => reply as unknown as HubReply;
+
+/**
+ * Chat upstreams speak the hub's language: requests go out as they are, asked for usage in their streams (SPEC 10
+ * rule 3: only a chat stream needs asking), and replies come back as they are.
+ */
+export const chatUpstream: UpstreamSide = {
+  fromHub(request) {
+    if (request.stream) request.stream_options = { include_usage: true };
+    return request;
+  },
+  replyToHub: chatReplyToHub,
+  streamToHub: chatStreamToHub,
+};

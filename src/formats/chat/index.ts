@@ -1,0 +1,39 @@
+import type { ErrorFields } from "../../errors/index.js";
+import type { UpstreamErrorRead } from "../../translate/upstream-error-reply.js";
+import { MODEL_AND_MESSAGES, serverSentEvents, streamsWhenAsked } from "../fields.js";
+import type { FormatClaim, WireFormat } from "../format-types.js";
+import { chatClient } from "./chat-client.js";
+import { chatUpstream } from "./chat-upstream.js";
+import { chatEcho } from "./echo.js";
+import { chatFacts } from "./facts.js";
+import { chatFamily } from "./family.js";
+import { openAiUsage } from "./usage.js";
+
+const GENERATE: FormatClaim = { kind: "generate", rules: MODEL_AND_MESSAGES };
+
+/** OpenAI's clients keep the upstream's own error type and code where it gave them (SPEC 10 rule 5). */
+export const openAiWording = ({ fields, upstreamType, upstreamCode }: UpstreamErrorRead): ErrorFields => ({
+  ...fields,
+  type: upstreamType ?? fields.type,
+  code: upstreamCode ?? fields.code,
+});
+
+/** OpenAI Chat Completions: the translation hub's own language (`POST /v1/chat/completions`). */
+export const chatFormat: WireFormat = {
+  name: "chat",
+  family: chatFamily,
+  claim: (method, rest) => (method === "POST" && rest === "/v1/chat/completions" ? GENERATE : undefined),
+  streams: streamsWhenAsked,
+  framing: serverSentEvents,
+  generatePath: () => "/v1/chat/completions",
+  usage: openAiUsage,
+  errors: chatFamily.errors,
+  client: chatClient,
+  facts: chatFacts,
+  echo: chatEcho,
+  upstream: chatUpstream,
+  count: undefined,
+  startsEarly: false,
+  wordUpstreamError: openAiWording,
+  keepsBillingHeader: false,
+};

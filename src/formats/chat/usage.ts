@@ -1,0 +1,29 @@
+import { count } from "../fields.js";
+import type { UsageReader } from "../types.js";
+
+type UsageFields = {
+  prompt_tokens?: unknown;
+  completion_tokens?: unknown;
+  input_tokens?: unknown;
+  output_tokens?: unknown;
+  prompt_tokens_details?: { cached_tokens?: unknown } | null;
+  input_tokens_details?: { cached_tokens?: unknown } | null;
+};
+
+/**
+ * Usage in OpenAI's two formats, and in what servers copying them send: Chat Completions report `usage` at the top
+ * (the last chunk when streaming) with `prompt_tokens`, the Responses API at the top (non-stream) or under
+ * `response` (`response.completed`) with `input_tokens`. One reader takes either: servers that copy OpenAI mix the
+ * two, and the family's other paths (embeddings, a stored response) use both.
+ */
+export const openAiUsage: UsageReader = {
+  read(value, into) {
+    const holder = value as { usage?: UsageFields | null; response?: { usage?: UsageFields | null } };
+    const usage = holder.usage ?? holder.response?.usage;
+    if (!usage || typeof usage !== "object") return;
+    into.inputTokens = count(usage.prompt_tokens ?? usage.input_tokens) ?? into.inputTokens;
+    into.outputTokens = count(usage.completion_tokens ?? usage.output_tokens) ?? into.outputTokens;
+    into.cacheReadTokens = count(usage.prompt_tokens_details?.cached_tokens ?? usage.input_tokens_details?.cached_tokens) ?? into.cacheReadTokens;
+  },
+  marker: '"usage"',
+};

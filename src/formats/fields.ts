@@ -1,0 +1,67 @@
+/** Small pieces shared by the family and format modules: field tests for body rules, token counts, model lists. */
+
+import type { FieldRule } from "./types.js";
+import type { Family } from "./family-types.js";
+import type { StreamFraming } from "./format-types.js";
+
+export const isString = (v: unknown): boolean => typeof v === "string";
+export const isArray = (v: unknown): boolean => Array.isArray(v);
+export const isPositiveInteger = (v: unknown): boolean => typeof v === "number" && Number.isInteger(v) && v > 0;
+
+/** The body rules of Chat Completions and of Anthropic's count_tokens: a model and a list of messages. */
+export const MODEL_AND_MESSAGES: readonly FieldRule[] = [
+  ["model", "a string", isString],
+  ["messages", "an array", isArray],
+];
+
+/** A token count when the value is one, else undefined (so an earlier report stands). */
+export const count = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
+
+/** The sum of the counts that are present; undefined when none is. */
+export function sumCounts(...values: unknown[]): number | undefined {
+  let total: number | undefined;
+  for (const value of values) if (typeof value === "number") total = (total ?? 0) + value;
+  return total;
+}
+
+/** Days since the epoch as `YYYY-MM-DD`, for model rows; `""` when unknown. */
+export function dateOf(value: unknown): string {
+  if (typeof value === "number") return new Date(value * 1000).toISOString().slice(0, 10);
+  return typeof value === "string" ? value.slice(0, 10) : "";
+}
+
+/** The array at `value`, or an empty one. */
+export const arrayOf = <T = Record<string, unknown>>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
+
+/** Who lists an alias entry, in the shapes that say who owns a model. */
+export const ALIAS_OWNER = "gateway-alias";
+
+/** `list` with one entry per alias id appended (SPEC section 7), in the family's shape. */
+export function withAliases(family: Family, list: Record<string, unknown>, aliases: readonly string[]): Record<string, unknown> {
+  const { models } = family;
+  return models.list([...models.entries(list), ...aliases.map((id) => models.entry(id, id, ALIAS_OWNER))], list);
+}
+
+/** A model call that streams when its body says `"stream": true` (every format but Gemini, whose method says it). */
+export const streamsWhenAsked = (_rest: string, body: Record<string, unknown> | undefined): boolean => body?.stream === true;
+
+/** Framing for the formats whose streams are always server-sent events. */
+export const serverSentEvents = (): StreamFraming => "sse";
+
+/** Whether `value`, or any object or array inside it, holds an object that passes `test` (a walk of the whole tree). */
+export function holdsObject(value: unknown, test: (object: Record<string, unknown>) => boolean): boolean {
+  if (Array.isArray(value)) return value.some((item) => holdsObject(item, test));
+  if (typeof value !== "object" || value === null) return false;
+  const object = value as Record<string, unknown>;
+  return test(object) || Object.values(object).some((item) => holdsObject(item, test));
+}
+
+/** The text of a message's content: a string, or its first part that holds text (`text`, `input_text`). */
+export function leadingText(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  const part = arrayOf<{ text?: unknown }>(content).find((item) => typeof item?.text === "string");
+  return part?.text as string | undefined;
+}
+
+/** A reasoning effort that asks for reasoning: any but none and minimal (SPEC 11, Routes: `thinking`). */
+export const asksEffort = (effort: unknown): boolean => typeof effort === "string" && effort !== "none" && effort !== "minimal";

@@ -1,0 +1,29 @@
+import { arrayOf, holdsObject, leadingText } from "../fields.js";
+import type { RequestFacts } from "../format-types.js";
+
+type Content = { role?: unknown; parts?: unknown };
+type ThinkingConfig = { thinkingBudget?: unknown; includeThoughts?: unknown };
+
+const isImage = (data: unknown): boolean => typeof (data as { mimeType?: unknown } | undefined)?.mimeType === "string" && (data as { mimeType: string }).mimeType.startsWith("image/");
+
+/**
+ * What a Gemini request says about itself: image `inlineData` or `fileData` parts (in function responses too), the
+ * function declarations and built-in tools (`googleSearch`) of `tools`, `thinkingConfig`, `systemInstruction` and
+ * the first user content.
+ */
+export const geminiFacts: RequestFacts = {
+  hasImage: (body) => holdsObject(body.contents, (part) => isImage(part.inlineData) || isImage(part.fileData)),
+  tools: (body) =>
+    arrayOf<Record<string, unknown>>(body.tools).flatMap((tool) =>
+      Object.keys(tool).flatMap((kind) => (kind === "functionDeclarations" ? arrayOf<{ name?: unknown }>(tool[kind]).map((declaration) => declaration.name) : [kind])),
+    ).filter((name): name is string => typeof name === "string"),
+  asksThinking(body) {
+    const config = (body.generationConfig as { thinkingConfig?: ThinkingConfig } | undefined)?.thinkingConfig;
+    return config !== undefined && ((typeof config.thinkingBudget === "number" && config.thinkingBudget !== 0) || config.includeThoughts === true);
+  },
+  leadingTexts(body) {
+    const system = leadingText((body.systemInstruction as Content | undefined)?.parts);
+    const user = leadingText(arrayOf<Content>(body.contents).find((content) => content.role === undefined || content.role === "user")?.parts);
+    return [system, user].filter((text): text is string => text !== undefined);
+  },
+};

@@ -1,0 +1,44 @@
+import type { Json } from "../../translate/hub.js";
+
+/**
+ * Reading a Gemini request body. Google's REST API parses its JSON as protobuf JSON, which accepts every field in
+ * lowerCamelCase and in snake_case alike, and its own REST examples mix them (`system_instruction`,
+ * `inline_data.mime_type`, `generationConfig`). So a client written against the real API may send either; these
+ * helpers read both. They are used for the protocol's own fields only, never inside user data (tool arguments,
+ * function responses, the property names of a schema).
+ */
+
+/** A plain object, not an array or null. */
+export const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** The value of a protocol field given in camelCase, or of its snake_case twin. */
+export function field(from: unknown, name: string): unknown {
+  if (!isObject(from)) return undefined;
+  return from[name] ?? from[snakeCase(name)];
+}
+
+/** A field that must be an object: the object, or undefined. */
+export function objectField(from: unknown, name: string): Json | undefined {
+  const value = field(from, name);
+  return isObject(value) ? value : undefined;
+}
+
+/** A field that must be a list: its object entries (anything else in it is skipped), or none. */
+export function objectsField(from: unknown, name: string): Json[] {
+  const value = field(from, name);
+  return Array.isArray(value) ? value.filter(isObject) : [];
+}
+
+/** A field that must be a string: the string, or undefined. */
+export function stringField(from: unknown, name: string): string | undefined {
+  const value = field(from, name);
+  return typeof value === "string" ? value : undefined;
+}
+
+/** A field that must be a finite number: the number, or undefined. */
+export function numberField(from: unknown, name: string): number | undefined {
+  const value = field(from, name);
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}

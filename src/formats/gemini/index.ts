@@ -1,0 +1,37 @@
+import { isArray } from "../fields.js";
+import type { FormatClaim, WireFormat } from "../format-types.js";
+import type { FieldRule } from "../types.js";
+import { geminiEcho } from "./echo.js";
+import { geminiFacts } from "./facts.js";
+import { geminiFamily, geminiModelPath, geminiUsage, modelMethod } from "./family.js";
+import { countTokensRequest, geminiClient } from "./translators.js";
+
+const GENERATE_RULES: readonly FieldRule[] = [["contents", "an array", isArray]];
+const GENERATE: FormatClaim = { kind: "generate", rules: GENERATE_RULES };
+const COUNT: FormatClaim = { kind: "count", rules: undefined };
+
+/** Google's Generative Language API: `models/{m}:generateContent`, `:streamGenerateContent` and `:countTokens`. */
+export const geminiFormat: WireFormat = {
+  name: "gemini",
+  family: geminiFamily,
+  claim(method, rest) {
+    if (method !== "POST") return undefined;
+    const named = modelMethod(rest)?.method;
+    return named === "generateContent" || named === "streamGenerateContent" ? GENERATE : named === "countTokens" ? COUNT : undefined;
+  },
+  // A Gemini body does not say whether it streams; the method does.
+  streams: (rest) => rest.endsWith(":streamGenerateContent"),
+  // Gemini streams a JSON array to a client that leaves out `alt=sse`.
+  framing: (query) => (new URLSearchParams(query).get("alt") === "sse" ? "sse" : "json-array"),
+  generatePath: (model, stream) => (stream ? `${geminiModelPath(model, "streamGenerateContent")}?alt=sse` : geminiModelPath(model, "generateContent")),
+  usage: geminiUsage,
+  errors: geminiFamily.errors,
+  client: geminiClient,
+  facts: geminiFacts,
+  echo: geminiEcho,
+  upstream: undefined,
+  count: { request: countTokensRequest, reply: (tokens) => ({ totalTokens: tokens }) },
+  startsEarly: false,
+  wordUpstreamError: ({ fields }) => fields,
+  keepsBillingHeader: false,
+};

@@ -1,0 +1,47 @@
+import type { ErrorFields } from "../../errors/index.js";
+import { isContextLengthError, type UpstreamErrorRead } from "../../translate/upstream-error-reply.js";
+import { isArray, isPositiveInteger, isString, MODEL_AND_MESSAGES, serverSentEvents, streamsWhenAsked } from "../fields.js";
+import type { FormatClaim, WireFormat } from "../format-types.js";
+import type { FieldRule } from "../types.js";
+import { messagesEcho } from "./echo.js";
+import { messagesFacts } from "./facts.js";
+import { messagesFamily, messagesUsage } from "./family.js";
+import { messagesClient, messagesUpstream } from "./translators.js";
+
+const MESSAGES_RULES: readonly FieldRule[] = [
+  ["model", "a string", isString],
+  ["max_tokens", "an integer greater than 0", isPositiveInteger],
+  ["messages", "an array", isArray],
+];
+
+const GENERATE: FormatClaim = { kind: "generate", rules: MESSAGES_RULES };
+const COUNT: FormatClaim = { kind: "count", rules: MODEL_AND_MESSAGES };
+
+/** A context overflow reads as Anthropic words it ("prompt is too long"), which is what Claude Code compacts on. */
+function anthropicWording({ fields }: UpstreamErrorRead): ErrorFields {
+  if (!isContextLengthError(fields.message, fields.code) || /prompt is too long/i.test(fields.message)) return fields;
+  return { ...fields, message: `prompt is too long: ${fields.message}` };
+}
+
+/** Anthropic Messages (`POST .../v1/messages` and `.../v1/messages/count_tokens`). */
+export const messagesFormat: WireFormat = {
+  name: "messages",
+  family: messagesFamily,
+  claim(method, rest) {
+    if (method !== "POST") return undefined;
+    return rest === "/v1/messages" ? GENERATE : rest === "/v1/messages/count_tokens" ? COUNT : undefined;
+  },
+  streams: streamsWhenAsked,
+  framing: serverSentEvents,
+  generatePath: () => "/v1/messages",
+  usage: messagesUsage,
+  errors: messagesFamily.errors,
+  client: messagesClient,
+  facts: messagesFacts,
+  echo: messagesEcho,
+  upstream: messagesUpstream,
+  count: { request: (body) => body, reply: (tokens) => ({ input_tokens: tokens }) },
+  startsEarly: true,
+  wordUpstreamError: anthropicWording,
+  keepsBillingHeader: true,
+};

@@ -1,0 +1,31 @@
+import { chatFamily } from "../chat/family.js";
+import { openAiWording } from "../chat/index.js";
+import { openAiUsage } from "../chat/usage.js";
+import { serverSentEvents, streamsWhenAsked } from "../fields.js";
+import type { FormatClaim, WireFormat } from "../format-types.js";
+import { responsesEcho } from "./echo.js";
+import { responsesFacts } from "./facts.js";
+import { responsesClient } from "./translators.js";
+
+// Responses bodies are not checked (SPEC section 3.5): only Chat Completions has required fields.
+const GENERATE: FormatClaim = { kind: "generate", rules: undefined };
+
+/** OpenAI Responses (`POST /v1/responses`, Codex), in the OpenAI family; a client format only. */
+export const responsesFormat: WireFormat = {
+  name: "responses",
+  family: chatFamily,
+  claim: (method, rest) => (method === "POST" && rest === "/v1/responses" ? GENERATE : undefined),
+  streams: streamsWhenAsked,
+  framing: serverSentEvents,
+  generatePath: () => "/v1/responses",
+  usage: openAiUsage,
+  errors: chatFamily.errors,
+  client: responsesClient,
+  facts: responsesFacts,
+  echo: responsesEcho,
+  upstream: undefined,
+  count: undefined,
+  startsEarly: false,
+  wordUpstreamError: openAiWording,
+  keepsBillingHeader: false,
+};

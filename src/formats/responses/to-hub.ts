@@ -1,0 +1,94 @@
+import { badRequest } from "../../errors/index.js";
+import type { HubRequest, HubResponseFormat, Json } from "../../translate/hub.js";
+import type { ReplyHints, ToHub, TranslateContext } from "../../translate/types.js";
+import { hubMessages } from "./request-input.js";
+import { hubToolChoice, hubTools } from "./request-tools.js";
+import { effortOfWord } from "../../translate/reasoning-effort.js";
+import { createToolNames } from "../../translate/tool-names.js";
+
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const finite = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
+
+/** The request fields a Responses reply repeats (the API echoes the request's settings in every response object). */
+export interface ResponseEcho {
+  parallel_tool_calls: boolean;
+  tool_choice: unknown;
+  temperature: number | null;
+  top_p: number | null;
+  max_output_tokens: number | null;
+  reasoning: { effort: string | null; summary: string | null } | null;
+}
+
+/** What the Responses reply side needs: the tool names (ReplyHints) and the settings to echo. */
+export interface ResponsesHints extends ReplyHints {
+  echo?: ResponseEcho;
+}
+
+/** `text.format` as chat's `response_format`; plain text needs none. */
+function responseFormat(text: unknown): HubResponseFormat | undefined {
+  const format = isObject(text) && isObject(text.format) ? text.format : undefined;
+  if (format?.type === "json_object") return { type: "json_object" };
+  if (format?.type !== "json_schema" || !isObject(format.schema)) return undefined;
+  const name = typeof format.name === "string" && format.name ? format.name : "response";
+  return {
+    type: "json_schema",
+    json_schema: {
+      name,
+      schema: format.schema,
+      ...(typeof format.strict === "boolean" ? { strict: format.strict } : {}),
+      ...(typeof format.description === "string" ? { description: format.description } : {}),
+    },
+  };
+}
+
+function echoOf(body: Json, reasoning: Json | undefined): ResponseEcho {
+  const word = (value: unknown) => (typeof value === "string" ? value : null);
+  return {
+    parallel_tool_calls: typeof body.parallel_tool_calls === "boolean" ? body.parallel_tool_calls : true,
+    tool_choice: body.tool_choice ?? "auto",
+    temperature: finite(body.temperature) ?? null,
+    top_p: finite(body.top_p) ?? null,
+    max_output_tokens: finite(body.max_output_tokens) ?? null,
+    reasoning: reasoning ? { effort: word(reasoning.effort), summary: word(reasoning.summary) } : null,
+  };
+}
+
+/**
+ * A Responses request as a chat request, built from a whitelist: what chat cannot say (`store`, `include`,
+ * `prompt_cache_key`, `truncation`, `metadata`, `service_tier`, `background`, `user`, `text.verbosity`,
+ * `reasoning.summary`, hosted tools) is left out. `previous_response_id` is refused: a translated route keeps no
+ * responses to continue from.
+ */
+export function responsesToHub(body: Json, ctx: TranslateContext): ToHub {
+  if (typeof body.previous_response_id === "string" && body.previous_response_id) {
+    throw badRequest(
+      "previous_response_id cannot be used with this model: its upstream speaks Chat Completions and the gateway keeps no responses to continue from. Send the whole conversation in input instead (Codex does this with store = false).",
+      { param: "previous_response_id", code: "unsupported_parameter" },
+    );
+  }
+  const names = createToolNames();
+  const tools = hubTools(body, names);
+  const request: HubRequest = { model: ctx.upstreamModel, messages: hubMessages(body, tools, names, ctx) };
+  if (body.stream === true) request.stream = true;
+  const maxTokens = finite(body.max_output_tokens);
+  if (maxTokens !== undefined && maxTokens > 0) request.max_tokens = Math.floor(maxTokens);
+  const temperature = finite(body.temperature);
+  if (temperature !== undefined) request.temperature = temperature;
+  const topP = finite(body.top_p);
+  if (topP !== undefined) request.top_p = topP;
+  // Chat servers refuse tool_choice and parallel_tool_calls on a request without tools.
+  if (tools.length > 0) {
+    request.tools = tools;
+    const choice = hubToolChoice(body.tool_choice, names, tools);
+    if (choice !== undefined) request.tool_choice = choice;
+    if (typeof body.parallel_tool_calls === "boolean") request.parallel_tool_calls = body.parallel_tool_calls;
+  }
+  const reasoning = isObject(body.reasoning) ? body.reasoning : undefined;
+  // Codex's `minimal` is the lowest chat has, `xhigh` the highest; `none` asks for none.
+  const effort = effortOfWord(reasoning?.effort);
+  if (effort) request.reasoning_effort = effort;
+  const format = responseFormat(body.text);
+  if (format) request.response_format = format;
+  const hints: ResponsesHints = { toolNames: names.hints(), echo: echoOf(body, reasoning) };
+  return { request, hints };
+}

@@ -1,0 +1,66 @@
+/** The vocabulary every family and format shares: names, segments, body rules, usage, error renderers. */
+
+import type { ErrorFields } from "../errors/index.js";
+import type { FamilyName, Format } from "./names.js";
+
+export type { FamilyName, Format };
+
+type Json = Record<string, unknown>;
+
+/** The configured path segments of the families that live under one; `""` puts a family directly under the base. */
+export interface Segments {
+  /** `anthropic` unless configured. */
+  messages: string;
+  /** `gemini` unless configured. */
+  gemini: string;
+}
+
+/** A required body field: its name, what it must be (for the 400 message) and the test. */
+export type FieldRule = readonly [field: string, expected: string, test: (value: unknown) => boolean];
+
+/**
+ * What the client asked for, read from a local path (SPEC sections 2 and 10): a model call in one format, a token
+ * count, a model list, or anything else (embeddings, files), which is forwarded as it is and never translated.
+ */
+export type EndpointKind = "generate" | "count" | "models" | "other";
+
+/** What a family found at a local path in its namespace. */
+export interface PathClaim {
+  /** The path under the family's prefix, without the query: `/v1/messages`, `/v1beta/models/m:generateContent`. */
+  rest: string;
+  /** The model named by the path (Gemini `models/{model}:...`); `""` when the path names an empty one. */
+  pathModel: string | undefined;
+  /** Whether it is the family's model list. */
+  lists: boolean;
+}
+
+/** Token counts as the upstream reported them. */
+export interface Usage {
+  inputTokens: number | undefined;
+  outputTokens: number | undefined;
+  cacheReadTokens: number | undefined;
+  cacheWriteTokens: number | undefined;
+}
+
+/** How a reply's usage is read, in one format's convention. */
+export interface UsageReader {
+  /** Merges the usage one reply object (or stream event) reports into `into`; later reports win. */
+  read(value: Json, into: Usage): void;
+  /** The quoted key whose presence in an event's raw text says it may carry usage, before it is parsed: `"usage"`. */
+  readonly marker: string;
+}
+
+/** How an error is put in a shape: the JSON body of an answer, and the one server-sent event that ends a broken stream. */
+export interface ErrorRenderer {
+  body(error: ErrorFields): unknown;
+  streamEvent(error: ErrorFields): string;
+}
+
+/**
+ * How the bytes of a reply relayed as they came are read and ended: the usage they report, and the error event that
+ * ends them when they break. A format's, or its family's at a path no format claims.
+ */
+export interface ReplyShape {
+  readonly usage: UsageReader;
+  readonly errors: ErrorRenderer;
+}

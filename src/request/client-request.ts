@@ -1,0 +1,113 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { Endpoint, RequestFacts } from "../formats/index.js";
+import { knownClient, type KnownClient } from "../request-log/client-name.js";
+import { countHubTokens } from "../translate/count-tokens.js";
+import { randomIds } from "../translate/ids.js";
+import type { ReasoningSeal } from "../translate/index.js";
+
+type Json = Record<string, unknown>;
+
+/** `<gateway-route>NAME</gateway-route>` at the very start of a text, white space before it allowed (SPEC 11, Routes). */
+const ROUTE_TAG = /^\s*<gateway-route>([^<]*)<\/gateway-route>/;
+
+/** Not asked yet: the memo of a fact whose answer may itself be undefined. */
+const UNASKED = Symbol("unasked");
+
+/**
+ * The request as the client sent it, read once (`server/stages/read-request.ts`) and checked: what routing and
+ * translation start from. Besides what was read, it answers what a router may ask of it (SPEC 11, Routes), each on
+ * demand and kept: a passthrough request that no one asks about computes none of it. Questions about the body are
+ * answered by its format (`WireFormat.facts`); a body that is not a format's JSON answers none (undefined).
+ */
+export class ClientRequest {
+  /** What the client asked for, in its own family and format. */
+  readonly endpoint: Endpoint;
+  /** The query string as it came (`?beta=true`), `""` for none. */
+  readonly query: string;
+  readonly headers: IncomingHttpHeaders;
+  /** The body bytes exactly as they came (what a passthrough route sends on); undefined when there was none. */
+  readonly bytes: Buffer | undefined;
+  /** The body parsed, for model calls and counts; undefined for passthrough paths, whose bodies are not parsed. */
+  readonly json: Json | undefined;
+  /** The model the request names: the Gemini path's, else the body's `model`; undefined when it names none. */
+  readonly model: string | undefined;
+  /** Whether a model call asked for a stream (`"stream": true`, or Gemini's `:streamGenerateContent`). */
+  readonly stream: boolean;
+  #image: boolean | undefined | typeof UNASKED = UNASKED;
+  #tools: readonly string[] | undefined | typeof UNASKED = UNASKED;
+  #thinking: boolean | undefined | typeof UNASKED = UNASKED;
+  #tag: string | undefined | typeof UNASKED = UNASKED;
+  #inputTokens: Promise<number | undefined> | undefined;
+
+  constructor(endpoint: Endpoint, query: string, headers: IncomingHttpHeaders, bytes: Buffer | undefined, json: Json | undefined, model: string | undefined, stream: boolean) {
+    this.endpoint = endpoint;
+    this.query = query;
+    this.headers = headers;
+    this.bytes = bytes;
+    this.json = json;
+    this.model = model;
+    this.stream = stream;
+  }
+
+  /** The format's answer about the body, or undefined when there is no format's JSON to ask about. */
+  #ask<T>(question: (facts: RequestFacts, body: Json) => T): T | undefined {
+    const { format } = this.endpoint;
+    return format && this.json ? question(format.facts, this.json) : undefined;
+  }
+
+  /** The coding tool that sent it, by its user agent: `claude-code`, `codex`, `gemini-cli`, `qwen-code`. */
+  client(): KnownClient | undefined {
+    return knownClient(this.headers["user-agent"]);
+  }
+
+  /** Claude Code's session (`x-claude-code-session-id`), which ties a request to the session that sent it. */
+  sessionId(): string | undefined {
+    const value = this.headers["x-claude-code-session-id"];
+    return typeof value === "string" && value ? value : undefined;
+  }
+
+  /** Whether it holds an image, tool results included. */
+  hasImage(): boolean | undefined {
+    if (this.#image === UNASKED) this.#image = this.#ask((facts, body) => facts.hasImage(body));
+    return this.#image;
+  }
+
+  /** The tools it declares, by name (a hosted tool such as web search by its type). */
+  tools(): readonly string[] | undefined {
+    if (this.#tools === UNASKED) this.#tools = this.#ask((facts, body) => facts.tools(body));
+    return this.#tools;
+  }
+
+  /** Whether it asks for reasoning (messages `thinking`, `reasoning_effort`, `reasoning.effort`, `thinkingConfig`). */
+  asksThinking(): boolean | undefined {
+    if (this.#thinking === UNASKED) this.#thinking = this.#ask((facts, body) => facts.asksThinking(body));
+    return this.#thinking;
+  }
+
+  /** The NAME of a `<gateway-route>NAME</gateway-route>` that starts its system prompt or its first user message. */
+  routeTag(): string | undefined {
+    if (this.#tag === UNASKED) {
+      const texts = this.#ask((facts, body) => facts.leadingTexts(body)) ?? [];
+      this.#tag = texts.map((text) => ROUTE_TAG.exec(text)?.[1]).find((name) => name !== undefined);
+    }
+    return this.#tag;
+  }
+
+  /**
+   * The estimate of its input tokens that a local count gives (SPEC 10 rule 6): the request as the hub reads it,
+   * counted by the tokenizer (loaded on first use).
+   */
+  inputTokens(seal: ReasoningSeal): Promise<number | undefined> {
+    this.#inputTokens ??= this.#countTokens(seal);
+    return this.#inputTokens;
+  }
+
+  async #countTokens(seal: ReasoningSeal): Promise<number | undefined> {
+    const { format, kind } = this.endpoint;
+    if (!format || !this.json) return undefined;
+    const body = kind === "count" && format.count ? format.count.request(this.json) : this.json;
+    const model = this.model ?? "";
+    const { request } = format.client.toHub(body, { clientModel: model, upstreamModel: model, reasoningEffort: false, keepsBillingHeader: true, seal, ids: randomIds });
+    return countHubTokens(request);
+  }
+}
