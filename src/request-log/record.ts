@@ -29,6 +29,11 @@ export interface RequestRecord {
   upstreamFormat?: Format | undefined;
   /** `<client format> -> <upstream format>` when the request was translated (`messages -> chat`): for display. */
   translated?: string | undefined;
+  /**
+   * Which of the upstream's several keys was answered (SPEC 11, Several keys), as the config names it
+   * (`keychain:work`, `env:SPARE_KEY`), never by value; absent for an upstream with one key.
+   */
+  key?: string | undefined;
   /** Every upstream tried before the one named in `upstream`, and why each failed; only when a fallback happened. */
   tried?: TriedUpstream[] | undefined;
   /** True when the client asked for a streamed reply; absent otherwise, and in records of gateways before this field. */

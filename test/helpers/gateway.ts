@@ -5,7 +5,7 @@ import { loadConfig, type ConfigFlags, type GatewayConfig } from "../../src/conf
 import type { KeySourceFor } from "../../src/upstream/upstream-set.js";
 import { startGateway, type Gateway } from "../../src/server/start-gateway.js";
 import type { RequestRecord } from "../../src/request-log/record.js";
-import { staticKeySource, noKeySource } from "../../src/upstream/key-source.js";
+import { clientKeySource, staticKeySource, noKeySource } from "../../src/upstream/key-source.js";
 import { testSeal } from "./translate.js";
 import { closeAfterEach } from "./close-after-each.js";
 import { FAKE_UPSTREAM_KEY, startFakeUpstream } from "./fake-upstream.js";
@@ -45,7 +45,7 @@ export async function startTestGateway(upstream: string | undefined, options: Te
   const records: RequestRecord[] = [];
   const gateway = await startGateway({
     config,
-    keySourceFor: options.keySourceFor?.(config) ?? ((entry) => (entry.url === "echo" || entry.key.kind === "none" ? noKeySource : staticKeySource(FAKE_UPSTREAM_KEY))),
+    keySourceFor: options.keySourceFor?.(config) ?? ((entry) => (entry.key.kind === "client" ? clientKeySource : entry.url === "echo" || entry.key.kind === "none" ? noKeySource : staticKeySource(FAKE_UPSTREAM_KEY))),
     localKey: LOCAL_KEY,
     seal: testSeal,
     version: "0.0.0-test",

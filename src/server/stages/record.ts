@@ -61,6 +61,7 @@ export function record(x: Exchange, ctx: GatewayContext, trail: Trail): void {
     format: trail.format,
     upstreamFormat,
     translated: upstreamFormat !== undefined && upstreamFormat !== trail.format ? `${trail.format} -> ${upstreamFormat}` : undefined,
+    key: forwarded?.kind === "answered" ? forwarded.reply.key : undefined,
     tried: forwarded === undefined || forwarded.tried.length === 0 ? undefined : forwarded.tried,
     status: delivery.status ?? 499,
     durationMs: performance.now() - x.started,
