@@ -103,8 +103,8 @@ export const apiError = (status: number, message: string, options: ApiErrorOptio
 /** 400: the request itself is wrong. */
 export const badRequest = (message: string, options?: ApiErrorOptions): ApiError => apiError(400, message, options);
 
-/** 401: missing or wrong local key. */
-export const unauthorized = (message: string): ApiError => apiError(401, message, { code: "invalid_api_key" });
+/** 401: missing or wrong local key (or, `code` says, a request that needs it). */
+export const unauthorized = (message: string, code = "invalid_api_key"): ApiError => apiError(401, message, { code });
 
 /** 403: a guard refused the request (Host or Origin). */
 export const forbidden = (message: string, code: string): ApiError => apiError(403, message, { code });

@@ -57,6 +57,8 @@ export interface GatewayContext {
   /** Where the families live locally: the top-level segments. */
   readonly segments: Segments;
   readonly keyMatches: (presented: string | undefined) => boolean;
+  /** An upstream has `key: "client"`: a request may then carry a credential of its own instead of the local key (SPEC 11). */
+  readonly ownLogins: boolean;
   /** True when bound beyond loopback: the Host guard stands aside. */
   readonly anyHost: boolean;
   /** `--cors` origins, plus the gateway's own origins once it listens (its dashboard). */
@@ -105,6 +107,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     version: options.version,
     segments: { messages: config.messagesSegment, gemini: config.geminiSegment },
     keyMatches,
+    ownLogins: config.upstreams.some((entry) => entry.key.kind === "client"),
     anyHost: !isLoopbackHost(config.host),
     allowedOrigins: new Set(config.cors),
     aliases,

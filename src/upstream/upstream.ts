@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { Dispatcher } from "undici";
-import { ECHO_UPSTREAM, type UpstreamConfig } from "../config/index.js";
+import { ECHO_UPSTREAM, keySpecs, type UpstreamConfig } from "../config/index.js";
 import { pause, type AbortLike } from "./abort-like.js";
 import { familyOf } from "../formats/families.js";
 import type { Family, Format, Segments } from "../formats/index.js";
@@ -177,6 +177,10 @@ export function createUpstream(options: UpstreamOptions) {
     label: options.label,
     /** The built-in echo upstream: offline, and free. */
     isEcho: config.url === ECHO_UPSTREAM,
+    /** Whether it spends a key of the gateway's (not echo, `none` or `client`): a request with its own credential never reaches it (SPEC 11). */
+    usesGatewayKey: config.url !== ECHO_UPSTREAM && keySpecs(config.key).length > 0,
+    /** `key: "client"`: a request's own credential goes to it unchanged (SPEC 11, Your own login). */
+    takesClientCredential: config.key.kind === "client",
     config,
     /** Its keys, in turn order (one for most upstreams). */
     keys,
