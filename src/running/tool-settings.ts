@@ -18,6 +18,8 @@ export interface RunPlace {
   env: NodeJS.ProcessEnv;
   cwd: string;
   platform: NodeJS.Platform;
+  /** `gateway run --own-login`: the tool's own credential is what it should send, so a key of its settings is no bypass. */
+  ownLogin?: boolean | undefined;
 }
 
 /** A file's text, or undefined when it is missing or unreadable (the tool itself then reads nothing from it). */
@@ -73,9 +75,10 @@ function claudeCode(place: RunPlace): Bypass[] {
     const env = typeof settings.env === "object" && settings.env !== null ? (settings.env as Record<string, unknown>) : {};
     for (const [name, effect] of Object.entries(effects)) {
       const value = env[name];
-      if (typeof value === "string" && value !== "" && !ours(name, value)) found.push({ file, setting: `env.${name}`, effect, fix });
+      const credential = name.endsWith("_KEY") || name.endsWith("_TOKEN");
+      if (typeof value === "string" && value !== "" && !ours(name, value) && !(credential && place.ownLogin)) found.push({ file, setting: `env.${name}`, effect, fix });
     }
-    if (typeof settings.apiKeyHelper === "string" && settings.apiKeyHelper !== "") {
+    if (typeof settings.apiKeyHelper === "string" && settings.apiKeyHelper !== "" && !place.ownLogin) {
       found.push({ file, setting: "apiKeyHelper", effect: "Claude Code sends what that helper prints instead of the gateway's local key, and the gateway answers 401", fix });
     }
   }

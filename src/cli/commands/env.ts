@@ -19,10 +19,15 @@ export function renderEnv(vars: Record<string, string>, shell: Shell): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** The variables every tool needs to reach the gateway on `port` (SPEC section 6, `gateway env`). */
-export function toolEnv(ctx: CommandContext, port: number): Record<string, string> {
-  const key = localKeyOf(ctx);
+/**
+ * The variables every tool needs to reach the gateway on `port` (SPEC section 6, `gateway env`); with `keys: false`
+ * the base URLs only (`gateway run --own-login`: a tool keeps its own credential, SPEC 11).
+ */
+export function toolEnv(ctx: CommandContext, port: number, keys = true): Record<string, string> {
   const urls = localUrls(port, ctx.config);
+  const bases = { OPENAI_BASE_URL: urls.openai, ANTHROPIC_BASE_URL: urls.anthropic, GOOGLE_GEMINI_BASE_URL: urls.gemini };
+  if (!keys) return bases;
+  const key = localKeyOf(ctx);
   return {
     OPENAI_BASE_URL: urls.openai,
     OPENAI_API_KEY: key,

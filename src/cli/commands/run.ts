@@ -48,21 +48,26 @@ export function registerRun(program: Command): void {
     .option("-p, --port <n>", "the gateway on this port")
     .option("--no-start", "fail instead of starting a gateway when none runs")
     .option("--offline", "turn off the tool's own update checks, telemetry and usage statistics (the gateway is its only destination)")
+    .option("--own-login", 'keep the tool\'s own login (a Claude subscription, your own key): only its base URL changes; upstreams with "key": "client" get its credential')
     .passThroughOptions()
     .addHelpText(
       "after",
-      '\nExamples:\n  gateway run claude\n  gateway run --offline codex exec "fix the failing test"\n  gateway run gemini --skip-trust -p "explain this repo"\n  gateway run -- python my_script.py',
+      '\nExamples:\n  gateway run claude\n  gateway run --own-login claude\n  gateway run --offline codex exec "fix the failing test"\n  gateway run gemini --skip-trust -p "explain this repo"\n  gateway run -- python my_script.py',
     )
-    .action(async (command: string, args: string[], options: { port?: string; start: boolean; offline?: boolean }) => {
+    .action(async (command: string, args: string[], options: { port?: string; start: boolean; offline?: boolean; ownLogin?: boolean }) => {
       const ctx = createContext();
+      const ownLogin = options.ownLogin === true;
+      if (ownLogin && !ctx.config.upstreams.some((upstream) => upstream.key.kind === "client")) {
+        log.warn(`No upstream has "key": "client", so the gateway answers the tool's own credential with 401. Give the upstream it should reach "key": "client" in ${ctx.config.configFile} (the README's "Claude Code with your subscription" shows how).`);
+      }
       const port = await ensureGateway(ctx, portFlag(options.port), options.start);
-      const env = toolEnv(ctx, port);
+      const env = toolEnv(ctx, port, !ownLogin);
       const address = { env, openaiBaseUrl: env.OPENAI_BASE_URL!, localKey: localKeyOf(ctx), stateDir: ctx.config.stateDir };
-      const launch = launchFor(command, address, { offline: options.offline === true });
+      const launch = launchFor(command, address, { offline: options.offline === true, ownLogin });
       for (const [path, content] of Object.entries(launch.files ?? {})) writePrivateFile(path, content);
       const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, ...launch.env };
       for (const [name, value] of Object.entries(launch.env)) if (value === undefined) delete childEnv[name];
-      for (const bypass of await findBypasses(command, { env: childEnv, cwd: process.cwd(), platform: process.platform })) {
+      for (const bypass of await findBypasses(command, { env: childEnv, cwd: process.cwd(), platform: process.platform, ownLogin })) {
         log.warn(`${bypass.file} sets ${bypass.setting}: ${bypass.effect}. ${bypass.fix}`);
       }
       const code = await runCommand(command, [...launch.leadingArgs, ...args], childEnv);
