@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import type { H3, H3Event } from "h3";
 import { notFound, unauthorized } from "../errors/index.js";
 import { bearerToken } from "../formats/bearer.js";
-import { loadPricer, type Pricer, type PricingConfig } from "../pricing/index.js";
+import type { SpendTracker } from "../budgets/spend-tracker.js";
+import type { Pricer } from "../pricing/index.js";
 import type { RequestRecord } from "../request-log/record.js";
 import type { UpstreamKeyState } from "../upstream/key-states.js";
 import { summarize } from "../stats/summarize.js";
@@ -26,8 +27,10 @@ export interface DashboardOptions {
   version: string;
   /** The default upstream's label, for the header of the page. */
   upstream: string;
-  /** What prices a request: the user's `prices` and which upstreams are the free echo. */
-  pricing: PricingConfig;
+  /** The gateway's pricer (the user's `prices`, then the bundled table), loaded on first use. */
+  pricer: () => Promise<Pricer>;
+  /** What has been spent, and the budgets (SPEC 11): each budget's use, at a glance. */
+  spend: SpendTracker;
   /** Whether the gateway has each upstream's key, for `gateway status` (never a key). */
   keyStates: () => Promise<UpstreamKeyState[]>;
 }
@@ -77,7 +80,7 @@ export function registerDashboard(app: H3, options: DashboardOptions): void {
   // The price table loads with the first data request (about 35 ms), not at start; the live feed prices from then on.
   let pricer: Promise<Pricer> | undefined;
   const pricing = (): Promise<Pricer> =>
-    (pricer ??= loadPricer(options.pricing).then((price) => {
+    (pricer ??= options.pricer().then((price) => {
       feed.usePricer(price);
       return price;
     }));
@@ -99,6 +102,7 @@ export function registerDashboard(app: H3, options: DashboardOptions): void {
       capture: { mode: captures.mode, ...captures.stats() },
       records: records.slice(-1000).map((r) => priced(price, r)),
       stats: summarize(records, price),
+      budgets: await options.spend.states(),
     });
   });
   app.get("/ui/api/live", (event) => {

@@ -4,6 +4,8 @@ import type { Secrets } from "../secrets.js";
 import { createCaptureStore, type CaptureStore } from "../dashboard/capture-store.js";
 import { createLiveFeed, type LiveFeed } from "../dashboard/live-feed.js";
 import type { Segments } from "../formats/index.js";
+import { createSpendTracker, type SpendTracker } from "../budgets/spend-tracker.js";
+import { loadPricer, type Pricer } from "../pricing/index.js";
 import { fanOut, type RequestSink } from "../request-log/record.js";
 import { keyFingerprint } from "../running/key-fingerprint.js";
 import { createModelAliases, type ModelAliases } from "../routing/model-aliases.js";
@@ -66,8 +68,10 @@ export interface GatewayContext {
   readonly aliases: ModelAliases;
   /** Decides each request's upstream and model (the aliases applied). */
   readonly router: Router;
-  /** Every finished request's record: the caller's sinks and the dashboard's live feed. */
+  /** Every finished request's record: the caller's sinks, the dashboard's live feed and the spend tracker. */
   readonly onRequest: RequestSink;
+  /** What has been spent today and this month, in all, per upstream and per session; the budgets checked against it (SPEC 11). */
+  readonly spend: SpendTracker;
   readonly recordHeaders: boolean;
   readonly feed: LiveFeed;
   readonly captures: CaptureStore;
@@ -100,6 +104,10 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error(error));
   const upstream = upstreams.default.label;
   const aliases = createModelAliases(config.models);
+  // The price table loads on first use (about 35 ms): with budgets, at start; else when the dashboard or the status line asks.
+  let pricer: Promise<Pricer> | undefined;
+  const pricing = () => (pricer ??= loadPricer(config));
+  const spend = createSpendTracker({ config, pricer: pricing, recent: feed.recent });
   return {
     config,
     upstreams,
@@ -112,7 +120,8 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     allowedOrigins: new Set(config.cors),
     aliases,
     router: createRouter(upstreams, aliases),
-    onRequest: fanOut([...(options.onRequest ? [options.onRequest] : []), feed.sink])!,
+    onRequest: fanOut([...(options.onRequest ? [options.onRequest] : []), feed.sink, spend.sink])!,
+    spend,
     recordHeaders: options.recordHeaders === true,
     feed,
     captures,
@@ -123,7 +132,8 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
       keyMatches,
       version: options.version,
       upstream,
-      pricing: config,
+      pricer: pricing,
+      spend,
       keyStates: () => keyStates(upstreams),
       nextRequestId,
       onInternalError,

@@ -3,6 +3,7 @@ import type { Dispatcher } from "undici";
 import { ECHO_UPSTREAM, keySpecs, type UpstreamConfig } from "../config/index.js";
 import { pause, type AbortLike } from "./abort-like.js";
 import { familyOf } from "../formats/families.js";
+import { kindNamed } from "../kinds/index.js";
 import type { Family, Format, Segments } from "../formats/index.js";
 import { dispatchReply, type DispatchedReply } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
@@ -177,6 +178,8 @@ export function createUpstream(options: UpstreamOptions) {
     label: options.label,
     /** The built-in echo upstream: offline, and free. */
     isEcho: config.url === ECHO_UPSTREAM,
+    /** A local server (`ollama`, `vllm`, `llamacpp`, `lmstudio`): it costs nothing unless `prices` names the model (SPEC 11). */
+    isLocal: kindNamed(config.kind).local,
     /** Whether it spends a key of the gateway's (not echo, `none` or `client`): a request with its own credential never reaches it (SPEC 11). */
     usesGatewayKey: config.url !== ECHO_UPSTREAM && keySpecs(config.key).length > 0,
     /** `key: "client"`: a request's own credential goes to it unchanged (SPEC 11, Your own login). */

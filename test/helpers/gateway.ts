@@ -40,7 +40,8 @@ export interface TestGatewayOptions {
 
 export async function startTestGateway(upstream: string | undefined, options: TestGatewayOptions = {}): Promise<TestGateway> {
   const configDir = tempConfigDir(options.file);
-  const env = { GATEWAY_CONFIG_DIR: configDir, ...(upstream === undefined ? {} : { GATEWAY_UPSTREAM: upstream }), ...options.env };
+  // The request log of a test gateway is its own (a budget reads it at start), never the developer's.
+  const env = { GATEWAY_CONFIG_DIR: configDir, GATEWAY_STATE_DIR: join(configDir, "state"), ...(upstream === undefined ? {} : { GATEWAY_UPSTREAM: upstream }), ...options.env };
   const config = loadConfig({ env, flags: { port: 0, ...options.flags } });
   const records: RequestRecord[] = [];
   const gateway = await startGateway({

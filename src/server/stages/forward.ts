@@ -6,6 +6,7 @@ import type { Route } from "../../routing/router.js";
 import type { Upstream, UpstreamReply } from "../../upstream/upstream.js";
 import type { Exchange } from "../exchange.js";
 import type { GatewayContext } from "../gateway-context.js";
+import { budgetSpent } from "./budget-spent.js";
 import { planRoute, type CountPlan, type RoutePlan, type SendPlan } from "./plan-route.js";
 
 /** Statuses that send a request on to the next upstream of the fallback list, once the upstream's own retries are spent. */
@@ -53,6 +54,14 @@ export async function forward(x: Exchange, ctx: GatewayContext, request: ClientR
   for (let i = 0; ; i++) {
     const upstream = candidates[i]!;
     const last = i === candidates.length - 1;
+    // SPEC 11, Budgets: over its budget (or the overall one), an upstream is not sent the request: it fails as if
+    // before the first byte, so the fallback list goes on, or the budget's 429 is the answer.
+    const spent = ctx.spend.refusal(upstream, route.model);
+    if (spent) {
+      if (last) return { kind: "failed", upstream, tried, plan: undefined, error: budgetSpent(spent, ctx.config.configFile) };
+      tried.push({ upstream: upstream.name, failure: `budget ${spent.period}`, durationMs: 0 });
+      continue;
+    }
     let plan: RoutePlan;
     try {
       plan = planRoute(x, ctx, request, route, upstream);
