@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import type { H3, H3Event } from "h3";
 import { notFound, unauthorized } from "../errors/index.js";
 import { bearerToken } from "../formats/bearer.js";
+import type { BudgetState } from "../budgets/budgets.js";
+import type { SessionSpend } from "../budgets/spend-ledger.js";
 import type { SpendTracker } from "../budgets/spend-tracker.js";
 import type { Pricer } from "../pricing/index.js";
 import type { RequestRecord } from "../request-log/record.js";
@@ -12,6 +14,16 @@ import type { LiveFeed } from "./live-feed.js";
 
 /** A record as the page gets it: with its estimated cost in USD (`null`: unknown; absent: nothing to price). */
 export type PricedRecord = RequestRecord & { costUsd?: number | null };
+
+/** What `/ui/api/statusline?session=<id>` answers: what `gateway statusline` prints a line from. */
+export interface StatusLineAnswer {
+  version: string;
+  /** Spent since the local day began, in all. */
+  today: { spentUsd: number; unpricedRequests: number };
+  /** The session asked about; null when it sent nothing (or none was named). */
+  session: SessionSpend | null;
+  budgets: BudgetState[];
+}
 
 /** What `/ui/api/requests/<id>` answers: the record and, when one is kept, its capture. */
 export interface RequestDetail {
@@ -118,6 +130,19 @@ export function registerDashboard(app: H3, options: DashboardOptions): void {
     if (!/^[\w-]+$/.test(id) || (!record && !capture)) throw nothingAt(event);
     const detail: RequestDetail = { record: record && priced(price, record), capture: capture ?? null, captureMode: captures.mode };
     return json(detail);
+  });
+  // `gateway statusline` (SPEC 11): today's spend, one session's, and where its last request went, from running totals.
+  app.get("/ui/api/statusline", async (event) => {
+    requireKey(event);
+    const ledger = await options.spend.ledger();
+    const id = event.url.searchParams.get("session");
+    const answer: StatusLineAnswer = {
+      version: options.version,
+      today: { spentUsd: ledger.spent("daily"), unpricedRequests: ledger.unpriced("daily") },
+      session: (id && ledger.session(id)) || null,
+      budgets: await options.spend.states(),
+    };
+    return json(answer);
   });
   app.get("/ui/api/upstreams", async (event) => {
     requireKey(event);

@@ -18,6 +18,8 @@ export interface LaunchOptions {
    * the user had set passes as it was), and the gateway passes its credential to `key: "client"` upstreams.
    */
   ownLogin?: boolean | undefined;
+  /** The command Claude Code's status line runs (`gateway statusline`), when `gateway run` sets one (SPEC 11, Status line). */
+  statusLine?: string | undefined;
 }
 
 /** What a known tool needs beyond `gateway env` to start pointed at the gateway without asking anything. */
@@ -70,10 +72,16 @@ const PROFILES: Readonly<Record<string, Profile>> = {
   // read the gateway's model list at start (GET /v1/models?limit=1000) and offer its claude* ids in /model (SPEC 11).
   // With its own login it keeps whatever it signs in with: a subscription's OAuth token (~/.claude/.credentials.json),
   // which it sends as a bearer token to ANTHROPIC_BASE_URL (checked with Claude Code 2.1.197), or the user's own key.
-  claude: (g, { ownLogin }) => ({
-    env: ownLogin ? { CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1" } : { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey, CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1" },
-    leadingArgs: [],
-  }),
+  // Its status line is `gateway statusline`, from a settings file of the gateway's own passed with `--settings`
+  // (loaded over the user's and the project's files; never written into them).
+  claude: (g, { ownLogin, statusLine }) => {
+    const files = statusLine ? settingsFile(g, "claude-code", false, { statusLine: { type: "command", command: statusLine, padding: 0 } }) : undefined;
+    return {
+      env: ownLogin ? { CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1" } : { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey, CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1" },
+      leadingArgs: files ? ["--settings", Object.keys(files)[0]!] : [],
+      ...(files ? { files } : {}),
+    };
+  },
   // Codex reads its provider from ~/.codex/config.toml; `-c` overrides it for this run only, so the user's file
   // stays untouched. It speaks only the Responses API, over HTTP from its first request: `supports_websockets =
   // false` (codex-rs ModelProviderInfo; false is its default for a provider of one's own, said here so that it

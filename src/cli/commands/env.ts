@@ -6,7 +6,8 @@ import { log, print } from "../terminal.js";
 const SHELLS = ["sh", "bash", "zsh", "fish", "powershell"] as const;
 type Shell = (typeof SHELLS)[number];
 
-const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
+/** A POSIX shell word: `value` in single quotes, each quote in it closed, escaped and reopened. */
+export const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 const psQuote = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 /** One shell's syntax for setting exported variables; bash and zsh read what sh reads. */
