@@ -1,8 +1,9 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startPlayingUpstream } from "./helpers/agent-upstream.js";
 import { agentRuns } from "./helpers/agent-run.js";
+import { allText, logInToClaude } from "./helpers/claude-login.js";
 import { runCli } from "./helpers/cli.js";
 import type { Received } from "./helpers/fake-upstream.js";
 import { rawRequest } from "./helpers/http.js";
@@ -21,36 +22,11 @@ import { hasTool, reportToolRun } from "./helpers/tools.js";
 const setUp = agentRuns();
 const TOKEN = "sk-ant-oat01-standin-subscription-token-0123456789abcdef";
 
-/** A private HOME holding Claude Code's subscription login, as its `/login` leaves it. */
-function logIn(home: string): void {
-  const dir = join(home, ".claude");
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, ".credentials.json");
-  const oauth = {
-    accessToken: TOKEN,
-    refreshToken: "sk-ant-ort01-standin-refresh-token-0123456789",
-    expiresAt: Date.UTC(2100, 0, 1),
-    scopes: ["user:inference", "user:profile", "user:sessions:claude_code"],
-    subscriptionType: "max",
-    rateLimitTier: "default_claude_max_20x",
-  };
-  writeFileSync(file, JSON.stringify({ claudeAiOauth: oauth }));
-  chmodSync(file, 0o600);
-}
-
 const credentialHeaders = (request: Received) => ["authorization", "x-api-key", "x-goog-api-key"].filter((name) => request.headers[name] !== undefined);
 
 /** What the running gateway answers at a dashboard data path, asked with the local key as the page asks. */
 async function getJson(port: number, path: string, localKey: string): Promise<unknown> {
   return JSON.parse((await rawRequest(`http://127.0.0.1:${port}`, { path, headers: { authorization: `Bearer ${localKey}` } })).body);
-}
-
-/** Every file under `dir`, as text. */
-function allText(dir: string): string {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => readFileSync(join(entry.parentPath, entry.name), "utf8"))
-    .join("\n");
 }
 
 describe.skipIf(!hasTool("claude"))("Claude Code with its own subscription login through gateway run --own-login", () => {
@@ -69,7 +45,7 @@ describe.skipIf(!hasTool("claude"))("Claude Code with its own subscription login
         local: { url: local.url, formats: ["messages"], key: "none", models: ["claude-haiku-*"] },
       },
     });
-    logIn(home);
+    logInToClaude(home, TOKEN);
 
     const sonnet = await run(["--own-login", "claude", "-p", "Say hello.", "--model", "claude-sonnet-4-5"]);
     expect(sonnet.stdout, sonnet.stderr).toContain("Answered with your subscription.");
