@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
@@ -69,6 +69,12 @@ describe("gateway statusline", () => {
     // A session that sent nothing has no route and no spend of its own; with no input, neither.
     expect((await runCli(["statusline", "-p", port], env, claudeInput("s-3"))).stdout).toBe(`gateway :${port} · today $3.60 · daily budget 90%\n`);
     expect((await runCli(["statusline", "-p", port], env, "")).stdout).toBe(`gateway :${port} · today $3.60 · daily budget 90%\n`);
+    // The README's example is a line of this shape.
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const example = /### `gateway statusline`\n\n```sh\n\$ echo '(.*)' \| gateway statusline\n(.*)\n```/.exec(readme);
+    expect(JSON.parse(example![1]!)).toMatchObject({ session_id: expect.any(String), model: { id: expect.any(String) } });
+    const shape = (text: string) => text.replace(/:\d+/, ":N").replace(/\$\d+\.\d\d/g, "$X").replace(/\d+%/, "N%").replace(/→ \S+ \S+/, "→ U M");
+    expect(shape(example![2]!)).toBe(shape(line.stdout.trim()));
     // Another configuration's key gets no answer: this gateway is not the one it asks about.
     const stranger = await runCli(["statusline", "-p", port], { ...env, GATEWAY_LOCAL_KEY: "gw-some-other-key" }, claudeInput("s-1"));
     expect(stranger.stdout).toBe("gateway: not running (start it: gateway start)\n");
