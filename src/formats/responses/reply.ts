@@ -2,7 +2,8 @@ import type { HubReply, Json } from "../../translate/hub.js";
 import { readHubReply } from "../../translate/hub-reply.js";
 import type { ReplyHints, TranslateContext } from "../../translate/types.js";
 import { callItemPrefix, messageItem, reasoningItem, responseObject, responseUsage, statusOf, toolCallItem } from "./output-items.js";
-import type { ResponsesHints } from "./to-hub.js";
+import type { ResponseEcho, ResponsesHints } from "./to-hub.js";
+import { compactedResponse, compactionItem, type CompactionAsk } from "./compaction.js";
 import { clientTool } from "../../translate/tool-names.js";
 
 /**
@@ -14,6 +15,8 @@ import { clientTool } from "../../translate/tool-names.js";
 export function responsesReply(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json {
   const id = ctx.ids("resp_");
   const parts = readHubReply(reply);
+  const { compaction, echo } = hints as ResponsesHints;
+  if (compaction) return compactionReply(id, parts, compaction, ctx, echo);
   const output: Json[] = [];
   if (parts.reasoning) output.push(reasoningItem(ctx.ids("rs_"), parts.reasoning.text, parts.reasoning.field, ctx.seal));
   if (parts.answer) output.push(messageItem(ctx.ids("msg_"), "completed", parts.answer));
@@ -32,6 +35,20 @@ export function responsesReply(reply: HubReply, hints: ReplyHints, ctx: Translat
       usage: responseUsage(parts.usage),
       incompleteDetails: incomplete_details,
     },
-    (hints as ResponsesHints).echo,
+    echo,
   );
+}
+
+/**
+ * A compaction's reply (SPEC 11): its one `compaction` item holds the model's summary (its reasoning when it wrote
+ * nothing else), whatever else the model said or tried to call left out. The compaction endpoint answers
+ * `{"output": [...]}`; a trigger request a response like any other.
+ */
+function compactionReply(id: string, parts: ReturnType<typeof readHubReply>, ask: CompactionAsk, ctx: TranslateContext, echo: ResponseEcho | undefined): Json {
+  const createdAt = Math.floor(Date.now() / 1000);
+  const output = [compactionItem(ctx.ids("cmp_"), parts.answer || parts.reasoning?.text || "", ctx.seal)];
+  const usage = responseUsage(parts.usage);
+  if (ask === "endpoint") return compactedResponse(id, createdAt, output, usage);
+  const { status, incomplete_details } = statusOf(parts.finishReason, false);
+  return responseObject({ id, createdAt, model: ctx.clientModel, status, output, usage, incompleteDetails: incomplete_details }, echo);
 }
