@@ -104,15 +104,18 @@ describe("the compaction reply", () => {
     expect(body).toEqual(envelopeOf({ output: [{ id: "cmp_1", type: "compaction", encrypted_content: testSeal.sealSummary("The user listed files.") }] }));
   });
 
-  it("answers the endpoint with {output: [...]}, the id, time and usage; a reply of reasoning alone is its summary", () => {
-    const body = stamped(responsesClient.replyFromHub(hubReply({ reasoning_content: "Only thoughts." }, "stop", usage), hints("endpoint"), testContext()));
+  it("answers the endpoint as the API does: its user messages as they came, then the item; a reply of reasoning alone is its summary", () => {
+    const { hints: endpointHints } = toHub({ model: "m", input: history, tools: [shell] }, testContext({ path: COMPACT_PATH }));
+    const body = stamped(responsesClient.replyFromHub(hubReply({ reasoning_content: "Only thoughts." }, "stop", usage), endpointHints, testContext()));
     expect(body).toEqual({
       id: "resp_1",
       object: "response.compaction",
       created_at: 0,
-      output: [{ id: "cmp_1", type: "compaction", encrypted_content: testSeal.sealSummary("Only thoughts.") }],
+      output: [history[0], { id: "cmp_1", type: "compaction", encrypted_content: testSeal.sealSummary("Only thoughts.") }],
       usage: responseUsage,
     });
+    const { hints: stringHints } = toHub({ model: "m", input: "Hello." }, testContext({ path: COMPACT_PATH }));
+    expect((stringHints as ResponsesHints).userMessages).toEqual([{ type: "message", role: "user", content: [{ type: "input_text", text: "Hello." }] }]);
   });
 
   it("streams no text: the stream closes with one compaction item, added and done, then response.completed with it and the usage", () => {

@@ -56,7 +56,17 @@ export function summaryText(item: Json, seal: ReasoningSeal): string | undefined
   return summary ? `${SUMMARY_HEADING}\n\n${summary}` : undefined;
 }
 
-/** The answer of `POST /v1/responses/compact`: the output, with the id, time and usage the API gives it. */
-export function compactedResponse(id: string, createdAt: number, output: Json[], usage: Json): Json {
-  return { id, object: "response.compaction", created_at: createdAt, output, usage };
+/**
+ * The user messages of a compaction endpoint's input, as they came: the API answers "all user messages, followed by
+ * a single compaction item" (openai-node, `CompactedResponse.output`), and Codex keeps them from there.
+ */
+export function userMessages(input: unknown): Json[] {
+  if (typeof input === "string") return [{ type: "message", role: "user", content: [{ type: "input_text", text: input }] }];
+  if (!Array.isArray(input)) return [];
+  return input.filter((item): item is Json => isObject(item) && (item.type ?? "message") === "message" && item.role === "user");
+}
+
+/** The answer of `POST /v1/responses/compact`: the user messages, then the one compaction item, with the id, time and usage the API gives it. */
+export function compactedResponse(id: string, createdAt: number, messages: readonly Json[], item: Json, usage: Json): Json {
+  return { id, object: "response.compaction", created_at: createdAt, output: [...messages, item], usage };
 }

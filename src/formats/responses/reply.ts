@@ -2,8 +2,8 @@ import type { HubReply, Json } from "../../translate/hub.js";
 import { readHubReply } from "../../translate/hub-reply.js";
 import type { ReplyHints, TranslateContext } from "../../translate/types.js";
 import { callItemPrefix, messageItem, reasoningItem, responseObject, responseUsage, statusOf, toolCallItem } from "./output-items.js";
-import type { ResponseEcho, ResponsesHints } from "./to-hub.js";
-import { compactedResponse, compactionItem, type CompactionAsk } from "./compaction.js";
+import type { ResponsesHints } from "./to-hub.js";
+import { compactedResponse, compactionItem } from "./compaction.js";
 import { clientTool } from "../../translate/tool-names.js";
 
 /**
@@ -15,8 +15,7 @@ import { clientTool } from "../../translate/tool-names.js";
 export function responsesReply(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json {
   const id = ctx.ids("resp_");
   const parts = readHubReply(reply);
-  const { compaction, echo } = hints as ResponsesHints;
-  if (compaction) return compactionReply(id, parts, compaction, ctx, echo);
+  if ((hints as ResponsesHints).compaction) return compactionReply(id, parts, hints as ResponsesHints, ctx);
   const output: Json[] = [];
   if (parts.reasoning) output.push(reasoningItem(ctx.ids("rs_"), parts.reasoning.text, parts.reasoning.field, ctx.seal));
   if (parts.answer) output.push(messageItem(ctx.ids("msg_"), "completed", parts.answer));
@@ -35,20 +34,20 @@ export function responsesReply(reply: HubReply, hints: ReplyHints, ctx: Translat
       usage: responseUsage(parts.usage),
       incompleteDetails: incomplete_details,
     },
-    echo,
+    (hints as ResponsesHints).echo,
   );
 }
 
 /**
  * A compaction's reply (SPEC 11): its one `compaction` item holds the model's summary (its reasoning when it wrote
- * nothing else), whatever else the model said or tried to call left out. The compaction endpoint answers
- * `{"output": [...]}`; a trigger request a response like any other.
+ * nothing else), whatever else the model said or tried to call left out. The compaction endpoint answers as the API
+ * does, the user messages it was given before the item; a trigger request gets a response like any other.
  */
-function compactionReply(id: string, parts: ReturnType<typeof readHubReply>, ask: CompactionAsk, ctx: TranslateContext, echo: ResponseEcho | undefined): Json {
+function compactionReply(id: string, parts: ReturnType<typeof readHubReply>, hints: ResponsesHints, ctx: TranslateContext): Json {
   const createdAt = Math.floor(Date.now() / 1000);
-  const output = [compactionItem(ctx.ids("cmp_"), parts.answer || parts.reasoning?.text || "", ctx.seal)];
+  const item = compactionItem(ctx.ids("cmp_"), parts.answer || parts.reasoning?.text || "", ctx.seal);
   const usage = responseUsage(parts.usage);
-  if (ask === "endpoint") return compactedResponse(id, createdAt, output, usage);
+  if (hints.compaction === "endpoint") return compactedResponse(id, createdAt, hints.userMessages ?? [], item, usage);
   const { status, incomplete_details } = statusOf(parts.finishReason, false);
-  return responseObject({ id, createdAt, model: ctx.clientModel, status, output, usage, incompleteDetails: incomplete_details }, echo);
+  return responseObject({ id, createdAt, model: ctx.clientModel, status, output: [item], usage, incompleteDetails: incomplete_details }, hints.echo);
 }

@@ -5,7 +5,7 @@ import { hubMessages } from "./request-input.js";
 import { hubToolChoice, hubTools } from "./request-tools.js";
 import { effortOfWord } from "../../translate/reasoning-effort.js";
 import { createToolNames } from "../../translate/tool-names.js";
-import { compactionAsked, SUMMARY_PROMPT, type CompactionAsk } from "./compaction.js";
+import { compactionAsked, SUMMARY_PROMPT, userMessages, type CompactionAsk } from "./compaction.js";
 
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const finite = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
@@ -24,6 +24,8 @@ export interface ResponseEcho {
 export interface ResponsesHints extends ReplyHints {
   echo?: ResponseEcho;
   compaction?: CompactionAsk;
+  /** The compaction endpoint's user messages, which its answer repeats before the compaction item. */
+  userMessages?: Json[];
 }
 
 /** `text.format` as chat's `response_format`; plain text needs none. */
@@ -73,7 +75,11 @@ export function responsesToHub(body: Json, ctx: TranslateContext): ToHub {
   const request: HubRequest = { model: ctx.upstreamModel, messages: hubMessages(body, tools, names, ctx) };
   const reasoning = isObject(body.reasoning) ? body.reasoning : undefined;
   const compaction = compactionAsked(body, ctx.path);
-  if (compaction) return summaryRequest(request, tools, reasoning, { toolNames: names.hints(), echo: echoOf(body, reasoning), compaction });
+  if (compaction) {
+    const hints: ResponsesHints = { toolNames: names.hints(), echo: echoOf(body, reasoning), compaction };
+    if (compaction === "endpoint") hints.userMessages = userMessages(body.input);
+    return summaryRequest(request, tools, reasoning, hints);
+  }
   if (body.stream === true) request.stream = true;
   const maxTokens = finite(body.max_output_tokens);
   if (maxTokens !== undefined && maxTokens > 0) request.max_tokens = Math.floor(maxTokens);
