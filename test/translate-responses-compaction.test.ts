@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Json } from "../src/translate/hub.js";
 import { COMPACT_PATH, SUMMARY_HEADING, SUMMARY_PROMPT } from "../src/formats/responses/compaction.js";
@@ -152,5 +153,14 @@ describe("a compaction item sent back", () => {
       expect(toHub(later({ type: "compaction", encrypted_content })).request.messages).toEqual([{ role: "user", content: "Go on." }]);
     }
     expect(toHub(later({ type: "context_compaction" })).request.messages).toEqual([{ role: "user", content: "Go on." }]);
+  });
+});
+
+describe("the README", () => {
+  it("states the summary prompt and the heading of a summary sent back, as the gateway sends them", () => {
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const prose = readme.replace(/\n(> |  )?/g, " ");
+    expect(prose).toContain(SUMMARY_PROMPT);
+    expect(prose).toContain(`"${SUMMARY_HEADING}"`);
   });
 });
