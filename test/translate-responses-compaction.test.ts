@@ -5,7 +5,9 @@ import { COMPACT_PATH, SUMMARY_HEADING, SUMMARY_PROMPT } from "../src/formats/re
 import { responsesClient } from "../src/formats/responses/translators.js";
 import { createReasoningSeal } from "../src/translate/reasoning-seal.js";
 import type { ResponsesHints } from "../src/formats/responses/to-hub.js";
-import { deltaItem, hubReply, testContext, testSeal, usageItem } from "./helpers/translate.js";
+import { chatUpstream } from "../src/formats/chat/chat-upstream.js";
+import { scriptStream } from "./helpers/chat-script.js";
+import { deltaItem, hubReply, testContext, testSeal, translateStream, usageItem } from "./helpers/translate.js";
 import { completed, data, envelopeOf, responseUsage, runStream, stamped, toHub, types, usage } from "./helpers/translate-responses.js";
 
 /** Codex's remote compaction on a translated route (SPEC 11): the summary request, its one `compaction` item, and the item sent back. */
@@ -125,6 +127,27 @@ describe("the compaction reply", () => {
     const item = { id: "cmp_1", type: "compaction", encrypted_content: testSeal.sealSummary("The user listed files.") };
     expect(data(events, "response.output_item.done")).toEqual([{ type: "response.output_item.done", sequence_number: 3, output_index: 0, item }]);
     expect(completed(events)).toEqual(envelopeOf({ output: [item] }));
+  });
+});
+
+describe("the compaction stream, from a chat upstream's bytes", () => {
+  const summary = "Sümmary 😀: the user listed files.";
+  const bytes = Buffer.from((scriptStream({ reasoning: "Thïnk 😀.", text: summary }) as { chunks: string[] }).chunks.join(""));
+  const hints: ResponsesHints = { compaction: "trigger" };
+  const whole = translateStream(responsesClient, chatUpstream, [bytes], hints);
+
+  it("seals the whole summary, every character of it, into the one item", () => {
+    const done = data(whole, "response.output_item.done");
+    expect(done).toHaveLength(1);
+    expect(testSeal.openSummary((done[0]!.item as Json).encrypted_content as string)).toBe(summary);
+  });
+
+  it("gives the same events for a cut at every byte offset, and fed one byte at a time", () => {
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const events = translateStream(responsesClient, chatUpstream, [bytes.subarray(0, cut), bytes.subarray(cut)], hints);
+      if (JSON.stringify(events) !== JSON.stringify(whole)) expect(events, `cut at byte ${cut}`).toEqual(whole);
+    }
+    expect(translateStream(responsesClient, chatUpstream, [...bytes].map((byte) => Buffer.from([byte])), hints)).toEqual(whole);
   });
 });
 
