@@ -137,7 +137,9 @@ describe("Codex's compaction on a native Responses upstream", () => {
   it("passes the trigger request and the compaction endpoint through as they came, and their replies back", async () => {
     const compactionReply = { id: "resp_n", object: "response.compaction", created_at: 1, output: [{ id: "cmp_n", type: "compaction", encrypted_content: "openai-opaque" }], usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } };
     const { native, chat, client } = await setup(compactionReply);
-    const body = { ...triggerBody(false), model: "gpt-5.1-codex" };
+    // A compaction item the gateway made on a chat route earlier in the session goes too, as it came.
+    const ours = { type: "compaction", id: "cmp_1", encrypted_content: testSeal.sealSummary(SUMMARY) };
+    const body = { ...triggerBody(false), model: "gpt-5.1-codex", input: [ours, ...history, { type: "compaction_trigger" }] };
     const bytes = JSON.stringify(body);
     const response = await client.post("/responses", { body });
     expect(response).toEqual(compactionReply);
