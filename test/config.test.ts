@@ -73,6 +73,7 @@ describe("a single upstream, as before several", () => {
         retries: 1,
         timeouts: { connectMs: 10_000, firstByteMs: 600_000, idleMs: 5_000 },
         anthropicVersion: "2023-06-01",
+        budgets: {},
       },
     ]);
   });
@@ -144,6 +145,7 @@ describe("upstreams", () => {
       retries: 0,
       timeouts: { connectMs: 2_000, firstByteMs: 600_000, idleMs: 300_000 },
       anthropicVersion: "2024-01-01",
+      budgets: {},
     });
     expect(local).toMatchObject({ url: "http://localhost:11434", formats: ["chat"], key: { kind: "none" }, models: ["qwen*", "llama3"], retries: 4 });
     expect(local!.timeouts).toEqual({ connectMs: 2_000, firstByteMs: 1_000, idleMs: 300_000 });
@@ -188,6 +190,7 @@ describe("upstreams", () => {
       retries: 0,
       timeouts: { connectMs: 1, firstByteMs: 2, idleMs: 3 },
       anthropicVersion: "2023-06-01",
+      budgets: {},
     });
   });
 
@@ -311,12 +314,14 @@ describe("an upstreams entry", () => {
     expect(fileProblem(entry({ formats: "chat" }))).toBe(`"upstreams.local.formats" must be ${expected} (got "chat").`);
   });
 
-  it("takes key keychain, none or env:<VAR>, and refuses every other form", () => {
+  it("takes key keychain, none, client or env:<VAR>, and refuses every other form", () => {
     const keyOf = (key: string) => load(entry({ key })).upstreams[0]!.key;
     expect(keyOf("keychain")).toEqual({ kind: "keychain" });
     expect(keyOf("none")).toEqual({ kind: "none" });
+    expect(keyOf("client")).toEqual({ kind: "client" });
     expect(keyOf("env:_MY_KEY2")).toEqual({ kind: "env", variable: "_MY_KEY2" });
-    const expected = '"keychain", "none" or "env:" and the name of an environment variable, e.g. "env:OPENROUTER_API_KEY"';
+    const expected =
+      '"keychain", "none", "client", "env:" and the name of an environment variable (e.g. "env:OPENROUTER_API_KEY"), "keychain:<label>", or an array of distinct keys that take turns (e.g. ["keychain:work", "env:SPARE_KEY"])';
     for (const key of ["env:", "env:1KEY", "env:MY-KEY", "ENV:KEY", "env: KEY", "sk-abc", "", 5, null]) {
       expect(fileProblem(entry({ key })), String(key)).toBe(`"upstreams.local.key" must be ${expected} (got ${JSON.stringify(key)}).`);
     }

@@ -93,21 +93,23 @@ async function checkUpstream(ctx: CommandContext, upstream: UpstreamConfig, alon
   const keys = keyless ? [undefined] : await Promise.all(sources.map((source) => source.get().catch(() => undefined)));
   const checked: Check[] = [];
   let reached: Check | undefined;
-  for (const [i, key] of keys.entries()) {
-    const keyName = several ? ` ${sources[i]!.name}` : "";
-    if (!keyless && key === undefined) {
-      checked.push({ ok: undefined, label: `Upstream${name} key check${keyName} skipped: there is no key to send` });
-      continue;
-    }
-    try {
+  try {
+    for (const [i, key] of keys.entries()) {
+      const keyName = several ? ` ${sources[i]!.name}` : "";
+      if (!keyless && key === undefined) {
+        checked.push({ ok: undefined, label: `Upstream${name} key check${keyName} skipped: there is no key to send` });
+        continue;
+      }
       const result = await checkKey(upstream, key);
       reached ??= { ok: true, label: `Upstream ${where} reachable (HTTP ${result.status})` };
       checked.push(verdictOf(ctx, upstream, name, keyName, result.status, result.path, keyless));
-    } catch (error) {
-      return [...keyChecks, { ok: false, label: `Upstream ${where} unreachable: ${(error as Error).message}`, fix: "Check the URL in config.json (or gateway login --upstream <url>), your network and HTTPS_PROXY." }];
     }
+    // With no key to send the upstream is still asked once: whether it answers at all is worth knowing.
+    reached ??= { ok: true, label: `Upstream ${where} reachable (HTTP ${(await checkKey(upstream, undefined)).status})` };
+  } catch (error) {
+    return [...keyChecks, { ok: false, label: `Upstream ${where} unreachable: ${(error as Error).message}`, fix: "Check the URL in config.json (or gateway login --upstream <url>), your network and HTTPS_PROXY." }];
   }
-  return [...keyChecks, ...(reached ? [reached] : []), ...checked];
+  return [...keyChecks, reached, ...checked];
 }
 
 async function checkPort(ctx: CommandContext, flag: number | undefined): Promise<Check> {
