@@ -1,3 +1,4 @@
+import type { KindQuirks } from "../kinds/types.js";
 import type { HubChunk, HubReply, HubRequest, Json, ReasoningField } from "./hub.js";
 
 /**
@@ -91,6 +92,8 @@ export interface TranslateContext {
   reasoningEffort: boolean;
   /** Whether the upstream is a provider of Anthropic's own (messages served natively): Claude Code's per-turn billing line stays in the system prompt only then. */
   keepsBillingHeader: boolean;
+  /** The routed upstream's kind's quirks (SPEC 11, Kinds): what a chat request for it changes (`kinds/hub-quirks.ts`). */
+  quirks: KindQuirks;
   seal: ReasoningSeal;
   ids: IdSource;
 }

@@ -1,3 +1,4 @@
+import { applyHubQuirks } from "../../kinds/hub-quirks.js";
 import type { HubChunk, HubReply } from "../../translate/hub.js";
 import type { ErrorFields, HubStreamItem, UpstreamEvent, UpstreamSide, UpstreamToHubStream } from "../../translate/types.js";
 
@@ -36,13 +37,15 @@ export function chatStreamToHub(): UpstreamToHubStream {
 export const chatReplyToHub = (reply: Record<string, unknown>): HubReply => reply as unknown as HubReply;
 
 /**
- * Chat upstreams speak the hub's language: requests go out as they are, asked for usage in their streams (SPEC 10
- * rule 3: only a chat stream needs asking), and replies come back as they are.
+ * Chat upstreams speak the hub's language: requests go out as they are, changed only where the upstream's kind says
+ * (SPEC 11, Kinds: `applyHubQuirks`), asked for usage in their streams (SPEC 10 rule 3: only a chat stream needs
+ * asking), and replies come back as they are.
  */
 export const chatUpstream: UpstreamSide = {
-  fromHub(request) {
-    if (request.stream) request.stream_options = { include_usage: true };
-    return request;
+  fromHub(request, ctx) {
+    const out = applyHubQuirks(ctx.quirks, request);
+    if (out.stream) out.stream_options = { include_usage: true };
+    return out;
   },
   replyToHub: chatReplyToHub,
   streamToHub: chatStreamToHub,

@@ -55,8 +55,9 @@ function echoOf(body: Json, reasoning: Json | undefined): ResponseEcho {
 
 /**
  * A Responses request as a chat request, built from a whitelist: what chat cannot say (`store`, `include`,
- * `prompt_cache_key`, `truncation`, `metadata`, `service_tier`, `background`, `user`, `text.verbosity`,
- * `reasoning.summary`, hosted tools) is left out. `previous_response_id` is refused: a translated route keeps no
+ * `truncation`, `metadata`, `service_tier`, `background`, `user`, `text.verbosity`, `reasoning.summary`, hosted
+ * tools) is left out. Codex's `prompt_cache_key` goes on, for the chat kinds that take it (SPEC 11: the kind's
+ * hub quirks drop it for every other). `previous_response_id` is refused: a translated route keeps no
  * responses to continue from.
  */
 export function responsesToHub(body: Json, ctx: TranslateContext): ToHub {
@@ -89,6 +90,7 @@ export function responsesToHub(body: Json, ctx: TranslateContext): ToHub {
   if (effort) request.reasoning_effort = effort;
   const format = responseFormat(body.text);
   if (format) request.response_format = format;
+  if (typeof body.prompt_cache_key === "string" && body.prompt_cache_key) request.prompt_cache_key = body.prompt_cache_key;
   const hints: ResponsesHints = { toolNames: names.hints(), echo: echoOf(body, reasoning) };
   return { request, hints };
 }

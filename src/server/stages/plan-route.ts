@@ -1,5 +1,6 @@
 import { badRequest } from "../../errors/index.js";
 import { FORMATS, type WireFormat } from "../../formats/index.js";
+import { kindNamed } from "../../kinds/index.js";
 import type { ClientRequest } from "../../request/client-request.js";
 import type { Route } from "../../routing/router.js";
 import { translateRequest, type TranslateContext } from "../../translate/index.js";
@@ -56,6 +57,7 @@ function translateContext(upstream: Upstream, route: Route, to: WireFormat | und
     maxOutputTokens: upstream.config.maxOutputTokens,
     reasoningEffort: upstream.config.reasoning === "effort",
     keepsBillingHeader: to?.keepsBillingHeader === true,
+    quirks: kindNamed(upstream.config.kind).quirks,
     seal: ctx.seal,
     ids: randomIds,
   };

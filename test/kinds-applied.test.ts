@@ -1,0 +1,70 @@
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { describe, expect, it } from "vitest";
+import type { KindName } from "../src/kinds/index.js";
+import { scripted } from "./helpers/chat-script.js";
+import { closeAfterEach } from "./helpers/close-after-each.js";
+import { startFakeUpstream, type Received } from "./helpers/fake-upstream.js";
+import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
+
+/**
+ * SPEC 11, Kinds, through the real server: each kind's quirks reach an upstream of that kind and no other. One fake
+ * upstream answers as a chat server on every kind's real path (OpenRouter's under `/api`), and records what it got.
+ */
+
+const opened = closeAfterEach();
+
+/** Where each kind's chat path lives under its usual base URL. */
+const BASE_PATH: Partial<Record<KindName, string>> = { openrouter: "/api" };
+
+/** A gateway with one chat-only upstream per kind, model `m-<kind>` routed to it, all in front of one fake. */
+async function gatewayOverKinds(kinds: readonly KindName[], entry: Record<string, unknown> = { formats: ["chat"] }) {
+  const upstream = opened(await startFakeUpstream({ script: scripted({ text: "ok" }) }));
+  const upstreams = Object.fromEntries(kinds.map((kind) => [kind, { kind, url: `${upstream.url}${BASE_PATH[kind] ?? ""}`, models: [`m-${kind}`], ...entry }]));
+  const gateway = opened(await startTestGateway(undefined, { file: { upstreams } }));
+  /** What the upstream got for the one request to `kind`'s model. */
+  const receivedBy = (kind: KindName): Received => {
+    const got = upstream.received.filter((request) => request.body?.model === `m-${kind}`);
+    expect(got, kind).toHaveLength(1);
+    return got[0]!;
+  };
+  return { upstream, gateway, receivedBy };
+}
+
+describe("hub quirks on a translated route reach only their kind (SPEC 11, Kinds)", () => {
+  const KINDS_TRIED: readonly KindName[] = ["openai", "openrouter", "deepseek", "ollama", "vllm", "llamacpp", "generic"];
+
+  it("Codex's prompt_cache_key reaches OpenAI and OpenRouter only; output limit and effort go in each kind's own words", async () => {
+    const { gateway, receivedBy } = await gatewayOverKinds(KINDS_TRIED);
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
+    for (const kind of KINDS_TRIED) {
+      const reply = await client.responses.create({ model: `m-${kind}`, input: "hi", prompt_cache_key: "019a-session", max_output_tokens: 1000, reasoning: { effort: "high" } });
+      expect(reply.output_text, kind).toBe("ok");
+    }
+    const sent = Object.fromEntries(KINDS_TRIED.map((kind) => [kind, receivedBy(kind)]));
+    for (const kind of KINDS_TRIED) expect(sent[kind]!.path, kind).toBe(`${BASE_PATH[kind] ?? ""}/v1/chat/completions`);
+    const has = (field: string) => KINDS_TRIED.filter((kind) => sent[kind]!.body![field] !== undefined);
+    expect(has("prompt_cache_key")).toEqual(["openai", "openrouter"]);
+    expect(sent.openai!.body!.prompt_cache_key).toBe("019a-session");
+    expect(has("max_completion_tokens")).toEqual(["openai"]);
+    expect(sent.openai!.body!.max_completion_tokens).toBe(1000);
+    expect(has("max_tokens")).toEqual(KINDS_TRIED.filter((kind) => kind !== "openai"));
+    // Effort: chat's own field where the kind takes it (generic only with `"reasoning": "effort"`, which it lacks).
+    expect(has("reasoning_effort")).toEqual(["openai", "ollama", "vllm", "llamacpp"]);
+    expect(sent.openrouter!.body!.reasoning).toEqual({ effort: "high" });
+    expect(sent.deepseek!.body!.thinking).toEqual({ type: "enabled" });
+    expect(has("chat_template_kwargs")).toEqual(["vllm"]);
+    expect(sent.vllm!.body!.chat_template_kwargs).toEqual({ enable_thinking: true, thinking: true });
+  });
+
+  it("llama.cpp gets `{}` where a tool schema says `true` (its grammar converter refuses it); every other kind gets the schema as sent", async () => {
+    const kinds: KindName[] = ["llamacpp", "vllm", "ollama", "generic"];
+    const { gateway, receivedBy } = await gatewayOverKinds(kinds);
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
+    const parameters = { type: "object", properties: { paths: { type: "array", items: true } }, additionalProperties: false };
+    for (const kind of kinds) await client.responses.create({ model: `m-${kind}`, input: "list", tools: [{ type: "function", name: "ls", parameters, strict: false }] });
+    const schema = (kind: KindName) => (receivedBy(kind).body!.tools as { function: { parameters: unknown } }[])[0]!.function.parameters;
+    expect(schema("llamacpp")).toEqual({ ...parameters, properties: { paths: { type: "array", items: {} } } });
+    for (const kind of ["vllm", "ollama", "generic"] as const) expect(schema(kind), kind).toEqual(parameters);
+  });
+});
