@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { KindName } from "../src/kinds/index.js";
 import { scripted } from "./helpers/chat-script.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
-import { startFakeUpstream, type Received } from "./helpers/fake-upstream.js";
+import { FAKE_UPSTREAM_KEY, startFakeUpstream, type Received } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
 
 /**
@@ -66,5 +66,29 @@ describe("hub quirks on a translated route reach only their kind (SPEC 11, Kinds
     const schema = (kind: KindName) => (receivedBy(kind).body!.tools as { function: { parameters: unknown } }[])[0]!.function.parameters;
     expect(schema("llamacpp")).toEqual({ ...parameters, properties: { paths: { type: "array", items: {} } } });
     for (const kind of ["vllm", "ollama", "generic"] as const) expect(schema(kind), kind).toEqual(parameters);
+  });
+});
+
+/** A messages server: every `/v1/messages` call answered with one text reply, anything else as a chat server. */
+const messagesServer = (request: Received) =>
+  request.path.endsWith("/v1/messages")
+    ? { json: { id: "msg_1", type: "message", role: "assistant", model: String(request.body?.model), content: [{ type: "text", text: "ok" }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 3, output_tokens: 1 } } }
+    : scripted({ text: "ok" })(request);
+
+describe("the key in each kind's header (SPEC 11, Kinds)", () => {
+  it("vLLM and OpenRouter get `Authorization: Bearer` on their messages endpoints too; DeepSeek and generic get x-api-key", async () => {
+    const upstream = opened(await startFakeUpstream({ script: messagesServer }));
+    const kinds: KindName[] = ["vllm", "openrouter", "deepseek", "generic"];
+    const upstreams = Object.fromEntries(kinds.map((kind) => [kind, { kind, url: `${upstream.url}${BASE_PATH[kind] ?? ""}`, formats: ["messages"], messagesSegment: "", key: "keychain", models: [`m-${kind}`] }]));
+    const gateway = opened(await startTestGateway(undefined, { file: { upstreams } }));
+    const client = new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
+    for (const kind of kinds) await client.messages.create({ model: `m-${kind}`, max_tokens: 10, messages: [{ role: "user", content: "hi" }] });
+    const auth = Object.fromEntries(upstream.received.map((request) => [request.body?.model, [request.path, request.headers.authorization, request.headers["x-api-key"]]]));
+    expect(auth).toEqual({
+      "m-vllm": ["/v1/messages", `Bearer ${FAKE_UPSTREAM_KEY}`, undefined],
+      "m-openrouter": ["/api/v1/messages", `Bearer ${FAKE_UPSTREAM_KEY}`, undefined],
+      "m-deepseek": ["/v1/messages", undefined, FAKE_UPSTREAM_KEY],
+      "m-generic": ["/v1/messages", undefined, FAKE_UPSTREAM_KEY],
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { Dispatcher } from "undici";
 import { ECHO_UPSTREAM, type UpstreamConfig } from "../config/index.js";
 import { pause, type AbortLike } from "./abort-like.js";
 import { familyOf } from "../formats/families.js";
+import { kindNamed } from "../kinds/index.js";
 import type { Family, Format, Segments } from "../formats/index.js";
 import { dispatchReply, type DispatchedReply } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
@@ -78,6 +79,8 @@ export function createUpstream(options: UpstreamOptions) {
   const segments: Segments = { messages: config.messagesSegment, gemini: config.geminiSegment };
   const formats: ReadonlySet<Format> = new Set(config.formats);
   const families: readonly Family[] = [...new Set(config.formats.map(familyOf))];
+  // vLLM and OpenRouter check `Authorization: Bearer` on their messages endpoints too (see their kinds).
+  const bearerAlways = kindNamed(config.kind).quirks.bearerInEveryFormat;
   const staticHeaders = Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value] as const);
   let pool: Promise<Dispatcher> | undefined;
   // The pool once made: a request then reaches undici without waiting a turn for a settled promise.
@@ -85,7 +88,7 @@ export function createUpstream(options: UpstreamOptions) {
 
   function headersFor(call: UpstreamCall, key: string | undefined): HeaderMap {
     const headers: HeaderMap = { ...call.headers };
-    if (key !== undefined) Object.assign(headers, config.keyHeader ? { [config.keyHeader]: key } : call.family.auth.upstreamAuth(key));
+    if (key !== undefined) Object.assign(headers, config.keyHeader ? { [config.keyHeader]: key } : bearerAlways ? { authorization: `Bearer ${key}` } : call.family.auth.upstreamAuth(key));
     const { defaultVersion } = call.family.auth;
     if (defaultVersion !== undefined) headers["anthropic-version"] = config.anthropicVersion ?? call.version ?? defaultVersion;
     // Static headers win over a client's header of the same name (SPEC 10, Details).
