@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
@@ -6,6 +7,7 @@ import { scripted } from "./helpers/chat-script.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { FAKE_UPSTREAM_KEY, startFakeUpstream, type Received } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
+import { messagesHeaders, rawRequest } from "./helpers/http.js";
 
 /**
  * SPEC 11, Kinds, through the real server: each kind's quirks reach an upstream of that kind and no other. One fake
@@ -90,5 +92,47 @@ describe("the key in each kind's header (SPEC 11, Kinds)", () => {
       "m-deepseek": ["/v1/messages", undefined, FAKE_UPSTREAM_KEY],
       "m-generic": ["/v1/messages", undefined, FAKE_UPSTREAM_KEY],
     });
+  });
+});
+
+describe("betas and their body fields on a messages passthrough (SPEC 11, Kinds)", () => {
+  const built = JSON.parse(readFileSync(new URL("fixtures/kinds/claude-code-2.1.197-betas.json", import.meta.url), "utf8")) as { headers: Record<string, string>; body: Record<string, unknown> };
+
+  it("Anthropic and generic get Claude Code's request byte for byte; DeepSeek, Ollama and LiteLLM only the betas their kind takes, without the withheld ones' fields", async () => {
+    const upstream = opened(await startFakeUpstream({ script: messagesServer }));
+    const kinds: KindName[] = ["anthropic", "generic", "deepseek", "ollama", "litellm"];
+    const upstreams = Object.fromEntries(kinds.map((kind) => [kind, { kind, url: upstream.url, formats: ["messages"], models: [`m-${kind}`] }]));
+    const gateway = opened(await startTestGateway(undefined, { file: { upstreams } }));
+    const sent = (kind: KindName) => JSON.stringify({ ...built.body, model: `m-${kind}` });
+    for (const kind of kinds) {
+      const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: { ...messagesHeaders(LOCAL_KEY), "anthropic-beta": built.headers["anthropic-beta"]! }, body: sent(kind) });
+      expect(res.status, kind).toBe(200);
+    }
+    const got = (kind: KindName) => upstream.received.find((request) => request.body?.model === `m-${kind}`)!;
+    for (const kind of ["anthropic", "generic"] as const) {
+      expect(got(kind).raw.toString(), kind).toBe(sent(kind));
+      expect(got(kind).headers["anthropic-beta"], kind).toBe(built.headers["anthropic-beta"]);
+    }
+    expect(got("deepseek").path).toBe("/anthropic/v1/messages");
+    expect(got("deepseek").headers["anthropic-beta"]).toBeUndefined();
+    const fields = (kind: KindName) => ["context_management", "diagnostics", "speed"].filter((field) => field in got(kind).body!);
+    expect(fields("deepseek")).toEqual([]);
+    expect((got("deepseek").body!.tools as { type?: string; defer_loading?: boolean }[]).some((tool) => tool.type?.startsWith("advisor") || tool.defer_loading)).toBe(false);
+    expect(JSON.stringify(got("deepseek").body!.messages)).toContain("The user switched to plan mode.");
+    expect(got("ollama").path).toBe("/v1/messages");
+    expect(got("ollama").headers["anthropic-beta"]).toBe("mid-conversation-system-2026-04-07");
+    expect(fields("ollama")).toEqual([]);
+    expect(got("litellm").headers["anthropic-beta"]).not.toContain("cache-diagnosis-2026-04-07");
+    expect(fields("litellm")).toEqual(["context_management", "speed"]);
+  });
+
+  it("a request with no beta field to a kind with an allow-list goes byte for byte, its beta header alone trimmed", async () => {
+    const upstream = opened(await startFakeUpstream({ script: messagesServer }));
+    const gateway = opened(await startTestGateway(undefined, { file: { upstreams: { local: { kind: "ollama", url: upstream.url, formats: ["messages"] } } } }));
+    const body = '{"model":"qwen3",  "max_tokens":10,"messages":[{"role":"user","content":"hi"}]}';
+    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: { ...messagesHeaders(LOCAL_KEY), "anthropic-beta": "claude-code-20250219,interleaved-thinking-2025-05-14" }, body });
+    expect(res.status).toBe(200);
+    expect(upstream.received[0]!.raw.toString()).toBe(body);
+    expect(upstream.received[0]!.headers["anthropic-beta"]).toBeUndefined();
   });
 });

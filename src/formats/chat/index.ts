@@ -36,4 +36,5 @@ export const chatFormat: WireFormat = {
   startsEarly: false,
   wordUpstreamError: openAiWording,
   keepsBillingHeader: false,
+  passthroughQuirks: undefined,
 };

@@ -34,4 +34,5 @@ export const geminiFormat: WireFormat = {
   startsEarly: false,
   wordUpstreamError: ({ fields }) => fields,
   keepsBillingHeader: false,
+  passthroughQuirks: undefined,
 };

@@ -1,7 +1,8 @@
 import type { ErrorFields } from "../../errors/index.js";
 import { isContextLengthError, type UpstreamErrorRead } from "../../translate/upstream-error-reply.js";
 import { isArray, isPositiveInteger, isString, MODEL_AND_MESSAGES, serverSentEvents, streamsWhenAsked } from "../fields.js";
-import type { FormatClaim, WireFormat } from "../format-types.js";
+import { applyBetaPolicy } from "../../kinds/beta-policy.js";
+import type { FormatClaim, PassthroughQuirks, WireFormat } from "../format-types.js";
 import type { FieldRule } from "../types.js";
 import { messagesEcho } from "./echo.js";
 import { messagesFacts } from "./facts.js";
@@ -22,6 +23,22 @@ function anthropicWording({ fields }: UpstreamErrorRead): ErrorFields {
   if (!isContextLengthError(fields.message, fields.code) || /prompt is too long/i.test(fields.message)) return fields;
   return { ...fields, message: `prompt is too long: ${fields.message}` };
 }
+
+/**
+ * Betas and their body fields (SPEC 11, Kinds): a kind that takes every beta (first-party Anthropic, generic) gets
+ * the request as it came; any other only the values its kind accepts, and a withheld beta's fields left out with it.
+ * A translated request to a messages upstream needs none of this: it is written from the hub, which has no beta
+ * field, and goes without the client's `anthropic-*` headers.
+ */
+const betaQuirks: PassthroughQuirks = {
+  applies: (quirks) => quirks.betas !== "all",
+  apply(quirks, headers, body) {
+    const policy = applyBetaPolicy(quirks, headers["anthropic-beta"], body);
+    if (policy.header === undefined) delete headers["anthropic-beta"];
+    else headers["anthropic-beta"] = policy.header;
+    return policy.bodyChanged ? policy.body : undefined;
+  },
+};
 
 /** Anthropic Messages (`POST .../v1/messages` and `.../v1/messages/count_tokens`). */
 export const messagesFormat: WireFormat = {
@@ -44,4 +61,5 @@ export const messagesFormat: WireFormat = {
   startsEarly: true,
   wordUpstreamError: anthropicWording,
   keepsBillingHeader: true,
+  passthroughQuirks: betaQuirks,
 };

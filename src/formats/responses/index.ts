@@ -28,4 +28,5 @@ export const responsesFormat: WireFormat = {
   startsEarly: false,
   wordUpstreamError: openAiWording,
   keepsBillingHeader: false,
+  passthroughQuirks: undefined,
 };

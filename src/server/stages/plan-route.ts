@@ -76,7 +76,8 @@ export function withModelBytes(bytes: Buffer | undefined, target: string | undef
 /**
  * Stage 7a: the request as `upstream` will get it (SPEC section 10, Translation), and how its reply will reach the
  * client. Paths that are not model calls go as they came, in the client's family layout; a model call in a format
- * the upstream serves goes as it came (the aliased model's bytes aside, and reasoning the gateway made removed); any
+ * the upstream serves goes as it came (the aliased model's bytes aside, reasoning the gateway made removed, and what
+ * the upstream's kind refuses left out: `WireFormat.passthroughQuirks`); any
  * other model call is translated into the first format the upstream serves, in the order chat, messages, responses,
  * gemini; a token count in a format it does not serve is answered by the gateway itself.
  */
@@ -85,8 +86,12 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   const { endpoint, query } = request;
   const { family, format } = endpoint;
   if (format === undefined || upstream.serves(format.name)) {
+    const headers = upstreamRequestHeaders(req.rawHeaders, req.headers.connection);
     const stripped = format === undefined ? undefined : stripGatewayReasoning(request.bytes, ctx.seal);
-    const bytes = stripped ? Buffer.from(JSON.stringify(route.target === undefined ? stripped : { ...stripped, model: route.target })) : withModelBytes(request.bytes, route.target);
+    const quirks = kindNamed(upstream.config.kind).quirks;
+    const forKind = format?.passthroughQuirks?.applies(quirks) && request.json ? format.passthroughQuirks.apply(quirks, headers, stripped ?? request.json) : undefined;
+    const body = forKind ?? stripped;
+    const bytes = body ? Buffer.from(JSON.stringify(route.target === undefined ? body : { ...body, model: route.target })) : withModelBytes(request.bytes, route.target);
     const rest = route.target !== undefined && endpoint.pathModel !== undefined ? family.paths.withModel(endpoint.rest, route.target) : endpoint.rest;
     return {
       upstream,
@@ -94,7 +99,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
         family,
         method: req.method ?? "GET",
         path: `${rest}${family.auth.upstreamQuery(query)}`,
-        headers: upstreamRequestHeaders(req.rawHeaders, req.headers.connection),
+        headers,
         version: family.auth.version(req.headers),
         body: bytes,
       },
