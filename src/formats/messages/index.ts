@@ -1,5 +1,6 @@
 import type { ErrorFields } from "../../errors/index.js";
-import { isContextLengthError, type UpstreamErrorRead } from "../../translate/upstream-error-reply.js";
+import { promptTooLong } from "../../translate/context-overflow.js";
+import type { UpstreamErrorRead } from "../../translate/upstream-error-reply.js";
 import { isArray, isPositiveInteger, isString, MODEL_AND_MESSAGES, serverSentEvents, streamsWhenAsked } from "../fields.js";
 import { applyBetaPolicy } from "../../kinds/beta-policy.js";
 import type { FormatClaim, PassthroughQuirks, WireFormat } from "../format-types.js";
@@ -18,10 +19,13 @@ const MESSAGES_RULES: readonly FieldRule[] = [
 const GENERATE: FormatClaim = { kind: "generate", rules: MESSAGES_RULES };
 const COUNT: FormatClaim = { kind: "count", rules: MODEL_AND_MESSAGES };
 
-/** A context overflow reads as Anthropic words it ("prompt is too long"), which is what Claude Code compacts on. */
-function anthropicWording({ fields }: UpstreamErrorRead): ErrorFields {
-  if (!isContextLengthError(fields.message, fields.code) || /prompt is too long/i.test(fields.message)) return fields;
-  return { ...fields, message: `prompt is too long: ${fields.message}` };
+/**
+ * A context overflow reads as Anthropic words it, a 400 `invalid_request_error` "prompt is too long: N tokens > M
+ * maximum", which is what Claude Code compacts on (SPEC 11, What today's tools need).
+ */
+function anthropicWording({ fields, overflow }: UpstreamErrorRead): ErrorFields {
+  if (!overflow) return fields;
+  return { ...fields, status: 400, type: "invalid_request_error", message: promptTooLong(overflow, fields.message) };
 }
 
 /**
