@@ -126,6 +126,25 @@ describe("betas and their body fields on a messages passthrough (SPEC 11, Kinds)
     expect(fields("litellm")).toEqual(["context_management", "speed"]);
   });
 
+  it("Claude Code's billing line reaches Anthropic and generic only: its per-turn hash would defeat any other server's prompt cache", async () => {
+    const recorded = JSON.parse(readFileSync(new URL("fixtures/claude-code-2.1.197-messages.json", import.meta.url), "utf8")) as { headers: Record<string, string>; body: Record<string, unknown> };
+    const upstream = opened(await startFakeUpstream({ script: messagesServer }));
+    const kinds: KindName[] = ["anthropic", "generic", "ollama", "deepseek"];
+    const upstreams = Object.fromEntries(kinds.map((kind) => [kind, { kind, url: upstream.url, formats: ["messages"], messagesSegment: "", models: [`m-${kind}`] }]));
+    const gateway = opened(await startTestGateway(undefined, { file: { upstreams } }));
+    const sent = (kind: KindName) => JSON.stringify({ ...recorded.body, model: `m-${kind}` });
+    for (const kind of kinds) {
+      const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: { ...messagesHeaders(LOCAL_KEY), "anthropic-beta": recorded.headers["anthropic-beta"]! }, body: sent(kind) });
+      expect(res.status, kind).toBe(200);
+    }
+    const got = (kind: KindName) => upstream.received.find((request) => request.body?.model === `m-${kind}`)!;
+    for (const kind of ["anthropic", "generic"] as const) expect(got(kind).raw.toString(), kind).toBe(sent(kind));
+    const { context_management: _withheld, ...rest } = recorded.body;
+    for (const kind of ["ollama", "deepseek"] as const) {
+      expect(got(kind).body, kind).toEqual({ ...rest, model: `m-${kind}`, system: (recorded.body.system as unknown[]).slice(1) });
+    }
+  });
+
   it("a request with no beta field to a kind with an allow-list goes byte for byte, its beta header alone trimmed", async () => {
     const upstream = opened(await startFakeUpstream({ script: messagesServer }));
     const gateway = opened(await startTestGateway(undefined, { file: { upstreams: { local: { kind: "ollama", url: upstream.url, formats: ["messages"] } } } }));

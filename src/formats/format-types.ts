@@ -116,8 +116,6 @@ export interface WireFormat extends ReplyShape {
   readonly startsEarly: boolean;
   /** An upstream's error reply as this format's clients expect it worded on a translated route (SPEC 10 rule 5). */
   wordUpstreamError(read: UpstreamErrorRead): ErrorFields;
-  /** Sent in this format, the request reaches a provider of Anthropic's own: Claude Code's billing line stays in its system prompt. */
-  readonly keepsBillingHeader: boolean;
   /** What a request in this format sent as it came changes for an upstream's kind; undefined: nothing, for any kind. */
   readonly passthroughQuirks: PassthroughQuirks | undefined;
 }

@@ -44,5 +44,6 @@ export const openrouter: Kind = {
     betas: [],
     promptCacheKey: true,
     bearerInEveryFormat: true,
+    billingHeader: false,
   },
 };

@@ -95,6 +95,12 @@ export interface KindQuirks {
   readonly promptCacheKey: boolean;
   /** Its key goes as `Authorization: Bearer` in every format, messages included, not as `x-api-key`. */
   readonly bearerInEveryFormat: boolean;
+  /**
+   * Claude Code's per-turn billing line (`x-anthropic-billing-header: ...; cch=<hash>;`) stays in a messages
+   * request's system prompt: Anthropic reads it (and a `generic` gateway may pass it on to Anthropic); to any other
+   * server it is text whose hash changes every turn, which defeats its prompt cache.
+   */
+  readonly billingHeader: boolean;
 }
 
 /** One kind of server. */

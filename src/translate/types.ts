@@ -90,7 +90,7 @@ export interface TranslateContext {
   maxOutputTokens?: number | undefined;
   /** Whether the upstream accepts chat's `reasoning_effort` (config `"reasoning": "effort"`). */
   reasoningEffort: boolean;
-  /** Whether the upstream is a provider of Anthropic's own (messages served natively): Claude Code's per-turn billing line stays in the system prompt only then. */
+  /** Claude Code's per-turn billing line stays in the system prompt (`KindQuirks.billingHeader`); translated routes never keep it. */
   keepsBillingHeader: boolean;
   /** The routed upstream's kind's quirks (SPEC 11, Kinds): what a chat request for it changes (`kinds/hub-quirks.ts`). */
   quirks: KindQuirks;

@@ -1,4 +1,5 @@
 import type { ErrorFields } from "../../errors/index.js";
+import { systemWithoutBillingLines } from "./system-prompt.js";
 import { promptTooLong } from "../../translate/context-overflow.js";
 import type { UpstreamErrorRead } from "../../translate/upstream-error-reply.js";
 import { isArray, isPositiveInteger, isString, MODEL_AND_MESSAGES, serverSentEvents, streamsWhenAsked } from "../fields.js";
@@ -29,17 +30,20 @@ function anthropicWording({ fields, overflow }: UpstreamErrorRead): ErrorFields 
 }
 
 /**
- * Betas and their body fields (SPEC 11, Kinds): a kind that takes every beta (first-party Anthropic, generic) gets
- * the request as it came; any other only the values its kind accepts, and a withheld beta's fields left out with it.
- * A translated request to a messages upstream needs none of this: it is written from the hub, which has no beta
- * field, and goes without the client's `anthropic-*` headers.
+ * What a messages request sent as it came changes for a server's kind (SPEC 11, Kinds). A kind that takes every beta
+ * and reads Claude Code's billing line (first-party Anthropic, generic) gets it as it came. Any other gets only the
+ * betas its kind accepts, a withheld beta's body fields left out with it (`applyBetaPolicy`), and no billing line,
+ * whose per-turn hash would defeat its prompt cache. A translated request to a messages upstream needs none of this:
+ * it is written from the hub, which has no beta field, and goes without the client's `anthropic-*` headers.
  */
-const betaQuirks: PassthroughQuirks = {
-  applies: (quirks) => quirks.betas !== "all",
+const kindQuirks: PassthroughQuirks = {
+  applies: (quirks) => quirks.betas !== "all" || !quirks.billingHeader,
   apply(quirks, headers, body) {
     const policy = applyBetaPolicy(quirks, headers["anthropic-beta"], body);
     if (policy.header === undefined) delete headers["anthropic-beta"];
     else headers["anthropic-beta"] = policy.header;
+    const system = quirks.billingHeader ? policy.body.system : systemWithoutBillingLines(policy.body.system);
+    if (system !== policy.body.system) return { ...policy.body, system };
     return policy.bodyChanged ? policy.body : undefined;
   },
 };
@@ -64,6 +68,5 @@ export const messagesFormat: WireFormat = {
   count: { request: (body) => body, reply: (tokens) => ({ input_tokens: tokens }) },
   startsEarly: true,
   wordUpstreamError: anthropicWording,
-  keepsBillingHeader: true,
-  passthroughQuirks: betaQuirks,
+  passthroughQuirks: kindQuirks,
 };

@@ -31,6 +31,5 @@ export const responsesFormat: WireFormat = {
   count: undefined,
   startsEarly: false,
   wordUpstreamError: (read) => (read.overflow ? { ...read.fields, type: "invalid_request_error", code: "context_length_exceeded" } : openAiWording(read)),
-  keepsBillingHeader: false,
   passthroughQuirks: undefined,
 };

@@ -49,14 +49,15 @@ function targetFormat(upstream: Upstream): WireFormat | undefined {
   return FORMATS.find((format) => upstream.serves(format.name) && format.upstream !== undefined);
 }
 
-function translateContext(upstream: Upstream, route: Route, to: WireFormat | undefined, ctx: GatewayContext): TranslateContext {
+function translateContext(upstream: Upstream, route: Route, ctx: GatewayContext): TranslateContext {
   const upstreamModel = route.model ?? "";
   return {
     clientModel: route.asked ?? upstreamModel,
     upstreamModel,
     maxOutputTokens: upstream.config.maxOutputTokens,
     reasoningEffort: upstream.config.reasoning === "effort",
-    keepsBillingHeader: to?.keepsBillingHeader === true,
+    // A messages request is translated only for a server that does not serve messages: none reads the line.
+    keepsBillingHeader: false,
     quirks: kindNamed(upstream.config.kind).quirks,
     seal: ctx.seal,
     ids: randomIds,
@@ -109,7 +110,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   }
   const body = requireJson(request);
   if (endpoint.kind === "count") {
-    return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, body, translateContext(upstream, route, undefined, ctx), upstream.name) };
+    return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, body, translateContext(upstream, route, ctx), upstream.name) };
   }
   const to = targetFormat(upstream);
   if (to === undefined) {
@@ -118,7 +119,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
     });
   }
   const target = to.upstream!;
-  const tctx = translateContext(upstream, route, to, ctx);
+  const tctx = translateContext(upstream, route, ctx);
   const translated = translateRequest(format.client, target, body, request.stream, tctx);
   const t = { from: format, to, target, hints: translated.hints, tctx, upstream, secrets: ctx.secrets };
   return {
