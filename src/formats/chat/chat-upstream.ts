@@ -16,7 +16,9 @@ export function streamError(message: string): ErrorFields {
 
 /**
  * A chat upstream's stream as hub items: each `data:` JSON is a chunk (`[DONE]` never reaches it: the end of the
- * bytes is the end); `{"error": ...}` and OpenRouter's `finish_reason: "error"` end the stream with an error.
+ * bytes is the end); `{"error": ...}` and OpenRouter's `finish_reason: "error"` end the stream with an error. Both
+ * for every kind: a `generic` entry or a LiteLLM in front of OpenRouter passes its errors on as they came, and no
+ * server means anything else by them.
  */
 export function chatStreamToHub(): UpstreamToHubStream {
   return {
