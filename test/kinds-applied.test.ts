@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { KindName } from "../src/kinds/index.js";
 import { scripted } from "./helpers/chat-script.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
@@ -153,5 +153,33 @@ describe("betas and their body fields on a messages passthrough (SPEC 11, Kinds)
     expect(res.status).toBe(200);
     expect(upstream.received[0]!.raw.toString()).toBe(body);
     expect(upstream.received[0]!.headers["anthropic-beta"]).toBeUndefined();
+  });
+});
+
+describe("a model's context window from its server's model list (SPEC 11, Kinds: vLLM's max_model_len)", () => {
+  /** A vLLM that lists `qwen` with a 32K window, and answers every chat call. */
+  const vllmServer = (request: Received) =>
+    request.method === "GET" && request.path === "/v1/models"
+      ? { json: { object: "list", data: [{ id: "qwen", object: "model", created: 0, owned_by: "vllm", root: "Qwen/Qwen3-8B", max_model_len: 32768 }] } }
+      : scripted({ text: "ok" })(request);
+
+  it("the first translated request starts one list fetch beside it, and the ones after it ask for no more output than the window leaves", async () => {
+    const upstream = opened(await startFakeUpstream({ script: vllmServer }));
+    const gateway = opened(await startTestGateway(undefined, { file: { upstreams: { vllm: { kind: "vllm", url: upstream.url }, other: { url: upstream.url, formats: ["chat"], models: ["qwen-generic"] } } } }));
+    const client = new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
+    const prompt = "word ".repeat(20_000);
+    const ask = (model: string) => client.messages.create({ model, max_tokens: 32_000, messages: [{ role: "user", content: prompt }] }, { timeout: 60_000 });
+    const maxTokensSent = () => upstream.received.filter((request) => request.method === "POST").map((request) => request.body!.max_tokens as number);
+    await ask("qwen");
+    expect(maxTokensSent()).toEqual([32_000]);
+    await vi.waitFor(() => expect(upstream.received.filter((request) => request.method === "GET").map((request) => request.path)).toEqual(["/v1/models"]));
+    await ask("qwen");
+    const capped = maxTokensSent()[1]!;
+    // The prompt is about 25,000 tokens by the gateway's estimate: a quarter more of it, and the output, fit 32,768.
+    expect(capped).toBeLessThan(32_768 - 25_000);
+    expect(capped).toBeGreaterThan(32_768 - 25_000 * 1.3);
+    await ask("qwen-generic");
+    expect(maxTokensSent()[2]).toBe(32_000);
+    expect(upstream.received.filter((request) => request.method === "GET")).toHaveLength(1);
   });
 });

@@ -88,6 +88,8 @@ export interface TranslateContext {
   upstreamModel: string;
   /** The routed upstream's cap on output tokens (config `maxOutputTokens`). */
   maxOutputTokens?: number | undefined;
+  /** The upstream model's context window, where its model list said it (vLLM's `max_model_len`): output is capped to what it leaves. */
+  contextWindow?: number | undefined;
   /** Whether the upstream accepts chat's `reasoning_effort` (config `"reasoning": "effort"`). */
   reasoningEffort: boolean;
   /** Claude Code's per-turn billing line stays in the system prompt (`KindQuirks.billingHeader`); translated routes never keep it. */

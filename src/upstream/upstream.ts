@@ -2,9 +2,10 @@ import { performance } from "node:perf_hooks";
 import type { Dispatcher } from "undici";
 import { ECHO_UPSTREAM, type UpstreamConfig } from "../config/index.js";
 import { pause, type AbortLike } from "./abort-like.js";
-import { familyOf } from "../formats/families.js";
+import { familyNamed, familyOf } from "../formats/families.js";
 import { kindNamed } from "../kinds/index.js";
 import type { Family, Format, Segments } from "../formats/index.js";
+import { contextWindows } from "./context-windows.js";
 import { dispatchReply, type DispatchedReply } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
 import type { KeySource } from "./key-source.js";
@@ -149,6 +150,9 @@ export function createUpstream(options: UpstreamOptions) {
     }
   }
 
+  const { modelList } = kindNamed(config.kind);
+  const windows = modelList.contextField === undefined || config.url === ECHO_UPSTREAM ? undefined : contextWindows(send, familyNamed(modelList.family), modelList.contextField, config.timeouts.firstByteMs);
+
   return {
     name: config.name,
     label: options.label,
@@ -163,6 +167,8 @@ export function createUpstream(options: UpstreamOptions) {
     /** The families of the formats it serves, in config order: the model-list shapes it answers. */
     families,
     send,
+    /** The context window of `model` where the kind's model list says it (`context-windows.ts`); undefined otherwise. */
+    contextWindow: (model: string): number | undefined => windows?.of(model),
     close: async (): Promise<void> => (await pool)?.close(),
   };
 }

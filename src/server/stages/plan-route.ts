@@ -55,6 +55,7 @@ function translateContext(upstream: Upstream, route: Route, ctx: GatewayContext)
     clientModel: route.asked ?? upstreamModel,
     upstreamModel,
     maxOutputTokens: upstream.config.maxOutputTokens,
+    contextWindow: upstream.contextWindow(upstreamModel),
     reasoningEffort: upstream.config.reasoning === "effort",
     // A messages request is translated only for a server that does not serve messages: none reads the line.
     keepsBillingHeader: false,
