@@ -95,20 +95,34 @@ describe("the key in each kind's header (SPEC 11, Kinds)", () => {
   });
 });
 
+/** A Claude Code request as recorded or built: its headers and body. */
+interface Recorded {
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/**
+ * `recorded` sent as Claude Code sends it, with its betas, to a messages upstream of each kind (model `m-<kind>`,
+ * messages under `segment`, or the kind's own when undefined): what each sent, and what the fake server got for it.
+ */
+async function passedOn(kinds: readonly KindName[], recorded: Recorded, segment: string | undefined) {
+  const upstream = opened(await startFakeUpstream({ script: messagesServer }));
+  const upstreams = Object.fromEntries(kinds.map((kind) => [kind, { kind, url: upstream.url, formats: ["messages"], models: [`m-${kind}`], ...(segment === undefined ? {} : { messagesSegment: segment }) }]));
+  const gateway = opened(await startTestGateway(undefined, { file: { upstreams } }));
+  const sent = (kind: KindName) => JSON.stringify({ ...recorded.body, model: `m-${kind}` });
+  for (const kind of kinds) {
+    const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: { ...messagesHeaders(LOCAL_KEY), "anthropic-beta": recorded.headers["anthropic-beta"]! }, body: sent(kind) });
+    expect(res.status, kind).toBe(200);
+  }
+  const got = (kind: KindName) => upstream.received.find((request) => request.body?.model === `m-${kind}`)!;
+  return { sent, got };
+}
+
 describe("betas and their body fields on a messages passthrough (SPEC 11, Kinds)", () => {
-  const built = JSON.parse(readFileSync(new URL("fixtures/kinds/claude-code-2.1.197-betas.json", import.meta.url), "utf8")) as { headers: Record<string, string>; body: Record<string, unknown> };
+  const built = JSON.parse(readFileSync(new URL("fixtures/kinds/claude-code-2.1.197-betas.json", import.meta.url), "utf8")) as Recorded;
 
   it("Anthropic and generic get Claude Code's request byte for byte; DeepSeek, Ollama and LiteLLM only the betas their kind takes, without the withheld ones' fields", async () => {
-    const upstream = opened(await startFakeUpstream({ script: messagesServer }));
-    const kinds: KindName[] = ["anthropic", "generic", "deepseek", "ollama", "litellm"];
-    const upstreams = Object.fromEntries(kinds.map((kind) => [kind, { kind, url: upstream.url, formats: ["messages"], models: [`m-${kind}`] }]));
-    const gateway = opened(await startTestGateway(undefined, { file: { upstreams } }));
-    const sent = (kind: KindName) => JSON.stringify({ ...built.body, model: `m-${kind}` });
-    for (const kind of kinds) {
-      const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: { ...messagesHeaders(LOCAL_KEY), "anthropic-beta": built.headers["anthropic-beta"]! }, body: sent(kind) });
-      expect(res.status, kind).toBe(200);
-    }
-    const got = (kind: KindName) => upstream.received.find((request) => request.body?.model === `m-${kind}`)!;
+    const { sent, got } = await passedOn(["anthropic", "generic", "deepseek", "ollama", "litellm"], built, undefined);
     for (const kind of ["anthropic", "generic"] as const) {
       expect(got(kind).raw.toString(), kind).toBe(sent(kind));
       expect(got(kind).headers["anthropic-beta"], kind).toBe(built.headers["anthropic-beta"]);
@@ -127,17 +141,8 @@ describe("betas and their body fields on a messages passthrough (SPEC 11, Kinds)
   });
 
   it("Claude Code's billing line reaches Anthropic and generic only: its per-turn hash would defeat any other server's prompt cache", async () => {
-    const recorded = JSON.parse(readFileSync(new URL("fixtures/claude-code-2.1.197-messages.json", import.meta.url), "utf8")) as { headers: Record<string, string>; body: Record<string, unknown> };
-    const upstream = opened(await startFakeUpstream({ script: messagesServer }));
-    const kinds: KindName[] = ["anthropic", "generic", "ollama", "deepseek"];
-    const upstreams = Object.fromEntries(kinds.map((kind) => [kind, { kind, url: upstream.url, formats: ["messages"], messagesSegment: "", models: [`m-${kind}`] }]));
-    const gateway = opened(await startTestGateway(undefined, { file: { upstreams } }));
-    const sent = (kind: KindName) => JSON.stringify({ ...recorded.body, model: `m-${kind}` });
-    for (const kind of kinds) {
-      const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: { ...messagesHeaders(LOCAL_KEY), "anthropic-beta": recorded.headers["anthropic-beta"]! }, body: sent(kind) });
-      expect(res.status, kind).toBe(200);
-    }
-    const got = (kind: KindName) => upstream.received.find((request) => request.body?.model === `m-${kind}`)!;
+    const recorded = JSON.parse(readFileSync(new URL("fixtures/claude-code-2.1.197-messages.json", import.meta.url), "utf8")) as Recorded;
+    const { sent, got } = await passedOn(["anthropic", "generic", "ollama", "deepseek"], recorded, "");
     for (const kind of ["anthropic", "generic"] as const) expect(got(kind).raw.toString(), kind).toBe(sent(kind));
     const { context_management: _withheld, ...rest } = recorded.body;
     for (const kind of ["ollama", "deepseek"] as const) {
