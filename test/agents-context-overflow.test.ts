@@ -33,10 +33,12 @@ async function refusingUpstream(error: (request: Received) => unknown = () => OV
   const refused: Received[] = [];
   const upstream = await startPlayingUpstream(
     () => ({ move: { kind: "text", text: "A short answer." } }),
-    (request) => {
-      if (refused.length > 0 || !Array.isArray(request.body?.tools) || request.body.tools.length === 0) return undefined;
-      refused.push(request);
-      return { status: 400, json: error(request) };
+    {
+      refuse: (request) => {
+        if (refused.length > 0 || !Array.isArray(request.body?.tools) || request.body.tools.length === 0) return undefined;
+        refused.push(request);
+        return { status: 400, json: error(request) };
+      },
     },
   );
   return Object.assign(upstream, { refused });

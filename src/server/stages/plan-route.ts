@@ -88,11 +88,13 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   const { req } = x;
   const { endpoint, query } = request;
   const { family, format } = endpoint;
+  // SPEC 11, Your own login: the request's own credential (headers, a Gemini `key=`) reaches `key: "client"` upstreams only.
+  const own = request.ownCredential && upstream.takesClientCredential;
+  const clientHeaders = upstreamRequestHeaders(req.rawHeaders, req.headers.connection, own);
   if (format === undefined || upstream.serves(format.name)) {
-    const headers = upstreamRequestHeaders(req.rawHeaders, req.headers.connection);
     const stripped = format === undefined ? undefined : stripGatewayReasoning(request.bytes, ctx.seal);
     const quirks = kindNamed(upstream.config.kind).quirks;
-    const forKind = format?.passthroughQuirks?.applies(quirks) && request.json ? format.passthroughQuirks.apply(quirks, headers, stripped ?? request.json) : undefined;
+    const forKind = format?.passthroughQuirks?.applies(quirks) && request.json ? format.passthroughQuirks.apply(quirks, clientHeaders, stripped ?? request.json) : undefined;
     const body = forKind ?? stripped;
     const bytes = body ? Buffer.from(JSON.stringify(route.target === undefined ? body : { ...body, model: route.target })) : withModelBytes(request.bytes, route.target);
     const rest = route.target !== undefined && endpoint.pathModel !== undefined ? family.paths.withModel(endpoint.rest, route.target) : endpoint.rest;
@@ -101,8 +103,8 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
       call: {
         family,
         method: req.method ?? "GET",
-        path: `${rest}${family.auth.upstreamQuery(query)}`,
-        headers,
+        path: `${rest}${own ? query : family.auth.upstreamQuery(query)}`,
+        headers: clientHeaders,
         version: family.auth.version(req.headers),
         body: bytes,
       },
@@ -130,7 +132,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
       family: to.family,
       method: "POST",
       path: to.generatePath(tctx.upstreamModel, request.stream),
-      headers: Object.assign(withoutClientFormatHeaders(upstreamRequestHeaders(req.rawHeaders, req.headers.connection)), {
+      headers: Object.assign(withoutClientFormatHeaders(clientHeaders), {
         "content-type": "application/json",
         accept: request.stream ? "text/event-stream" : "application/json",
       }),
