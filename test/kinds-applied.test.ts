@@ -59,6 +59,15 @@ describe("hub quirks on a translated route reach only their kind (SPEC 11, Kinds
     expect(sent.vllm!.body!.chat_template_kwargs).toEqual({ enable_thinking: true, thinking: true });
   });
 
+  it("a Codex compaction on a translated route keeps its prompt_cache_key for OpenAI, whose cache then serves the conversation's prefix", async () => {
+    const { gateway, receivedBy } = await gatewayOverKinds(["openai", "ollama"]);
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
+    const input = [{ role: "user", content: "list files" }, { type: "compaction_trigger" }] as unknown as OpenAI.Responses.ResponseInput;
+    for (const kind of ["openai", "ollama"] as const) await client.responses.create({ model: `m-${kind}`, input, prompt_cache_key: "019a-session", store: false });
+    expect(receivedBy("openai").body!.prompt_cache_key).toBe("019a-session");
+    expect(receivedBy("ollama").body!.prompt_cache_key).toBeUndefined();
+  });
+
   it("llama.cpp gets `{}` where a tool schema says `true` (its grammar converter refuses it); every other kind gets the schema as sent", async () => {
     const kinds: KindName[] = ["llamacpp", "vllm", "ollama", "generic"];
     const { gateway, receivedBy } = await gatewayOverKinds(kinds);

@@ -74,6 +74,8 @@ export function responsesToHub(body: Json, ctx: TranslateContext): ToHub {
   const names = createToolNames();
   const tools = hubTools(body, names);
   const request: HubRequest = { model: ctx.upstreamModel, messages: hubMessages(body, tools, names, ctx) };
+  // A compaction's summary request shares the conversation's prefix: the same key lets the server's cache serve it.
+  if (typeof body.prompt_cache_key === "string" && body.prompt_cache_key) request.prompt_cache_key = body.prompt_cache_key;
   const reasoning = isObject(body.reasoning) ? body.reasoning : undefined;
   const compaction = compactionAsked(body, ctx.path);
   if (compaction) {
@@ -100,7 +102,6 @@ export function responsesToHub(body: Json, ctx: TranslateContext): ToHub {
   if (effort) request.reasoning_effort = effort;
   const format = responseFormat(body.text);
   if (format) request.response_format = format;
-  if (typeof body.prompt_cache_key === "string" && body.prompt_cache_key) request.prompt_cache_key = body.prompt_cache_key;
   const hints: ResponsesHints = { toolNames: names.hints(), echo: echoOf(body, reasoning) };
   return { request, hints };
 }
