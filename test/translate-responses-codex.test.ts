@@ -19,6 +19,7 @@ describe("responses requests: what Codex sends", () => {
       tool_choice: "auto",
       parallel_tool_calls: true,
       reasoning_effort: "medium",
+      prompt_cache_key: "019a2b3c-session",
     });
     expect([...hints.toolNames!]).toEqual([
       ["functions__exec", { name: "exec", namespace: "functions", custom: true }],
@@ -69,6 +70,7 @@ describe("responses requests: what Codex sends", () => {
       tool_choice: "auto",
       parallel_tool_calls: false,
       reasoning_effort: "high",
+      prompt_cache_key: "019a2b3c-session",
     });
     expect(hints.toolNames!.get("multi_agent_v1__spawn_agent")).toEqual({ name: "spawn_agent", namespace: "multi_agent_v1", custom: false });
   });

@@ -6,7 +6,7 @@ import { toHub } from "./helpers/translate-responses.js";
 /** Responses requests as chat requests (`responsesClient.toHub`): messages, items, and what chat cannot say. */
 
 describe("responses requests: messages and items", () => {
-  it("makes a string input one user message and leaves out every field chat has no word for", () => {
+  it("makes a string input one user message and leaves out every field chat has no word for; Codex's prompt_cache_key goes on, for the kinds that take it", () => {
     const { request } = toHub({
       model: "m",
       input: "Hello",
@@ -22,7 +22,7 @@ describe("responses requests: messages and items", () => {
       text: { verbosity: "high", format: { type: "text" } },
       reasoning: { effort: "none", summary: "detailed" },
     });
-    expect(request).toEqual({ model: "upstream-model", messages: [{ role: "user", content: "Hello" }] });
+    expect(request).toEqual({ model: "upstream-model", messages: [{ role: "user", content: "Hello" }], prompt_cache_key: "k" });
   });
 
   it("copies max_output_tokens, temperature and top_p, and no tool_choice or parallel_tool_calls without tools", () => {

@@ -1,6 +1,7 @@
 /** `WireFormat`, one format's descriptor, and the endpoint a request claims in it. */
 
 import type { ErrorFields } from "../errors/index.js";
+import type { KindQuirks } from "../kinds/types.js";
 import type { ClientSide, UpstreamSide } from "../translate/types.js";
 import type { UpstreamErrorRead } from "../translate/upstream-error-reply.js";
 import type { EchoTurn } from "./echo-turn.js";
@@ -115,6 +116,19 @@ export interface WireFormat extends ReplyShape {
   readonly startsEarly: boolean;
   /** An upstream's error reply as this format's clients expect it worded on a translated route (SPEC 10 rule 5). */
   wordUpstreamError(read: UpstreamErrorRead): ErrorFields;
-  /** Sent in this format, the request reaches a provider of Anthropic's own: Claude Code's billing line stays in its system prompt. */
-  readonly keepsBillingHeader: boolean;
+  /** What a request in this format sent as it came changes for an upstream's kind; undefined: nothing, for any kind. */
+  readonly passthroughQuirks: PassthroughQuirks | undefined;
+}
+
+/**
+ * A passthrough request for an upstream of a kind (SPEC 11, Kinds). Asked first whether the kind needs anything at
+ * all, so that a request to any other kind is neither parsed again nor copied: its bytes go as they came.
+ */
+export interface PassthroughQuirks {
+  applies(quirks: KindQuirks): boolean;
+  /**
+   * The request for that kind: `headers` (the gateway's own copy, bound upstream) changed in place, and the body
+   * returned when it changed; undefined when it did not, so its bytes go as they came. `body` is never changed.
+   */
+  apply(quirks: KindQuirks, headers: Record<string, string | string[]>, body: Json): Json | undefined;
 }

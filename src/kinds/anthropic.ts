@@ -36,5 +36,6 @@ export const anthropic: Kind = {
     betas: "all",
     promptCacheKey: false,
     bearerInEveryFormat: false,
+    billingHeader: true,
   },
 };

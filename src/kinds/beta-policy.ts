@@ -25,8 +25,8 @@ export function betaValues(header: string | readonly string[] | undefined): stri
  * and the body fields of every known feature none of whose values it accepts are left out, whether or not the
  * client named the beta (the server would refuse the field alone just the same). Pure: the body given is not changed.
  *
- * Phase 2 wires this where a messages body leaves for an upstream: on passthrough (the header policy's output and
- * the parsed body) and after `messagesUpstream.fromHub` on a translated route (its own header set).
+ * Applied on a messages passthrough (`formats/messages/index.ts`, `passthroughQuirks`); a translated request to a
+ * messages upstream is written from the hub, which holds none of these fields, and goes without the client's betas.
  */
 export function applyBetaPolicy(quirks: Pick<KindQuirks, "betas">, header: string | readonly string[] | undefined, body: Json): BetaPolicyResult {
   if (quirks.betas === "all") return { header: typeof header === "string" ? header : header?.join(","), body, bodyChanged: false, withheld: [] };

@@ -42,5 +42,6 @@ export const deepseek: Kind = {
     betas: [],
     promptCacheKey: false,
     bearerInEveryFormat: false,
+    billingHeader: false,
   },
 };

@@ -36,5 +36,6 @@ export const gemini: Kind = {
     betas: [],
     promptCacheKey: false,
     bearerInEveryFormat: false,
+    billingHeader: false,
   },
 };

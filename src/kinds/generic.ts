@@ -34,5 +34,6 @@ export const generic: Kind = {
     betas: "all",
     promptCacheKey: false,
     bearerInEveryFormat: false,
+    billingHeader: true,
   },
 };

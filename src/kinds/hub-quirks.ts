@@ -8,7 +8,8 @@ import type { KindQuirks } from "./types.js";
  * and the upstream-dependent values were set (`translate/translate-request.ts`), changed only where the kind's
  * quirks say. Pure: a new request, the one given untouched. For `generic` (every quirk off) it equals the input.
  *
- * Phase 2 calls it once in `translateRequest`, for upstreams whose format is chat, just before `fromHub`.
+ * The chat upstream side applies it (`formats/chat/chat-upstream.ts` `fromHub`), after `translateRequest` set what
+ * depends on the upstream's config: a request translated for any other format never meets a chat server's quirks.
  */
 export function applyHubQuirks(quirks: KindQuirks, request: HubRequest): HubRequest {
   const out: HubRequest = { ...request };

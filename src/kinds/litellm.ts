@@ -78,5 +78,6 @@ export const litellm: Kind = {
     ],
     promptCacheKey: false,
     bearerInEveryFormat: false,
+    billingHeader: false,
   },
 };

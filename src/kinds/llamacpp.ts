@@ -58,5 +58,6 @@ export const llamacpp: Kind = {
     betas: [],
     promptCacheKey: false,
     bearerInEveryFormat: false,
+    billingHeader: false,
   },
 };

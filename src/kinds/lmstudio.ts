@@ -55,5 +55,6 @@ export const lmstudio: Kind = {
     betas: [],
     promptCacheKey: false,
     bearerInEveryFormat: false,
+    billingHeader: false,
   },
 };

@@ -51,5 +51,6 @@ export const ollama: Kind = {
     betas: ["mid-conversation-system-2026-04-07"],
     promptCacheKey: false,
     bearerInEveryFormat: false,
+    billingHeader: false,
   },
 };

@@ -37,5 +37,6 @@ export const openai: Kind = {
     betas: [],
     promptCacheKey: true,
     bearerInEveryFormat: false,
+    billingHeader: false,
   },
 };

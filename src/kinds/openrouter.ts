@@ -9,10 +9,12 @@ import type { Kind } from "./types.js";
  * - `prompt_cache_key` is taken (SPEC 11).
  * - It falls back between providers on its own (openrouter.ai/docs: provider routing), so the gateway's own
  *   retries only multiply its attempts: 0.
- * - Its Anthropic-compatible endpoint (`https://openrouter.ai/api/v1/messages`, openrouter.ai/docs: Claude Code
- *   integration) takes the key as `Authorization: Bearer` (`ANTHROPIC_AUTH_TOKEN` in that guide), which the messages
- *   format does not send yet (a phase-2 header hook): the kind serves chat until then. Which betas that endpoint
- *   takes is not documented: all are withheld.
+ * - Its Anthropic-compatible endpoint (`https://openrouter.ai/api/v1/messages`, openrouter.ai/docs/guides/coding-agents/
+ *   claude-code-integration) takes the key as `Authorization: Bearer` (`ANTHROPIC_AUTH_TOKEN` in that guide), which
+ *   `bearerInEveryFormat` sends. The kind still serves chat by default: that guide says Claude Code through it "is only
+ *   guaranteed to work with the Anthropic first-party provider", while the gateway's translation to chat works with
+ *   every model; add `messages` to `formats` for Claude models. Which betas that endpoint takes is not documented:
+ *   all are withheld.
  * - It bills by token: a probe only reads the model list.
  */
 export const openrouter: Kind = {
@@ -42,5 +44,6 @@ export const openrouter: Kind = {
     betas: [],
     promptCacheKey: true,
     bearerInEveryFormat: true,
+    billingHeader: false,
   },
 };

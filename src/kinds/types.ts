@@ -37,7 +37,7 @@ export interface KindDefaults {
 /** Its model list: the family whose list shape it answers in, and the per-model field that holds the context window. */
 export interface KindModelList {
   readonly family: FamilyName;
-  /** vLLM's `max_model_len`, LM Studio's `max_context_length`: what an output cap would be computed from. */
+  /** vLLM's `max_model_len`, OpenRouter's `context_length`: where its list gives it, translated requests to that model are capped to what the window leaves (`upstream/context-windows.ts`). */
   readonly contextField: string | undefined;
 }
 
@@ -95,6 +95,12 @@ export interface KindQuirks {
   readonly promptCacheKey: boolean;
   /** Its key goes as `Authorization: Bearer` in every format, messages included, not as `x-api-key`. */
   readonly bearerInEveryFormat: boolean;
+  /**
+   * Claude Code's per-turn billing line (`x-anthropic-billing-header: ...; cch=<hash>;`) stays in a messages
+   * request's system prompt: Anthropic reads it (and a `generic` gateway may pass it on to Anthropic); to any other
+   * server it is text whose hash changes every turn, which defeats its prompt cache.
+   */
+  readonly billingHeader: boolean;
 }
 
 /** One kind of server. */

@@ -59,5 +59,6 @@ export const vllm: Kind = {
     betas: [],
     promptCacheKey: false,
     bearerInEveryFormat: true,
+    billingHeader: false,
   },
 };

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Endpoint, RequestFacts } from "../formats/index.js";
+import { generic } from "../kinds/generic.js";
 import { knownClient, type KnownClient } from "../request-log/client-name.js";
 import { countHubTokens } from "../translate/count-tokens.js";
 import { randomIds } from "../translate/ids.js";
@@ -113,7 +114,7 @@ export class ClientRequest {
     if (!format || !this.json) return undefined;
     const body = kind === "count" && format.count ? format.count.request(this.json) : this.json;
     const model = this.model ?? "";
-    const { request } = format.client.toHub(body, { clientModel: model, upstreamModel: model, reasoningEffort: false, keepsBillingHeader: true, seal, ids: randomIds });
+    const { request } = format.client.toHub(body, { clientModel: model, upstreamModel: model, reasoningEffort: false, keepsBillingHeader: true, quirks: generic.quirks, seal, ids: randomIds });
     return countHubTokens(request);
   }
 }

@@ -57,7 +57,11 @@ function detailsText(details: unknown): string {
 /**
  * Reasoning text of a delta or message: `reasoning_content`, or `reasoning` as a string or `{text}`/`{content}`, or
  * else OpenRouter's `reasoning_details[]` (which it sends beside `reasoning` for most models, and alone for some).
- * Empty placeholders are none.
+ * Empty placeholders are none. Read for every upstream whatever its kind says (SPEC 11): a server sends one of these
+ * names and uses none of them for anything else, the same server names it differently across versions (vLLM before
+ * 0.16 wrote `reasoning_content`), and a `generic` entry or a LiteLLM in front of any of them gets what it sends. The
+ * kind decides only the field replayed reasoning is sent back under (`KindQuirks.reasoningField`), where a wrong
+ * name is refused or dropped.
  */
 export function reasoningOf(delta: { reasoning_content?: unknown; reasoning?: unknown; reasoning_details?: unknown }): { text: string; field: ReasoningField } | undefined {
   if (typeof delta.reasoning_content === "string" && delta.reasoning_content) return { text: delta.reasoning_content, field: "reasoning_content" };

@@ -24,18 +24,41 @@ type CacheFields = {
   cache_creation_input_tokens?: unknown;
 };
 
+/** A count an upstream reported: a finite number that is not negative. */
+const reported = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined);
+
+/** The first count above zero among names that may all be present (a proxy adds its own beside a zero), else the first reported. */
+function firstCount(...values: unknown[]): number | undefined {
+  const counts = values.map(reported);
+  return counts.find((value) => value !== undefined && value > 0) ?? counts.find((value) => value !== undefined);
+}
+
 /**
- * Reads chat usage, including the cache fields upstreams name their own way: reads as OpenAI's
- * `prompt_tokens_details.cached_tokens`, DeepSeek's `prompt_cache_hit_tokens` or LiteLLM's `cache_read_input_tokens`;
- * writes as `prompt_tokens_details.cache_creation_tokens`, OpenRouter's `cache_write_tokens` or LiteLLM's
- * `cache_creation_input_tokens`. Messages' `input_tokens` excludes cached tokens (SPEC 10 rule 2).
+ * The cache counts of a chat usage object, under the names upstreams give them, undefined where it gave none: reads
+ * as OpenAI's `prompt_tokens_details.cached_tokens` (the Responses API's `input_tokens_details.cached_tokens`),
+ * DeepSeek's `prompt_cache_hit_tokens` (api-docs.deepseek.com/guides/kv_cache) or LiteLLM's
+ * `cache_read_input_tokens`; writes as `prompt_tokens_details.cache_creation_tokens`, OpenRouter's
+ * `cache_write_tokens` or LiteLLM's `cache_creation_input_tokens`. Read for every upstream, whatever its kind: a
+ * `generic` entry in front of DeepSeek or OpenRouter (how such entries were written before kinds) gets these names
+ * too, and no server uses them for anything else. What a client is told (`usageParts`) and what the request's record
+ * says (`formats/chat/usage.ts`) both read them here.
  */
+export function cacheCounts(usage: object): { read: number | undefined; write: number | undefined } {
+  const raw = usage as CacheFields & { input_tokens_details?: { cached_tokens?: unknown } | null };
+  const details = raw.prompt_tokens_details as (HubUsage["prompt_tokens_details"] & CacheFields["prompt_tokens_details"]) | null | undefined;
+  return {
+    read: firstCount(details?.cached_tokens, raw.input_tokens_details?.cached_tokens, raw.prompt_cache_hit_tokens, raw.cache_read_input_tokens),
+    write: firstCount(details?.cache_creation_tokens, details?.cache_write_tokens, raw.cache_creation_input_tokens),
+  };
+}
+
+/** Reads chat usage, its cache counts by `cacheCounts`. Messages' `input_tokens` excludes cached tokens (SPEC 10 rule 2). */
 export function usageParts(usage: HubUsage | null | undefined): UsageParts {
-  const raw = (usage ?? {}) as HubUsage & CacheFields;
-  const details = raw.prompt_tokens_details as (HubUsage["prompt_tokens_details"] & CacheFields["prompt_tokens_details"]) | undefined;
+  const raw = usage ?? ({} as HubUsage);
   const prompt = n(raw.prompt_tokens);
-  const cacheRead = n(details?.cached_tokens) || n(raw.prompt_cache_hit_tokens) || n(raw.cache_read_input_tokens);
-  const cacheWrite = n(details?.cache_creation_tokens) || n(details?.cache_write_tokens) || n(raw.cache_creation_input_tokens);
+  const cache = cacheCounts(raw);
+  const cacheRead = n(cache.read);
+  const cacheWrite = n(cache.write);
   return {
     input: Math.max(0, prompt - cacheRead - cacheWrite),
     prompt,

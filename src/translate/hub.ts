@@ -63,6 +63,8 @@ export interface HubRequest {
   parallel_tool_calls?: boolean;
   response_format?: HubResponseFormat;
   reasoning_effort?: "low" | "medium" | "high";
+  /** Codex's cache routing key; only kinds that take it keep it (`KindQuirks.promptCacheKey`). */
+  prompt_cache_key?: string;
   /** Anything else a client format maps 1:1 (seed, presence_penalty, n, user). */
   [extra: string]: unknown;
 }

@@ -10,16 +10,30 @@ export interface TranslatedRequest {
 
 
 /**
+ * The output limit a model's context window leaves beside a prompt of about `inputTokens`: the estimate counts about
+ * four characters a token, where a model's own tokenizer may count a quarter more. Undefined when the prompt alone
+ * may fill the window (the server's refusal then says so, in words the client recovers from).
+ */
+function outputRoom(window: number, inputTokens: number): number | undefined {
+  const room = window - Math.ceil(inputTokens * 1.25);
+  return room > 0 ? room : undefined;
+}
+
+/**
  * A client request through the hub to the upstream's format (SPEC 10, Translation), with what depends on the
- * upstream rather than on either format: the model it knows, the output cap of its config, reasoning effort only
- * where it accepts it.
+ * upstream rather than on either format: the model it knows, the output cap of its config and what the model's
+ * context window leaves, reasoning effort only where it accepts it.
  */
 export function translateRequest(client: ClientSide, upstream: UpstreamSide, body: Json, stream: boolean, ctx: TranslateContext): TranslatedRequest {
   const { request, hints } = client.toHub(body, ctx);
   request.model = ctx.upstreamModel;
   if (stream) request.stream = true;
   else delete request.stream;
-  if (ctx.maxOutputTokens !== undefined && request.max_tokens !== undefined) request.max_tokens = Math.min(request.max_tokens, ctx.maxOutputTokens);
+  const inputTokens = hints.inputTokens ?? estimateHubTokens(request);
+  if (request.max_tokens !== undefined) {
+    const room = ctx.contextWindow === undefined ? undefined : outputRoom(ctx.contextWindow, inputTokens);
+    request.max_tokens = Math.min(request.max_tokens, ctx.maxOutputTokens ?? Infinity, room ?? Infinity);
+  }
   if (!ctx.reasoningEffort) delete request.reasoning_effort;
-  return { body: upstream.fromHub(request, ctx), hints: Object.assign({}, hints, { inputTokens: hints.inputTokens ?? estimateHubTokens(request) }) };
+  return { body: upstream.fromHub(request, ctx), hints: Object.assign({}, hints, { inputTokens }) };
 }

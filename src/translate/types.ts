@@ -1,3 +1,4 @@
+import type { KindQuirks } from "../kinds/types.js";
 import type { HubChunk, HubReply, HubRequest, Json, ReasoningField } from "./hub.js";
 
 /**
@@ -91,10 +92,14 @@ export interface TranslateContext {
   upstreamModel: string;
   /** The routed upstream's cap on output tokens (config `maxOutputTokens`). */
   maxOutputTokens?: number | undefined;
+  /** The upstream model's context window, where its model list said it (vLLM's `max_model_len`): output is capped to what it leaves. */
+  contextWindow?: number | undefined;
   /** Whether the upstream accepts chat's `reasoning_effort` (config `"reasoning": "effort"`). */
   reasoningEffort: boolean;
-  /** Whether the upstream is a provider of Anthropic's own (messages served natively): Claude Code's per-turn billing line stays in the system prompt only then. */
+  /** Claude Code's per-turn billing line stays in the system prompt (`KindQuirks.billingHeader`); translated routes never keep it. */
   keepsBillingHeader: boolean;
+  /** The routed upstream's kind's quirks (SPEC 11, Kinds): what a chat request for it changes (`kinds/hub-quirks.ts`). */
+  quirks: KindQuirks;
   seal: ReasoningSeal;
   ids: IdSource;
   /** The path the client called, under its family's prefix: read by a format with more than one model-call path (Responses' compaction endpoint). */

@@ -1,12 +1,7 @@
 import { errorTypeFor } from "../errors/index.js";
 import { parseJsonObject } from "../parse-json.js";
+import { contextOverflowOf, type ContextOverflow } from "./context-overflow.js";
 import type { ErrorFields } from "./types.js";
-
-/** Words upstreams use for a prompt longer than the model's context (OpenAI, vLLM, llama.cpp, Ollama, OpenRouter). */
-const CONTEXT_LENGTH = /context[_ ]length|maximum context|context window|exceeds? (the )?(max(imum)? )?context|longer than the model'?s context|too many tokens|prompt is too long/i;
-
-/** Whether an upstream error says the prompt does not fit the model's context. */
-export const isContextLengthError = (message: string, code: string | null): boolean => code === "context_length_exceeded" || CONTEXT_LENGTH.test(message);
 
 /**
  * The status a 200 JSON reply that is an error stands for, or undefined for a reply. OpenRouter answers 200 with
@@ -28,6 +23,8 @@ export interface UpstreamErrorRead {
   fields: ErrorFields;
   upstreamType: string | undefined;
   upstreamCode: string | undefined;
+  /** Set when the upstream said the prompt does not fit the model's context (`context-overflow.ts`). */
+  overflow: ContextOverflow | undefined;
 }
 
 /**
@@ -43,9 +40,11 @@ export function readUpstreamError(status: number, bodyText: string, redact: (tex
   const text = typeof error.message === "string" && error.message ? error.message : bodyText.trim().slice(0, 500);
   const message = redact(text || `The upstream answered ${status} without saying why.`);
   const code = typeof error.code === "string" && error.code ? error.code : undefined;
+  const overflow = contextOverflowOf(status, message, code, error as Record<string, unknown>);
   return {
-    fields: { status, type: errorTypeFor(status), message, param: null, code: code ?? (isContextLengthError(message, null) ? "context_length_exceeded" : null) },
+    fields: { status, type: errorTypeFor(status), message, param: null, code: code ?? (overflow ? "context_length_exceeded" : null) },
     upstreamType: typeof error.type === "string" && error.type && error.type !== "error" ? error.type : undefined,
     upstreamCode: code,
+    overflow,
   };
 }

@@ -2,9 +2,10 @@ import { performance } from "node:perf_hooks";
 import type { Dispatcher } from "undici";
 import { ECHO_UPSTREAM, keySpecs, type UpstreamConfig } from "../config/index.js";
 import { pause, type AbortLike } from "./abort-like.js";
-import { familyOf } from "../formats/families.js";
+import { familyNamed, familyOf } from "../formats/families.js";
 import { kindNamed } from "../kinds/index.js";
 import type { Family, Format, Segments } from "../formats/index.js";
+import { contextWindows } from "./context-windows.js";
 import { dispatchReply, type DispatchedReply } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
 import { KeyRing, type TakenKey } from "./key-ring.js";
@@ -84,6 +85,8 @@ export function createUpstream(options: UpstreamOptions) {
   const segments: Segments = { messages: config.messagesSegment, gemini: config.geminiSegment };
   const formats: ReadonlySet<Format> = new Set(config.formats);
   const families: readonly Family[] = [...new Set(config.formats.map(familyOf))];
+  // vLLM and OpenRouter check `Authorization: Bearer` on their messages endpoints too (see their kinds).
+  const bearerAlways = kindNamed(config.kind).quirks.bearerInEveryFormat;
   const staticHeaders = Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value] as const);
   let pool: Promise<Dispatcher> | undefined;
   // The pool once made: a request then reaches undici without waiting a turn for a settled promise.
@@ -91,7 +94,7 @@ export function createUpstream(options: UpstreamOptions) {
 
   function headersFor(call: UpstreamCall, key: string | undefined): HeaderMap {
     const headers: HeaderMap = { ...call.headers };
-    if (key !== undefined) Object.assign(headers, config.keyHeader ? { [config.keyHeader]: key } : call.family.auth.upstreamAuth(key));
+    if (key !== undefined) Object.assign(headers, config.keyHeader ? { [config.keyHeader]: key } : bearerAlways ? { authorization: `Bearer ${key}` } : call.family.auth.upstreamAuth(key));
     const { defaultVersion } = call.family.auth;
     if (defaultVersion !== undefined) headers["anthropic-version"] = config.anthropicVersion ?? call.version ?? defaultVersion;
     // Static headers win over a client's header of the same name (SPEC 10, Details).
@@ -173,6 +176,9 @@ export function createUpstream(options: UpstreamOptions) {
     }
   }
 
+  const { modelList } = kindNamed(config.kind);
+  const windows = modelList.contextField === undefined || config.url === ECHO_UPSTREAM ? undefined : contextWindows(send, familyNamed(modelList.family), modelList.contextField, config.timeouts.firstByteMs);
+
   return {
     name: config.name,
     label: options.label,
@@ -194,6 +200,8 @@ export function createUpstream(options: UpstreamOptions) {
     /** The families of the formats it serves, in config order: the model-list shapes it answers. */
     families,
     send,
+    /** The context window of `model` where the kind's model list says it (`context-windows.ts`); undefined otherwise. */
+    contextWindow: (model: string): number | undefined => windows?.of(model),
     close: async (): Promise<void> => (await pool)?.close(),
   };
 }

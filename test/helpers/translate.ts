@@ -1,3 +1,4 @@
+import { KINDS } from "../../src/kinds/index.js";
 import { createSseDecoder } from "../../src/sse/sse.js";
 import { createReasoningSeal } from "../../src/translate/reasoning-seal.js";
 import { STREAM_END, upstreamEventOf } from "../../src/translate/upstream-event.js";
@@ -45,6 +46,7 @@ export function testContext(overrides: Partial<TranslateContext> = {}): Translat
     maxOutputTokens: undefined,
     reasoningEffort: false,
     keepsBillingHeader: false,
+    quirks: KINDS.generic.quirks,
     seal: testSeal,
     ids: sequentialIds(),
     ...overrides,

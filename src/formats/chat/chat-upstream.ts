@@ -1,3 +1,4 @@
+import { applyHubQuirks } from "../../kinds/hub-quirks.js";
 import type { HubChunk, HubReply } from "../../translate/hub.js";
 import type { ErrorFields, HubStreamItem, UpstreamEvent, UpstreamSide, UpstreamToHubStream } from "../../translate/types.js";
 
@@ -15,7 +16,9 @@ export function streamError(message: string): ErrorFields {
 
 /**
  * A chat upstream's stream as hub items: each `data:` JSON is a chunk (`[DONE]` never reaches it: the end of the
- * bytes is the end); `{"error": ...}` and OpenRouter's `finish_reason: "error"` end the stream with an error.
+ * bytes is the end); `{"error": ...}` and OpenRouter's `finish_reason: "error"` end the stream with an error. Both
+ * for every kind: a `generic` entry or a LiteLLM in front of OpenRouter passes its errors on as they came, and no
+ * server means anything else by them.
  */
 export function chatStreamToHub(): UpstreamToHubStream {
   return {
@@ -36,13 +39,15 @@ export function chatStreamToHub(): UpstreamToHubStream {
 export const chatReplyToHub = (reply: Record<string, unknown>): HubReply => reply as unknown as HubReply;
 
 /**
- * Chat upstreams speak the hub's language: requests go out as they are, asked for usage in their streams (SPEC 10
- * rule 3: only a chat stream needs asking), and replies come back as they are.
+ * Chat upstreams speak the hub's language: requests go out as they are, changed only where the upstream's kind says
+ * (SPEC 11, Kinds: `applyHubQuirks`), asked for usage in their streams (SPEC 10 rule 3: only a chat stream needs
+ * asking), and replies come back as they are.
  */
 export const chatUpstream: UpstreamSide = {
-  fromHub(request) {
-    if (request.stream) request.stream_options = { include_usage: true };
-    return request;
+  fromHub(request, ctx) {
+    const out = applyHubQuirks(ctx.quirks, request);
+    if (out.stream) out.stream_options = { include_usage: true };
+    return out;
   },
   replyToHub: chatReplyToHub,
   streamToHub: chatStreamToHub,

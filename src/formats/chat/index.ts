@@ -35,5 +35,5 @@ export const chatFormat: WireFormat = {
   count: undefined,
   startsEarly: false,
   wordUpstreamError: openAiWording,
-  keepsBillingHeader: false,
+  passthroughQuirks: undefined,
 };

@@ -1,3 +1,4 @@
+import { cacheCounts } from "../../translate/hub-usage.js";
 import { count } from "../fields.js";
 import type { UsageReader } from "../types.js";
 
@@ -6,15 +7,14 @@ type UsageFields = {
   completion_tokens?: unknown;
   input_tokens?: unknown;
   output_tokens?: unknown;
-  prompt_tokens_details?: { cached_tokens?: unknown } | null;
-  input_tokens_details?: { cached_tokens?: unknown } | null;
 };
 
 /**
  * Usage in OpenAI's two formats, and in what servers copying them send: Chat Completions report `usage` at the top
  * (the last chunk when streaming) with `prompt_tokens`, the Responses API at the top (non-stream) or under
  * `response` (`response.completed`) with `input_tokens`. One reader takes either: servers that copy OpenAI mix the
- * two, and the family's other paths (embeddings, a stored response) use both.
+ * two, and the family's other paths (embeddings, a stored response) use both. Cache counts under every name servers
+ * give them (`cacheCounts`), as a translated reply tells its client.
  */
 export const openAiUsage: UsageReader = {
   read(value, into) {
@@ -23,7 +23,9 @@ export const openAiUsage: UsageReader = {
     if (!usage || typeof usage !== "object") return;
     into.inputTokens = count(usage.prompt_tokens ?? usage.input_tokens) ?? into.inputTokens;
     into.outputTokens = count(usage.completion_tokens ?? usage.output_tokens) ?? into.outputTokens;
-    into.cacheReadTokens = count(usage.prompt_tokens_details?.cached_tokens ?? usage.input_tokens_details?.cached_tokens) ?? into.cacheReadTokens;
+    const cache = cacheCounts(usage);
+    into.cacheReadTokens = cache.read ?? into.cacheReadTokens;
+    into.cacheWriteTokens = cache.write ?? into.cacheWriteTokens;
   },
   marker: '"usage"',
 };

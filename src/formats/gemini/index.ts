@@ -33,5 +33,5 @@ export const geminiFormat: WireFormat = {
   count: { request: countTokensRequest, reply: (tokens) => ({ totalTokens: tokens }) },
   startsEarly: false,
   wordUpstreamError: ({ fields }) => fields,
-  keepsBillingHeader: false,
+  passthroughQuirks: undefined,
 };

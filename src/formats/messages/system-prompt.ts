@@ -7,12 +7,28 @@ import { type Block, blocksOf, isRecord, textOf } from "./wire.js";
  * (research table E row 23: a full re-prefill of ~24K tokens per turn).
  */
 const BILLING_LINE = /^x-anthropic-billing-header:/;
+const BILLING_LINE_ANYWHERE = /^x-anthropic-billing-header:/m;
 
 const withoutBillingLines = (text: string): string =>
   text
     .split("\n")
     .filter((line) => !BILLING_LINE.test(line))
     .join("\n");
+
+/**
+ * A messages `system` (a string or text blocks) without the billing line, for a server that does not read it: a
+ * block left empty goes, every other block keeps its fields (`cache_control` included). The value given when it has
+ * no such line.
+ */
+export function systemWithoutBillingLines(system: unknown): unknown {
+  if (typeof system === "string") return BILLING_LINE_ANYWHERE.test(system) ? withoutBillingLines(system) : system;
+  if (!Array.isArray(system) || !system.some((block) => isRecord(block) && typeof block.text === "string" && BILLING_LINE_ANYWHERE.test(block.text))) return system;
+  return system.flatMap((block) => {
+    if (!isRecord(block) || typeof block.text !== "string" || !BILLING_LINE_ANYWHERE.test(block.text)) return [block];
+    const text = withoutBillingLines(block.text);
+    return text.trim() ? [{ ...block, text }] : [];
+  });
+}
 
 /**
  * `system` (a string or text blocks) as one chat system message, block texts joined with a blank line, the

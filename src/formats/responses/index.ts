@@ -11,7 +11,11 @@ import { responsesClient } from "./translators.js";
 // Responses bodies are not checked (SPEC section 3.5): only Chat Completions has required fields.
 const GENERATE: FormatClaim = { kind: "generate", rules: undefined };
 
-/** OpenAI Responses (`POST /v1/responses`, Codex), in the OpenAI family; a client format only. */
+/**
+ * OpenAI Responses (`POST /v1/responses`, Codex), in the OpenAI family; a client format only. A context overflow
+ * carries code `context_length_exceeded` whatever the upstream called it: Codex compacts on that code
+ * (codex-rs `classify_provider_error`).
+ */
 export const responsesFormat: WireFormat = {
   name: "responses",
   family: chatFamily,
@@ -29,6 +33,6 @@ export const responsesFormat: WireFormat = {
   upstream: undefined,
   count: undefined,
   startsEarly: false,
-  wordUpstreamError: openAiWording,
-  keepsBillingHeader: false,
+  wordUpstreamError: (read) => (read.overflow ? { ...read.fields, type: "invalid_request_error", code: "context_length_exceeded" } : openAiWording(read)),
+  passthroughQuirks: undefined,
 };

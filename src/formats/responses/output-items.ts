@@ -1,3 +1,4 @@
+import { contextOverflowOf } from "../../translate/context-overflow.js";
 import type { HubUsage, Json, ReasoningField } from "../../translate/hub.js";
 import { usageParts } from "../../translate/hub-usage.js";
 import { readToolArguments } from "../../translate/tool-arguments.js";
@@ -88,7 +89,7 @@ export function responseUsage(usage: HubUsage | undefined): Json {
 
 /** The `error` of a failed response: Codex reads `context_length_exceeded` as "compact", `rate_limit_exceeded` as "wait", the rest as "retry". */
 export function responseError(error: ErrorFields): Json {
-  const contextTooLong = /context[ _-]?(length|window)|maximum context|too many tokens|prompt is too long|too long for the model/i.test(error.message);
+  const contextTooLong = error.code === "context_length_exceeded" || contextOverflowOf(error.status, error.message, error.code) !== undefined;
   const code = contextTooLong ? "context_length_exceeded" : error.status === 429 ? "rate_limit_exceeded" : "server_error";
   return { code, message: error.message };
 }

@@ -59,8 +59,9 @@ function echoOf(body: Json, reasoning: Json | undefined): ResponseEcho {
 
 /**
  * A Responses request as a chat request, built from a whitelist: what chat cannot say (`store`, `include`,
- * `prompt_cache_key`, `truncation`, `metadata`, `service_tier`, `background`, `user`, `text.verbosity`,
- * `reasoning.summary`, hosted tools) is left out. `previous_response_id` is refused: a translated route keeps no
+ * `truncation`, `metadata`, `service_tier`, `background`, `user`, `text.verbosity`, `reasoning.summary`, hosted
+ * tools) is left out. Codex's `prompt_cache_key` goes on, for the chat kinds that take it (SPEC 11: the kind's
+ * hub quirks drop it for every other). `previous_response_id` is refused: a translated route keeps no
  * responses to continue from.
  */
 export function responsesToHub(body: Json, ctx: TranslateContext): ToHub {
@@ -73,6 +74,8 @@ export function responsesToHub(body: Json, ctx: TranslateContext): ToHub {
   const names = createToolNames();
   const tools = hubTools(body, names);
   const request: HubRequest = { model: ctx.upstreamModel, messages: hubMessages(body, tools, names, ctx) };
+  // A compaction's summary request shares the conversation's prefix: the same key lets the server's cache serve it.
+  if (typeof body.prompt_cache_key === "string" && body.prompt_cache_key) request.prompt_cache_key = body.prompt_cache_key;
   const reasoning = isObject(body.reasoning) ? body.reasoning : undefined;
   const compaction = compactionAsked(body, ctx.path);
   if (compaction) {

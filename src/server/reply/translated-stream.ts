@@ -11,18 +11,18 @@ import { singleHeader } from "./passthrough.js";
 import { midStreamError } from "./relay-body.js";
 import type { ReplyTransform } from "./transform.js";
 import { readUpstreamJson } from "./translated-json.js";
-import { readUpstreamErrorReply, rewrittenHeaders, upstreamAnswer, type Translation } from "./translation.js";
+import { readUpstreamErrorReply, rewrittenHeaders, streamErrorFields, upstreamAnswer, type Translation } from "./translation.js";
 
 /** What is read of an upstream's body after its `[DONE]` before its connection is closed instead of kept for reuse. */
 const AFTER_END_LIMIT = 64 * 1024;
 
 /**
- * The items with each upstream error's message redacted: an upstream may repeat its key in an error inside its
- * stream, as in an error reply (JSON errors, headers and captures go through the same `Secrets`).
+ * The items with each upstream error inside its stream worded for the client (`streamErrorFields`: its key redacted,
+ * since an upstream may repeat it there as in an error reply, and a context overflow in the tool's words).
  */
-function withoutKeys(items: HubStreamItem[], redact: (text: string) => string): HubStreamItem[] {
+function worded(items: HubStreamItem[], t: Translation): HubStreamItem[] {
   if (!items.some((item) => item.type === "error")) return items;
-  return items.map((item) => (item.type === "error" ? { type: "error", error: { ...item.error, message: redact(item.error.message) } } : item));
+  return items.map((item) => (item.type === "error" ? { type: "error", error: streamErrorFields(t, item.error) } : item));
 }
 
 /** What a translated stream is told by the gateway that runs it. */
@@ -58,7 +58,6 @@ async function relayTranslatedStream(x: Exchange, t: Translation, reply: Upstrea
     return writer.finish();
   }
   writer.open(headers);
-  const redact = (text: string) => t.secrets.redact(text);
   const source = t.target.streamToHub(t.tctx);
   const usage = noUsage();
   /** The upstream said `[DONE]`: its reply is over, and what follows is not read (bytes after it: `AFTER_END_LIMIT`). */
@@ -71,14 +70,14 @@ async function relayTranslatedStream(x: Exchange, t: Translation, reply: Upstrea
     if (typeof event !== "object") return;
     // Read from the object the translator reads: no second scan of the bytes and no second parse for the usage.
     t.to.usage.read(event.data, usage);
-    if (!writer.ended) writer.push(withoutKeys(source.push(event), redact));
+    if (!writer.ended) writer.push(worded(source.push(event), t));
   });
   delivery.outcome = await new Promise((resolve) => {
     // Chunks that came before the relay starts are handed over inside relayDecoded, before it returns the body.
     let body: RelayedBody | undefined;
     let broken = false;
     const complete = () => {
-      writer.push(withoutKeys(source.finish(), redact));
+      writer.push(worded(source.finish(), t));
       writer.finish();
       resolve("complete");
     };

@@ -2,6 +2,7 @@ import { ApiError, type ErrorFields } from "../../errors/index.js";
 import type { WireFormat } from "../../formats/index.js";
 import { redactValues, type Secrets } from "../../secrets.js";
 import type { ReplyHints, TranslateContext, UpstreamSide } from "../../translate/index.js";
+import { contextOverflowOf } from "../../translate/context-overflow.js";
 import { readUpstreamError } from "../../translate/upstream-error-reply.js";
 import { clientResponseHeaders } from "../../upstream/header-policy.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
@@ -40,6 +41,16 @@ export function rewrittenHeaders(reply: UpstreamReply, t: Translation): Record<s
  */
 export const upstreamErrorFields = (t: Translation, status: number, bodyText: string): ErrorFields =>
   t.from.wordUpstreamError(readUpstreamError(status, bodyText, (text) => t.secrets.redact(text)));
+
+/**
+ * An error inside an upstream's stream (`{"error": ...}` as an event) as the client's format says it, as an error
+ * reply is: its message redacted, a context overflow in the words the client's tool recovers from.
+ */
+export function streamErrorFields(t: Translation, error: ErrorFields): ErrorFields {
+  const message = t.secrets.redact(error.message);
+  const fields = { ...error, message };
+  return t.from.wordUpstreamError({ fields, upstreamType: undefined, upstreamCode: undefined, overflow: contextOverflowOf(error.status, message, error.code) });
+}
 
 /** An upstream error reply (status >= 400), read whole, as the client's error. */
 export async function readUpstreamErrorReply(x: Exchange, reply: UpstreamReply, t: Translation): Promise<ErrorFields> {

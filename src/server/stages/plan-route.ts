@@ -1,5 +1,6 @@
 import { badRequest } from "../../errors/index.js";
 import { FORMATS, type WireFormat } from "../../formats/index.js";
+import { kindNamed } from "../../kinds/index.js";
 import type { ClientRequest } from "../../request/client-request.js";
 import type { Route } from "../../routing/router.js";
 import { translateRequest, type TranslateContext } from "../../translate/index.js";
@@ -48,15 +49,18 @@ function targetFormat(upstream: Upstream): WireFormat | undefined {
   return FORMATS.find((format) => upstream.serves(format.name) && format.upstream !== undefined);
 }
 
-function translateContext(upstream: Upstream, route: Route, to: WireFormat | undefined, ctx: GatewayContext, path: string): TranslateContext {
+function translateContext(upstream: Upstream, route: Route, ctx: GatewayContext, path: string): TranslateContext {
   const upstreamModel = route.model ?? "";
   return {
     path,
     clientModel: route.asked ?? upstreamModel,
     upstreamModel,
     maxOutputTokens: upstream.config.maxOutputTokens,
+    contextWindow: upstream.contextWindow(upstreamModel),
     reasoningEffort: upstream.config.reasoning === "effort",
-    keepsBillingHeader: to?.keepsBillingHeader === true,
+    // A messages request is translated only for a server that does not serve messages: none reads the line.
+    keepsBillingHeader: false,
+    quirks: kindNamed(upstream.config.kind).quirks,
     seal: ctx.seal,
     ids: randomIds,
   };
@@ -75,7 +79,8 @@ export function withModelBytes(bytes: Buffer | undefined, target: string | undef
 /**
  * Stage 7a: the request as `upstream` will get it (SPEC section 10, Translation), and how its reply will reach the
  * client. Paths that are not model calls go as they came, in the client's family layout; a model call in a format
- * the upstream serves goes as it came (the aliased model's bytes aside, and reasoning the gateway made removed); any
+ * the upstream serves goes as it came (the aliased model's bytes aside, reasoning the gateway made removed, and what
+ * the upstream's kind refuses left out: `WireFormat.passthroughQuirks`); any
  * other model call is translated into the first format the upstream serves, in the order chat, messages, responses,
  * gemini; a token count in a format it does not serve is answered by the gateway itself.
  */
@@ -88,7 +93,10 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   const clientHeaders = upstreamRequestHeaders(req.rawHeaders, req.headers.connection, own);
   if (format === undefined || upstream.serves(format.name)) {
     const stripped = format === undefined ? undefined : stripGatewayReasoning(request.bytes, ctx.seal);
-    const bytes = stripped ? Buffer.from(JSON.stringify(route.target === undefined ? stripped : { ...stripped, model: route.target })) : withModelBytes(request.bytes, route.target);
+    const quirks = kindNamed(upstream.config.kind).quirks;
+    const forKind = format?.passthroughQuirks?.applies(quirks) && request.json ? format.passthroughQuirks.apply(quirks, clientHeaders, stripped ?? request.json) : undefined;
+    const body = forKind ?? stripped;
+    const bytes = body ? Buffer.from(JSON.stringify(route.target === undefined ? body : { ...body, model: route.target })) : withModelBytes(request.bytes, route.target);
     const rest = route.target !== undefined && endpoint.pathModel !== undefined ? family.paths.withModel(endpoint.rest, route.target) : endpoint.rest;
     return {
       upstream,
@@ -106,7 +114,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   }
   const body = requireJson(request);
   if (endpoint.kind === "count") {
-    return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, body, translateContext(upstream, route, undefined, ctx, endpoint.rest), upstream.name) };
+    return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, body, translateContext(upstream, route, ctx, endpoint.rest), upstream.name) };
   }
   const to = targetFormat(upstream);
   if (to === undefined) {
@@ -115,7 +123,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
     });
   }
   const target = to.upstream!;
-  const tctx = translateContext(upstream, route, to, ctx, endpoint.rest);
+  const tctx = translateContext(upstream, route, ctx, endpoint.rest);
   const translated = translateRequest(format.client, target, body, request.stream, tctx);
   const t = { from: format, to, target, hints: translated.hints, tctx, upstream, secrets: ctx.secrets };
   return {

@@ -1,0 +1,46 @@
+import type { Family } from "../formats/index.js";
+import { parseJsonObject } from "../parse-json.js";
+import type { UpstreamCall, UpstreamReply } from "./upstream.js";
+
+/** How long a list that failed, or did not name a model asked about, is trusted before it is asked again. */
+const RELIST_MS = 60_000;
+
+/**
+ * Each model's context window as an upstream's own model list says it (SPEC 11, Kinds: vLLM's `max_model_len`,
+ * OpenRouter's `context_length`), learnt beside the requests and never in front of one: the first request that asks
+ * about a model not known yet starts one list fetch and goes on without waiting for it; the requests after it know
+ * the window. A list that failed, or did not name the model, is asked again a minute later at the earliest.
+ */
+export function contextWindows(send: (call: UpstreamCall) => Promise<UpstreamReply>, family: Family, field: string, firstByteMs: number) {
+  const windows = new Map<string, number>();
+  let fetching = false;
+  let listedAt = -Infinity;
+
+  async function fetchList(): Promise<void> {
+    try {
+      const reply = await send({ family, method: "GET", path: family.models.path, headers: { accept: "application/json" }, version: undefined, signal: AbortSignal.timeout(firstByteMs) });
+      const body = parseJsonObject(await reply.body.text());
+      if (reply.status !== 200 || !body) return;
+      for (const entry of family.models.entries(body)) {
+        const window = entry[field];
+        if (typeof window === "number" && Number.isInteger(window) && window > 0) windows.set(family.models.row(entry).id, window);
+      }
+    } catch {
+      // No window learnt: requests go uncapped, as before, and the list is asked again later.
+    } finally {
+      fetching = false;
+      listedAt = performance.now();
+    }
+  }
+
+  return {
+    /** The window of `model` when its upstream's list named one; undefined starts a fetch (see above). */
+    of(model: string): number | undefined {
+      const window = windows.get(model);
+      if (window !== undefined || fetching || performance.now() - listedAt < RELIST_MS) return window;
+      fetching = true;
+      void fetchList();
+      return undefined;
+    },
+  };
+}
