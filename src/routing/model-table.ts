@@ -1,7 +1,4 @@
-const escapeRegExp = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
-
-/** `claude-sonnet-4-5*` as an anchored regular expression (`*` is any run of characters, nothing else is special). */
-const patternOf = (key: string): RegExp => new RegExp(`^${key.split("*").map(escapeRegExp).join(".*")}$`, "s");
+import { globRegExp, isPattern } from "./glob.js";
 
 /** Model ids, exact or with `*`, each mapped to a value; what aliases and routing both look models up in. */
 export interface ModelTable<T> {
@@ -21,7 +18,7 @@ export function createModelTable<T>(entries: Iterable<readonly [key: string, val
   const exact = new Map<string, T>();
   const patterns: [RegExp, T][] = [];
   for (const [key, value] of entries) {
-    if (key.includes("*")) patterns.push([patternOf(key), value]);
+    if (isPattern(key)) patterns.push([globRegExp(key), value]);
     else if (!exact.has(key)) exact.set(key, value);
   }
   return {

@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { upstreamChoice } from "./base-url.js";
 import { modelAliases } from "./model-aliases.js";
 import { modelPrices } from "./prices.js";
+import { routes } from "./routes.js";
 import { fields } from "./shapes.js";
 import { upstreamEntries } from "./upstream-entry.js";
 import { capture, maxBodyBytes, nonEmptyText, origin, port, retries, segment, shutdownGraceMs, timeouts } from "./values.js";
@@ -27,6 +28,7 @@ export const configFile = v.pipe(
       capture: v.optional(capture),
       prices: v.optional(modelPrices),
       upstreams: v.optional(upstreamEntries),
+      routes: v.optional(routes),
     },
     "a JSON object",
   ),
