@@ -60,7 +60,8 @@ function headline(summary: UsageSummary, since: string): string[] {
 
 /**
  * `gateway stats` as text, fitted to `width` terminal columns (undefined: no limit): the headline, then a table per
- * model and per client, and per upstream when requests went to more than the one called `default`.
+ * model and per client, per upstream when requests went to more than the one called `default`, and per rule when a
+ * rule of `routes` routed any.
  */
 export function statsReport(summary: UsageSummary, since: number, width: number | undefined): string {
   const withCache = summary.total.cacheReadTokens > 0 || summary.total.cacheWriteTokens > 0;
@@ -74,5 +75,6 @@ export function statsReport(summary: UsageSummary, since: number, width: number 
     "",
     table("CLIENT", summary.clients, withCache, width),
     ...(byUpstream ? ["", table("UPSTREAM", summary.upstreams, withCache, width)] : []),
+    ...(summary.rules.length > 0 ? ["", table("RULE", summary.rules, withCache, width)] : []),
   ].join("\n");
 }

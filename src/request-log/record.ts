@@ -13,6 +13,8 @@ export interface RequestRecord {
   model: string | undefined;
   /** The catalog id an alias turned `model` into (SPEC section 7); undefined when no alias applied. */
   target?: string | undefined;
+  /** The rule of `routes` that routed it (SPEC 11, Routes); absent when none did. */
+  rule?: string | undefined;
   /** The upstream that answered, or the last one tried (SPEC section 10); absent for requests that never got that far. */
   upstream?: string | undefined;
   /**

@@ -108,7 +108,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     anyHost: !isLoopbackHost(config.host),
     allowedOrigins: new Set(config.cors),
     aliases,
-    router: createRouter(upstreams, aliases),
+    router: createRouter({ upstreams, aliases, routes: config.routes, seal: options.seal }),
     onRequest: fanOut([...(options.onRequest ? [options.onRequest] : []), feed.sink])!,
     recordHeaders: options.recordHeaders === true,
     feed,

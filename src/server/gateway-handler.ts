@@ -47,7 +47,9 @@ async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolve
   trail.request = request;
   trail.model = request.model;
   if (endpoint.kind === "models") return answerModelList(x, ctx.upstreams, extraModelIds(ctx), endpoint, query);
-  const route = ctx.router.route(request);
+  // A route is a promise only when a token condition needs the tokenizer; a plain one costs no turn of the loop.
+  const routed = ctx.router.route(request);
+  const route = routed instanceof Promise ? await routed : routed;
   trail.route = route;
   const forwarded = await forward(x, ctx, request, route);
   trail.forwarded = forwarded;

@@ -55,6 +55,7 @@ export function record(x: Exchange, ctx: GatewayContext, trail: Trail): void {
     family: trail.family,
     model: trail.model,
     target: trail.route?.target,
+    rule: trail.route?.rule,
     stream: request?.stream || undefined,
     upstream: upstreamOf(x, trail),
     echo: forwarded?.upstream.isEcho,
