@@ -4,8 +4,6 @@ import { globRegExp, isPattern } from "./glob.js";
 export interface ModelTable<T> {
   /** The value of the first exact key equal to `model`, else of the first pattern that matches it (in the order given), else undefined. */
   lookup(model: string): T | undefined;
-  /** The exact (non-pattern) keys, in the order given. */
-  readonly exactKeys: readonly string[];
   /** Whether the table holds any key: a request then pays nothing. */
   readonly any: boolean;
 }
@@ -28,7 +26,6 @@ export function createModelTable<T>(entries: Iterable<readonly [key: string, val
       for (const [pattern, value] of patterns) if (pattern.test(model)) return value;
       return undefined;
     },
-    exactKeys: [...exact.keys()],
     any: exact.size + patterns.length > 0,
   };
 }

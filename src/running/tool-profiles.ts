@@ -8,6 +8,8 @@ export interface GatewayAddress {
   localKey: string;
   /** The gateway's private state directory, for settings files a tool is pointed at. */
   stateDir: string;
+  /** Whether every upstream a `claude*` model can be routed to is of kind `anthropic` (`claudeOnAnthropicOnly`). */
+  claudeOnAnthropic: boolean;
 }
 
 export interface LaunchOptions {
@@ -63,7 +65,13 @@ const PROFILES: Readonly<Record<string, Profile>> = {
   // Claude Code asks whether to trust an ANTHROPIC_API_KEY it has not seen before; a bearer token
   // (ANTHROPIC_AUTH_TOKEN, which the messages family accepts) is used without that question. Model discovery makes it
   // read the gateway's model list at start (GET /v1/models?limit=1000) and offer its claude* ids in /model (SPEC 11).
-  claude: (g) => ({ env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey, CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1" }, leadingArgs: [] }),
+  // Behind a base URL of its own it searches its tools (deferred tools, `tool_reference`) only when told to; only
+  // Anthropic's API serves that, so it is told so only when every claude* model is routed there (SPEC 11). Otherwise
+  // the gateway sets nothing and a value the user set passes as it was.
+  claude: (g) => ({
+    env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey, CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1", ...(g.claudeOnAnthropic ? { ENABLE_TOOL_SEARCH: "true" } : {}) },
+    leadingArgs: [],
+  }),
   // Codex reads its provider from ~/.codex/config.toml; `-c` overrides it for this run only, so the user's file
   // stays untouched. It speaks only the Responses API, over HTTP from its first request: `supports_websockets =
   // false` (codex-rs ModelProviderInfo; false is its default for a provider of one's own, said here so that it

@@ -2,10 +2,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { notFound, toApiError } from "../errors/index.js";
 import { chatFamily, type Family } from "../formats/index.js";
 import type { ClientRequest } from "../request/client-request.js";
+import { extraModelIds } from "../routing/model-reach.js";
 import { clientLeft, createExchange, type Exchange } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { redactHeaders } from "./redact-headers.js";
-import { answerModelList, extraModelIds } from "./reply/model-list.js";
+import { answerModelList } from "./reply/model-list.js";
 import { sendError } from "./reply/send-error.js";
 import { sendEmpty } from "./reply/send-json.js";
 import { authenticate } from "./stages/authenticate.js";
@@ -46,7 +47,7 @@ async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolve
   }
   trail.request = request;
   trail.model = request.model;
-  if (endpoint.kind === "models") return answerModelList(x, ctx.upstreams, extraModelIds(ctx), endpoint, query);
+  if (endpoint.kind === "models") return answerModelList(x, ctx.upstreams, extraModelIds(ctx.config, endpoint.family.name), endpoint, query);
   // A route is a promise only when a token condition needs the tokenizer; a plain one costs no turn of the loop.
   const routed = ctx.router.route(request);
   const route = routed instanceof Promise ? await routed : routed;

@@ -4,6 +4,7 @@ import { isatty } from "node:tty";
 import type { Command } from "commander";
 import { CommandNotFoundError, GatewayProcessError } from "../../errors/index.js";
 import { ensureGateway } from "../ensure-gateway.js";
+import { claudeOnAnthropicOnly } from "../../routing/model-reach.js";
 import { KNOWN_TOOLS, launchFor } from "../../running/tool-profiles.js";
 import { findBypasses } from "../../running/tool-settings.js";
 import { writePrivateFile } from "../../files/private-files.js";
@@ -57,7 +58,7 @@ export function registerRun(program: Command): void {
       const ctx = createContext();
       const port = await ensureGateway(ctx, portFlag(options.port), options.start);
       const env = toolEnv(ctx, port);
-      const address = { env, openaiBaseUrl: env.OPENAI_BASE_URL!, localKey: localKeyOf(ctx), stateDir: ctx.config.stateDir };
+      const address = { env, openaiBaseUrl: env.OPENAI_BASE_URL!, localKey: localKeyOf(ctx), stateDir: ctx.config.stateDir, claudeOnAnthropic: claudeOnAnthropicOnly(ctx.config) };
       const launch = launchFor(command, address, { offline: options.offline === true });
       for (const [path, content] of Object.entries(launch.files ?? {})) writePrivateFile(path, content);
       const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, ...launch.env };

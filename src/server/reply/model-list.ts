@@ -5,19 +5,9 @@ import { clientResponseHeaders, upstreamRequestHeaders, withoutClientFormatHeade
 import { collectCatalog } from "../../upstream/model-catalog.js";
 import type { UpstreamSet } from "../../upstream/upstream-set.js";
 import type { Exchange } from "../exchange.js";
-import type { GatewayContext } from "../gateway-context.js";
 import { readText } from "./decoded-body.js";
 import { relayPassthrough } from "./passthrough.js";
 import { sendJson } from "./send-json.js";
-
-/**
- * The ids a model list holds besides what the upstreams list: each exact alias (SPEC 7), in every shape. Claude
- * Code's `/model` picker offers those of the messages shape that start with `claude` (SPEC 11); once routes have
- * conditions, each exact `claude*` `when.model` of a route joins them here, the one place that says what it offers.
- */
-export function extraModelIds(ctx: GatewayContext): readonly string[] {
-  return ctx.aliases.exact;
-}
 
 /**
  * `GET` of a model list (SPEC section 10, Model lists). A single upstream that serves the asked shape: passthrough as
