@@ -85,19 +85,19 @@ export class ClientRequest {
   }
 
   /** The route tags that open its system prompt's texts or its first user message's, in that order. */
-  #routeTags(): readonly FoundTag[] {
+  routeTags(): readonly FoundTag[] {
     this.#tags ??= this.#ask((facts, body) => findRouteTags(body, facts.tagPlaces(body))) ?? [];
     return this.#tags;
   }
 
   /** The NAME of the first `<gateway-route>NAME</gateway-route>` that opens a text of its system prompt or first user message. */
   routeTag(): string | undefined {
-    return this.#routeTags()[0]?.name;
+    return this.routeTags()[0]?.name;
   }
 
   /** The body with every route tag removed (SPEC 11: none leaves the gateway), or undefined when it holds none. */
   withoutRouteTags(): Json | undefined {
-    const tags = this.#routeTags();
+    const tags = this.routeTags();
     return tags.length === 0 ? undefined : withoutRouteTags(this.json!, tags);
   }
 

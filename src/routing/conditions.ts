@@ -74,7 +74,12 @@ function condition(key: keyof RouteWhen, value: string | number | boolean, seal:
     }
     case "model": {
       const test = globTest(String(value));
-      return { key, value, holds: (_request, model) => model !== undefined && test(model), seen: (_request, model) => model ?? "no model named" };
+      return {
+        key,
+        value,
+        holds: (_request, model) => model !== undefined && test(model),
+        seen: (request, model) => (model === undefined ? "no model named" : model === request.model ? model : `${model} (${request.model} after its alias)`),
+      };
     }
     case "tag":
       return {

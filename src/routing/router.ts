@@ -1,4 +1,4 @@
-import type { RouteRule, UpstreamConfig } from "../config/index.js";
+import type { GatewayConfig, RouteRule, UpstreamConfig } from "../config/index.js";
 import type { ClientRequest } from "../request/client-request.js";
 import type { ReasoningSeal } from "../translate/index.js";
 import type { Upstream } from "../upstream/upstream.js";
@@ -17,6 +17,13 @@ export interface RoutableSet<U extends Routable> {
   readonly all: readonly U[];
   readonly default: U;
   named(name: string): U | undefined;
+}
+
+/** The upstreams of a config as a router chooses from them, without opening any (`gateway routes`' dry run). */
+export function routableConfig(config: Pick<GatewayConfig, "upstreams" | "defaultUpstream">): RoutableSet<Routable> {
+  const all = config.upstreams.map((upstream) => ({ name: upstream.name, config: upstream }));
+  const byName = new Map(all.map((upstream) => [upstream.name, upstream]));
+  return { all, default: byName.get(config.defaultUpstream) ?? all[0]!, named: (name) => byName.get(name) };
 }
 
 /** Where a request goes: the model after its alias (or its rule), and the upstreams to try for it, in order. */

@@ -40,7 +40,7 @@ async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolve
   x.capture?.requestBody(bytes);
   let request: ClientRequest;
   try {
-    request = checkRequest(req, endpoint, query, bytes);
+    request = checkRequest(req.headers, endpoint, query, bytes);
   } catch (error) {
     trail.model = modelNamed(endpoint, bytes);
     throw error;
