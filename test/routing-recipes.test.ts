@@ -7,6 +7,7 @@ import { agentRuns } from "./helpers/agent-run.js";
 import { BIN } from "./helpers/cli.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
+import { passClaudeFirstRun } from "./helpers/claude-screen.js";
 import { envPrefix, hasTmux, openTerminal } from "./helpers/terminal.js";
 import { hasTool, reportToolRun } from "./helpers/tools.js";
 
@@ -126,16 +127,7 @@ describe.skipIf(!hasTool("claude"))("the routing recipes with the real Claude Co
     const { env, work } = setUp(anthropic, "messages", { TERM: "xterm-256color", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: undefined, ...variables }, config);
     const terminal = openTerminal("claude-background", `cd '${work}' && ${envPrefix(env)} '${process.execPath}' '${BIN}' run claude --model claude-sonnet-4-5`, { columns: 120, rows: 45 });
     try {
-      const firstRun = /Choose the text style|Enter to confirm|Press Enter to continue/;
-      const ready = (screen: string) => /for shortcuts/.test(screen) || (/Claude Code v\d/.test(screen) && !firstRun.test(screen));
-      for (;;) {
-        let screen = "";
-        await expect.poll(() => ((screen = terminal.screen()), firstRun.test(screen) || ready(screen)), { timeout: 30_000 }).toBe(true);
-        if (ready(screen)) break;
-        if (/❯ No, exit/.test(screen)) terminal.keys("Down");
-        terminal.keys("Enter");
-        await expect.poll(() => terminal.screen(), { timeout: 20_000 }).not.toBe(screen);
-      }
+      await passClaudeFirstRun(terminal);
       terminal.keys("-l", "write a haiku about routers");
       terminal.keys("Enter");
       await terminal.waitFor(/the-main-answer/, 30_000);
