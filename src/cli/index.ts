@@ -26,6 +26,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   routes: async () => (await import("./commands/routes.js")).registerRoutes,
   logs: async () => (await import("./commands/logs.js")).registerLogs,
   stats: async () => (await import("./commands/stats.js")).registerStats,
+  statusline: async () => (await import("./commands/statusline.js")).registerStatusline,
   ui: async () => (await import("./commands/ui.js")).registerUi,
   service: async () => (await import("./commands/service.js")).registerService,
 };

@@ -19,6 +19,7 @@ export const DEFAULTS: ConfigFields = Object.freeze({
   capture: "off",
   prices: Object.freeze({}),
   routes: Object.freeze([]) as readonly RouteRule[],
+  budgets: Object.freeze({}),
 });
 
 /**

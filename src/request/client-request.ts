@@ -32,6 +32,11 @@ export class ClientRequest {
   readonly model: string | undefined;
   /** Whether a model call asked for a stream (`"stream": true`, or Gemini's `:streamGenerateContent`). */
   readonly stream: boolean;
+  /**
+   * Whether it came with a credential of its own instead of the local key (SPEC 11, Your own login): it may reach only
+   * upstreams that spend no credential of the gateway's, and its credential goes to `key: "client"` upstreams only.
+   */
+  readonly ownCredential: boolean;
   #image: boolean | undefined | typeof UNASKED = UNASKED;
   #tools: readonly string[] | undefined | typeof UNASKED = UNASKED;
   #thinking: boolean | undefined | typeof UNASKED = UNASKED;
@@ -39,7 +44,7 @@ export class ClientRequest {
   #hub: HubRequest | undefined | typeof UNASKED = UNASKED;
   #inputTokens: Promise<number | undefined> | undefined;
 
-  constructor(endpoint: Endpoint, query: string, headers: IncomingHttpHeaders, bytes: Buffer | undefined, json: Json | undefined, model: string | undefined, stream: boolean) {
+  constructor(endpoint: Endpoint, query: string, headers: IncomingHttpHeaders, bytes: Buffer | undefined, json: Json | undefined, model: string | undefined, stream: boolean, ownCredential = false) {
     this.endpoint = endpoint;
     this.query = query;
     this.headers = headers;
@@ -47,6 +52,7 @@ export class ClientRequest {
     this.json = json;
     this.model = model;
     this.stream = stream;
+    this.ownCredential = ownCredential;
   }
 
   /** The format's answer about the body, or undefined when there is no format's JSON to ask about. */

@@ -5,6 +5,7 @@ import type { ClientRequest } from "../request/client-request.js";
 import { extraModelIds } from "../routing/model-reach.js";
 import { clientLeft, createExchange, type Exchange } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
+import { ownCredentialValues } from "../credential-headers.js";
 import { redactHeaders } from "./redact-headers.js";
 import { answerModelList } from "./reply/model-list.js";
 import { sendError } from "./reply/send-error.js";
@@ -34,20 +35,22 @@ async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolve
   const { req } = x;
   const { endpoint, query } = resolved;
   trail.format = endpoint.format?.name;
-  authenticate(endpoint.family, req.headers, query, repeated, ctx.keyMatches);
+  const credential = authenticate(endpoint.family, req.headers, query, repeated, ctx.keyMatches, ctx.ownLogins);
+  // A credential of the client's own never enters a capture, even where an upstream echoes it (SPEC 11).
+  if (credential === "own") for (const value of ownCredentialValues(req.headers, endpoint.family.auth.presentedKey(req.headers, query))) x.capture?.hide(value);
   const bytes = await readRequestBody(req, ctx.config.maxBodyBytes, ctx.bodyTimeoutMs);
   // A body the checks refuse is what a user most wants to see: it is captured, and the model it names recorded.
   x.capture?.requestBody(bytes);
   let request: ClientRequest;
   try {
-    request = checkRequest(req.headers, endpoint, query, bytes);
+    request = checkRequest(req.headers, endpoint, query, bytes, credential);
   } catch (error) {
     trail.model = modelNamed(endpoint, bytes);
     throw error;
   }
   trail.request = request;
   trail.model = request.model;
-  if (endpoint.kind === "models") return answerModelList(x, ctx.upstreams, extraModelIds(ctx.config, endpoint.family.name), endpoint, query);
+  if (endpoint.kind === "models") return answerModelList(x, ctx, request, extraModelIds(ctx.config, endpoint.family.name), endpoint, query);
   // A route is a promise only when a token condition needs the tokenizer; a plain one costs no turn of the loop.
   const routed = ctx.router.route(request);
   const route = routed instanceof Promise ? await routed : routed;

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { upstreamChoice } from "./base-url.js";
+import { budgets } from "./budgets.js";
 import { modelAliases } from "./model-aliases.js";
 import { modelPrices } from "./prices.js";
 import { routes } from "./routes.js";
@@ -27,6 +28,7 @@ export const configFile = v.pipe(
       models: v.optional(modelAliases),
       capture: v.optional(capture),
       prices: v.optional(modelPrices),
+      budgets: v.optional(budgets),
       upstreams: v.optional(upstreamEntries),
       routes: v.optional(routes),
     },

@@ -49,9 +49,10 @@ function targetFormat(upstream: Upstream): WireFormat | undefined {
   return FORMATS.find((format) => upstream.serves(format.name) && format.upstream !== undefined);
 }
 
-function translateContext(upstream: Upstream, route: Route, to: WireFormat | undefined, ctx: GatewayContext): TranslateContext {
+function translateContext(upstream: Upstream, route: Route, to: WireFormat | undefined, ctx: GatewayContext, path: string): TranslateContext {
   const upstreamModel = route.model ?? "";
   return {
+    path,
     clientModel: route.asked ?? upstreamModel,
     upstreamModel,
     maxOutputTokens: upstream.config.maxOutputTokens,
@@ -84,6 +85,9 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   const { req } = x;
   const { endpoint, query } = request;
   const { family, format } = endpoint;
+  // SPEC 11, Your own login: the request's own credential (headers, a Gemini `key=`) reaches `key: "client"` upstreams only.
+  const own = request.ownCredential && upstream.takesClientCredential;
+  const clientHeaders = upstreamRequestHeaders(req.rawHeaders, req.headers.connection, own);
   if (format === undefined || upstream.serves(format.name)) {
     // The bytes go as they came unless something in them must not leave: reasoning the gateway signed, a route tag.
     const stripped = format === undefined ? undefined : stripGatewayReasoning(request.bytes, ctx.seal);
@@ -95,8 +99,8 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
       call: {
         family,
         method: req.method ?? "GET",
-        path: `${rest}${family.auth.upstreamQuery(query)}`,
-        headers: upstreamRequestHeaders(req.rawHeaders, req.headers.connection),
+        path: `${rest}${own ? query : family.auth.upstreamQuery(query)}`,
+        headers: clientHeaders,
         version: family.auth.version(req.headers),
         body: bytes,
       },
@@ -106,7 +110,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   }
   const body = request.withoutRouteTags() ?? requireJson(request);
   if (endpoint.kind === "count") {
-    return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, body, translateContext(upstream, route, undefined, ctx), upstream.name) };
+    return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, body, translateContext(upstream, route, undefined, ctx, endpoint.rest), upstream.name) };
   }
   const to = targetFormat(upstream);
   if (to === undefined) {
@@ -115,7 +119,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
     });
   }
   const target = to.upstream!;
-  const tctx = translateContext(upstream, route, to, ctx);
+  const tctx = translateContext(upstream, route, to, ctx, endpoint.rest);
   const translated = translateRequest(format.client, target, body, request.stream, tctx);
   const t = { from: format, to, target, hints: translated.hints, tctx, upstream, secrets: ctx.secrets };
   return {
@@ -124,7 +128,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
       family: to.family,
       method: "POST",
       path: to.generatePath(tctx.upstreamModel, request.stream),
-      headers: Object.assign(withoutClientFormatHeaders(upstreamRequestHeaders(req.rawHeaders, req.headers.connection)), {
+      headers: Object.assign(withoutClientFormatHeaders(clientHeaders), {
         "content-type": "application/json",
         accept: request.stream ? "text/event-stream" : "application/json",
       }),
