@@ -6,6 +6,7 @@ import { claudeOnAnthropicOnly, extraModelIds, reachOf } from "../src/routing/mo
 import { startPlayingUpstream } from "./helpers/agent-upstream.js";
 import { agentRuns } from "./helpers/agent-run.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
+import { cliEnv, runCli } from "./helpers/cli.js";
 import { LOCAL_KEY, startTestGateway, tempConfigDir } from "./helpers/gateway.js";
 import { hasTool, reportToolRun, toolVersion } from "./helpers/tools.js";
 
@@ -93,6 +94,16 @@ describe("the model list a picker reads", () => {
     expect(messages.data.map((m) => m.id)).toEqual(["agent-model", "claude-alias", "claude-background"]);
     const chat = await new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY }).models.list();
     expect(chat.data.map((m) => m.id)).toEqual(["agent-model", "claude-alias"]);
+  });
+
+  it("gateway models names each rule's id in the messages shape, with the rule and where it goes", async () => {
+    const env = cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir({ upstream: "echo", models: { "claude-alias": "echo-1" }, routes: [{ when: { model: "claude-background" }, to: "default", model: "echo-mini" }] }) });
+    const messages = await runCli(["models", "--api", "messages"], env);
+    expect(messages.stdout).toMatch(/^claude-alias +alias -> echo-1$/m);
+    expect(messages.stdout).toMatch(/^claude-background +rule route-1 -> default$/m);
+    const chat = await runCli(["models"], env);
+    expect(chat.stdout).toMatch(/^claude-alias +alias -> echo-1$/m);
+    expect(chat.stdout).not.toContain("claude-background");
   });
 });
 
