@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { startPlayingUpstream } from "./helpers/agent-upstream.js";
 import { agentRuns } from "./helpers/agent-run.js";
 import { BIN } from "./helpers/cli.js";
+import { passClaudeFirstRun } from "./helpers/claude-screen.js";
 import { envPrefix, hasTmux, openTerminal } from "./helpers/terminal.js";
 import { hasTool, reportToolRun } from "./helpers/tools.js";
 
@@ -24,19 +25,7 @@ describe.skipIf(!hasTmux || !hasTool("claude"))("Claude Code's model picker thro
     const { env, work, log } = setUp(upstream, "messages", { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: undefined, TERM: "xterm-256color" }, { models: { [ALIAS]: "agent-model" } });
     const terminal = openTerminal("claude-picker", `cd '${work}' && ${envPrefix(env)} '${process.execPath}' '${BIN}' run claude`, { columns: 120, rows: 45 });
     try {
-      // First run: the theme, the security notes, trusting the folder; each takes Enter (the folder: yes).
-      const firstRun = /Choose the text style|Enter to confirm|Press Enter to continue/;
-      // 2.1.197 shows "? for shortcuts" when ready; 2.1.332 only its banner, with no question below it.
-      const ready = (screen: string) => /for shortcuts/.test(screen) || (/Claude Code v\d/.test(screen) && !firstRun.test(screen));
-      for (;;) {
-        let screen = "";
-        await expect.poll(() => ((screen = terminal.screen()), firstRun.test(screen) || ready(screen)), { timeout: 30_000 }).toBe(true);
-        if (ready(screen)) break;
-        // 2.1.332 offers "No, exit" first when it asks whether to trust the folder.
-        if (/❯ No, exit/.test(screen)) terminal.keys("Down");
-        terminal.keys("Enter");
-        await expect.poll(() => terminal.screen(), { timeout: 20_000 }).not.toBe(screen);
-      }
+      await passClaudeFirstRun(terminal);
       // The list is read at start; the picker shows what it found once the reply is in.
       await expect.poll(log, { timeout: 20_000 }).toMatch(/GET \/v1\/models\S* \S+ 200/);
       terminal.keys("-l", "/model");

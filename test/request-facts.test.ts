@@ -117,6 +117,32 @@ describe("what a request says about itself (SPEC 11, Routes), each format answer
     expect(await count.inputTokens(testSeal)).toBeGreaterThanOrEqual(Math.ceil(text.length / 4));
   });
 
+  it("says whether the estimate reaches a number from its bounds alone, and counts only when they leave it open", async () => {
+    const words = (n: number) => request("chat", { model: "m", messages: [{ role: "user", content: "alpha ".repeat(n) }] });
+    // 6,000 characters: a floor of 1,500 tokens. 60 characters: at most a few hundred.
+    expect(words(1000).inputTokensAtLeast(1000, testSeal)).toBe(true);
+    expect(words(10).inputTokensAtLeast(1000, testSeal)).toBe(false);
+    // 2,000 characters: between the floor (500) and the ceiling (2,000 and the fixed amounts), so it counts.
+    const open = words(333).inputTokensAtLeast(1000, testSeal);
+    expect(open).toBeInstanceOf(Promise);
+    expect(await open).toBe(false);
+    expect(request("chat", { input: "x" }, {}, "/v1/embeddings").inputTokensAtLeast(1, testSeal)).toBeUndefined();
+  });
+
+  it("finds every route tag opening a text of its places, and removes them all without touching the request as read", () => {
+    const body = {
+      model: "m",
+      max_tokens: 9,
+      system: [{ type: "text", text: "<gateway-route>a</gateway-route>" }, { type: "text", text: "  <gateway-route> b </gateway-route>\n\nYou review." }],
+      messages: [{ role: "user", content: [{ type: "text", text: "<gateway-route>c</gateway-route>hi" }, { type: "image", source: {} }] }],
+    };
+    const r = request("messages", structuredClone(body));
+    expect(r.routeTag()).toBe("a");
+    expect(r.withoutRouteTags()).toEqual({ ...body, system: [{ type: "text", text: "You review." }], messages: [{ role: "user", content: [{ type: "text", text: "hi" }, { type: "image", source: {} }] }] });
+    expect(r.json).toEqual(body);
+    expect(request("messages", { model: "m", max_tokens: 9, messages: [{ role: "user", content: "hi" }] }).withoutRouteTags()).toBeUndefined();
+  });
+
   it("answers each question once, on demand", () => {
     const r = request("chat", { model: "m", tools: [{ type: "function", function: { name: "a" } }], messages: [] });
     expect(r.tools()).toBe(r.tools());

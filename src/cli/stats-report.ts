@@ -81,8 +81,8 @@ function budgetTable(budgets: readonly BudgetState[], width: number | undefined)
 
 /**
  * `gateway stats` as text, fitted to `width` terminal columns (undefined: no limit): the headline, then a table per
- * model and per client, and per upstream when requests went to more than the one called `default`; the budgets, when
- * the config has any.
+ * model and per client, per upstream when requests went to more than the one called `default`, per rule when a rule
+ * of `routes` routed any; the budgets, when the config has any.
  */
 export function statsReport(summary: UsageSummary, since: number, width: number | undefined, budgets: readonly BudgetState[] = []): string {
   const withCache = summary.total.cacheReadTokens > 0 || summary.total.cacheWriteTokens > 0;
@@ -96,6 +96,7 @@ export function statsReport(summary: UsageSummary, since: number, width: number 
     "",
     table("CLIENT", summary.clients, withCache, width),
     ...(byUpstream ? ["", table("UPSTREAM", summary.upstreams, withCache, width)] : []),
+    ...(summary.rules.length > 0 ? ["", table("RULE", summary.rules, withCache, width)] : []),
     ...(budgets.length > 0 ? ["", budgetTable(budgets, width)] : []),
   ].join("\n");
 }

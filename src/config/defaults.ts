@@ -1,5 +1,5 @@
 import { FORMAT_NAMES } from "../formats/names.js";
-import type { ConfigFields, UpstreamKey } from "./types.js";
+import type { ConfigFields, RouteRule, UpstreamKey } from "./types.js";
 
 /** Every default in one place. */
 export const DEFAULTS: ConfigFields = Object.freeze({
@@ -18,6 +18,7 @@ export const DEFAULTS: ConfigFields = Object.freeze({
   models: Object.freeze({}),
   capture: "off",
   prices: Object.freeze({}),
+  routes: Object.freeze([]) as readonly RouteRule[],
   budgets: Object.freeze({}),
 });
 

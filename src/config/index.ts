@@ -1,4 +1,4 @@
-export type { GatewayConfig, ConfigFields, Timeouts, EnvSecrets, UpstreamConfig, UpstreamKey, KeySpec, Budgets, ModelPrice } from "./types.js";
+export type { GatewayConfig, ConfigFields, Timeouts, EnvSecrets, UpstreamConfig, UpstreamKey, KeySpec, Budgets, ModelPrice, RouteRule, RouteWhen } from "./types.js";
 export { ECHO_UPSTREAM, CAPTURE_MODES, keySpecs, keySpecName, type CaptureMode } from "./types.js";
 export { DEFAULTS, UPSTREAM_DEFAULTS } from "./defaults.js";
 export { resolveConfigDir } from "./config-dir.js";

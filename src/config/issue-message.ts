@@ -57,12 +57,18 @@ export function issueError(source: Source, issues: readonly BaseIssue<unknown>[]
   return invalidConfig(source, field, issue.message, last === undefined ? rootValue : badKey ? last.key : last.value);
 }
 
-/** `upstreams.local.url`, `timeouts.idleMs`, `models["gpt-4o"]`; array items are named by their array. */
+/** Arrays whose items are named by their position (`routes[2].to`): a rule is found by it. */
+const INDEXED_ARRAYS = new Set(["routes"]);
+
+/** `upstreams.local.url`, `timeouts.idleMs`, `models["gpt-4o"]`, `routes[2].to`; other array items are named by their array. */
 function fieldName(path: readonly IssuePathItem[]): string {
   let name = "";
   let parent: unknown;
   for (const item of path) {
-    if (item.type === "array") continue;
+    if (item.type === "array") {
+      if (INDEXED_ARRAYS.has(String(parent))) name += `[${String(item.key)}]`;
+      continue;
+    }
     const key = String(item.key);
     name += MAP_FIELDS.has(String(parent)) ? `[${JSON.stringify(key)}]` : name ? `.${key}` : key;
     parent = item.key;

@@ -5,6 +5,7 @@ import { resolveConfigDir } from "./config-dir.js";
 import { DEFAULTS } from "./defaults.js";
 import { envFields, flagFields, type ConfigFlags } from "./env-and-flags.js";
 import { CONFIG_FILE_NAME, readConfigFile } from "./read-config-file.js";
+import { checkRoutes } from "./references.js";
 import { resolveUpstreams } from "./resolve-upstreams.js";
 import type { FileFields } from "./schemas/config-file.js";
 import { fileSource } from "./validate-fields.js";
@@ -19,7 +20,8 @@ export interface LoadConfigOptions {
 
 /**
  * The one place configuration is resolved: flags > environment > config file > defaults, then the upstreams of
- * SPEC section 10 (`upstreams`, the default first when `upstream` makes one; `defaultUpstream`, its name).
+ * SPEC section 10 (`upstreams`, the default first when `upstream` makes one; `defaultUpstream`, its name) and the
+ * `routes` of SPEC 11 (each `to` one of them).
  * `upstream` is the default upstream's URL (or `echo`), whichever way it was chosen. Returns a frozen object;
  * invalid input throws a `ConfigError` naming the source, the field and what is expected.
  */
@@ -40,6 +42,7 @@ export function loadConfig(options: LoadConfigOptions = {}): GatewayConfig {
   const flags = layers[2]!;
   checkSegments(top.messagesSegment, top.geminiSegment, flags.messagesSegment !== undefined || flags.geminiSegment !== undefined ? "flag" : "file");
   const resolved = resolveUpstreams({ ...top, upstream: merged.upstream }, file.upstreams, fileSource(configFile));
+  checkRoutes(fileSource(configFile), top.routes, resolved.upstreams.map((upstream) => upstream.name));
   return Object.freeze({
     ...top,
     upstream: resolved.upstreams.find((upstream) => upstream.name === resolved.defaultUpstream)!.url,

@@ -2,10 +2,11 @@ import { closest } from "./closest.js";
 import { invalidConfig, type Source } from "./issue-message.js";
 import { UPSTREAM_CHOICE, upstreamKind } from "./schemas/base-url.js";
 import type { UpstreamEntry } from "./schemas/upstream-entry.js";
+import type { RouteRule } from "./types.js";
 
 /**
- * The names one field gives to another (SPEC section 10, Details): `upstream` and `fallback` must name upstreams
- * that exist. Checked once every source is read, since `--upstream` may name an entry of the file.
+ * The names one field gives to another (SPEC sections 10 and 11): `upstream`, `fallback` and a route's `to` must
+ * name upstreams that exist. Checked once every source is read, since `--upstream` may name an entry of the file.
  */
 
 const suggestion = (name: string, names: readonly string[]): string => {
@@ -39,16 +40,28 @@ export function checkFallbacks(file: Source, entries: readonly (readonly [string
   }
 }
 
+/** Each rule's `to` (SPEC 11, Routes): the name of an upstream, `default` included when `upstream` makes it. */
+export function checkRoutes(file: Source, routes: readonly RouteRule[], names: readonly string[]): void {
+  routes.forEach((rule, i) => {
+    if (!names.includes(rule.to)) throw invalidConfig(file, `routes[${i}].to`, `the name of an upstream${suggestion(rule.to, names)}`, rule.to);
+  });
+}
+
 /**
- * Where a file names upstream `name`, as field paths (`upstream`, `upstreams.b.fallback`): what would dangle if the
- * entry went (`gateway remove` refuses then, SPEC 11). Routes name upstreams too once `routes` exists (issue 40):
- * their `to` belongs here, as `routes[<i>].to`.
+ * Where a file names upstream `name`, as field paths (`upstream`, `upstreams.b.fallback`, `routes[0].to`): what would
+ * dangle if the entry went (`gateway remove` refuses then, SPEC 11).
  */
-export function referencesTo(name: string, file: { upstream?: string | undefined; upstreams?: Readonly<Record<string, UpstreamEntry>> | undefined }): string[] {
+export function referencesTo(
+  name: string,
+  file: { upstream?: string | undefined; upstreams?: Readonly<Record<string, UpstreamEntry>> | undefined; routes?: readonly RouteRule[] | undefined },
+): string[] {
   const places: string[] = [];
   if (file.upstream === name) places.push("upstream");
   for (const [other, entry] of Object.entries(file.upstreams ?? {})) {
     if (other !== name && entry.fallback?.includes(name)) places.push(`upstreams.${other}.fallback`);
   }
+  (file.routes ?? []).forEach((rule, i) => {
+    if (rule.to === name) places.push(`routes[${i}].to (rule ${rule.name})`);
+  });
   return places;
 }

@@ -52,8 +52,40 @@ export interface ConfigFields {
    * with `*`) → US dollars per million tokens. They win over the table. @default {}
    */
   prices: Readonly<Record<string, ModelPrice>>;
+  /** Rules that route a request by what it is (SPEC 11, Routes), tried in order; the first that holds decides. @default [] */
+  routes: readonly RouteRule[];
   /** Caps on all spending, per local day and month (SPEC 11, Budgets). @default {} */
   budgets: Readonly<Budgets>;
+}
+
+/** The conditions of a route, each optional; a rule holds when every condition it has holds (SPEC 11, Routes). */
+export interface RouteWhen {
+  /** The model after its alias: an exact id or a pattern with `*`. */
+  readonly model?: string | undefined;
+  /** The client's format. */
+  readonly format?: Format | undefined;
+  /** A coding tool by name (`claude-code`, `codex`, `gemini-cli`, `qwen-code`), or a user-agent pattern with `*`. */
+  readonly client?: string | undefined;
+  /** Whether the request holds an image (tool results included). */
+  readonly image?: boolean | undefined;
+  /** The request's input-token estimate (SPEC 10 rule 6) is at least this. */
+  readonly minInputTokens?: number | undefined;
+  /** Whether the request asks for reasoning. */
+  readonly thinking?: boolean | undefined;
+  /** A tool the request declares: a name or a pattern with `*`. */
+  readonly tools?: string | undefined;
+  /** The NAME of a `<gateway-route>NAME</gateway-route>` tag opening its system prompt or first user message. */
+  readonly tag?: string | undefined;
+}
+
+/** One rule of `routes`, resolved: its name filled in (`route-<n>` by default). */
+export interface RouteRule {
+  readonly name: string;
+  readonly when: RouteWhen;
+  /** The upstream it sends to (checked to exist). */
+  readonly to: string;
+  /** The model id it sends instead of the one asked for, as an alias would; undefined to keep it. */
+  readonly model: string | undefined;
 }
 
 /** Spending caps in US dollars, from the estimated costs of recorded requests (SPEC 11, Budgets). */

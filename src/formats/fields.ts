@@ -56,11 +56,16 @@ export function holdsObject(value: unknown, test: (object: Record<string, unknow
   return test(object) || Object.values(object).some((item) => holdsObject(item, test));
 }
 
-/** The text of a message's content: a string, or its first part that holds text (`text`, `input_text`). */
-export function leadingText(content: unknown): string | undefined {
-  if (typeof content === "string") return content;
-  const part = arrayOf<{ text?: unknown }>(content).find((item) => typeof item?.text === "string");
-  return part?.text as string | undefined;
+/** Where a body holds a value: the keys and indexes that lead to it (`["messages", 0, "content", 2, "text"]`). */
+export type BodyPath = readonly (string | number)[];
+
+/**
+ * The texts of a content field found at `path`: the field itself when it is a string, else each of its parts that
+ * holds text (`text`, `input_text`), in order.
+ */
+export function textPaths(content: unknown, path: BodyPath): BodyPath[] {
+  if (typeof content === "string") return [path];
+  return arrayOf<{ text?: unknown } | null>(content).flatMap((part, i) => (typeof part?.text === "string" ? [[...path, i, "text"]] : []));
 }
 
 /** A reasoning effort that asks for reasoning: any but none and minimal (SPEC 11, Routes: `thinking`). */

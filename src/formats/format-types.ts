@@ -5,6 +5,7 @@ import type { KindQuirks } from "../kinds/types.js";
 import type { ClientSide, UpstreamSide } from "../translate/types.js";
 import type { UpstreamErrorRead } from "../translate/upstream-error-reply.js";
 import type { EchoTurn } from "./echo-turn.js";
+import type { BodyPath } from "./fields.js";
 import type { Family } from "./family-types.js";
 import type { EndpointKind, ErrorRenderer, FieldRule, Format, ReplyShape, UsageReader } from "./types.js";
 
@@ -56,8 +57,11 @@ export interface RequestFacts {
   tools(body: Json): string[];
   /** Whether it asks for reasoning. */
   asksThinking(body: Json): boolean;
-  /** The texts a route tag may open: each text of its system prompt, then its first user message's. */
-  leadingTexts(body: Json): string[];
+  /**
+   * Where a route tag may open a text: each text of its system prompt, then each text part of its first user message
+   * (Claude Code puts `<system-reminder>` parts before a subagent's prompt).
+   */
+  tagPlaces(body: Json): BodyPath[];
 }
 
 /** A model call as the echo upstream reads it. */

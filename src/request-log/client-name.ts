@@ -10,7 +10,8 @@ export function clientName(userAgent: string | undefined): string {
 }
 
 /** The coding tools a route can name (SPEC 11, Routes: `client`), by the product each puts first in its user agent. */
-export type KnownClient = "claude-code" | "codex" | "gemini-cli" | "qwen-code";
+export const KNOWN_CLIENT_NAMES = ["claude-code", "codex", "gemini-cli", "qwen-code"] as const;
+export type KnownClient = (typeof KNOWN_CLIENT_NAMES)[number];
 
 /**
  * Each tool's user-agent products: Claude Code's `claude-cli/2.1.197 (external, cli)`; Codex's originators

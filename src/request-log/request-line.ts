@@ -41,21 +41,26 @@ export const streamed = (r: Pick<RequestRecord, "stream" | "path">): boolean => 
 const fallbackLabel = (r: Pick<RequestRecord, "tried">): string | undefined =>
   r.tried?.length ? `after ${r.tried.map((t) => `${t.upstream}: ${t.failure}`).join(", ")}` : undefined;
 
-/** What the table of `gateway logs` says after the figures: why it failed, the translation, the upstreams fallen back from. */
+/** `rule background`: the rule of `routes` that routed a request; undefined when none did. */
+const ruleLabel = (r: Pick<RequestRecord, "rule">): string | undefined => (r.rule === undefined ? undefined : `rule ${r.rule}`);
+
+/** What the table of `gateway logs` says after the figures: why it failed, the rule, the translation, the upstreams fallen back from. */
 export function requestNote(r: RequestRecord): string {
-  return [failureCause(r), r.translated, fallbackLabel(r)].filter(Boolean).join("; ");
+  return [failureCause(r), ruleLabel(r), r.translated, fallbackLabel(r)].filter(Boolean).join("; ");
 }
 
 /** `claude-x`, `alias -> target`, or `-` when the request named no model. */
 export const modelLabel = (r: Pick<RequestRecord, "model" | "target">): string => (r.target ? `${r.model} -> ${r.target}` : (r.model ?? "-"));
 
 /**
- * Where a request went, when there is more to say than "the one upstream": `via local`, `(messages -> chat)` when it
- * was translated, and the upstreams it fell back from. Empty for a request the default upstream answered as it came.
+ * Where a request went, when there is more to say than "the one upstream": `via local`, `by rule background` when a
+ * rule routed it, `(messages -> chat)` when it was translated, and the upstreams it fell back from. Empty for a
+ * request the default upstream answered as it came.
  */
-export function routeLabel(r: Pick<RequestRecord, "upstream" | "translated" | "tried">): string {
+export function routeLabel(r: Pick<RequestRecord, "upstream" | "rule" | "translated" | "tried">): string {
   const parts: string[] = [];
-  if (r.upstream && (r.upstream !== "default" || r.tried)) parts.push(`via ${r.upstream}`);
+  if (r.upstream && (r.upstream !== "default" || r.tried || r.rule)) parts.push(`via ${r.upstream}`);
+  if (r.rule !== undefined) parts.push(`by ${ruleLabel(r)}`);
   if (r.translated) parts.push(`(${r.translated})`);
   const fallback = fallbackLabel(r);
   if (fallback) parts.push(fallback);

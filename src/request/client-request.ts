@@ -2,14 +2,13 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Endpoint, RequestFacts } from "../formats/index.js";
 import { generic } from "../kinds/generic.js";
 import { knownClient, type KnownClient } from "../request-log/client-name.js";
-import { countHubTokens } from "../translate/count-tokens.js";
+import { countHubTokens, hubTokenBounds } from "../translate/count-tokens.js";
+import type { HubRequest } from "../translate/hub.js";
 import { randomIds } from "../translate/ids.js";
 import type { ReasoningSeal } from "../translate/index.js";
+import { findRouteTags, withoutRouteTags, type FoundTag } from "./route-tag.js";
 
 type Json = Record<string, unknown>;
-
-/** `<gateway-route>NAME</gateway-route>` at the very start of a text, white space before it allowed (SPEC 11, Routes). */
-const ROUTE_TAG = /^\s*<gateway-route>([^<]*)<\/gateway-route>/;
 
 /** Not asked yet: the memo of a fact whose answer may itself be undefined. */
 const UNASKED = Symbol("unasked");
@@ -42,7 +41,8 @@ export class ClientRequest {
   #image: boolean | undefined | typeof UNASKED = UNASKED;
   #tools: readonly string[] | undefined | typeof UNASKED = UNASKED;
   #thinking: boolean | undefined | typeof UNASKED = UNASKED;
-  #tag: string | undefined | typeof UNASKED = UNASKED;
+  #tags: readonly FoundTag[] | undefined;
+  #hub: HubRequest | undefined | typeof UNASKED = UNASKED;
   #inputTokens: Promise<number | undefined> | undefined;
 
   constructor(endpoint: Endpoint, query: string, headers: IncomingHttpHeaders, bytes: Buffer | undefined, json: Json | undefined, model: string | undefined, stream: boolean, ownCredential = false) {
@@ -91,30 +91,64 @@ export class ClientRequest {
     return this.#thinking;
   }
 
-  /** The NAME of a `<gateway-route>NAME</gateway-route>` that starts its system prompt or its first user message. */
+  /** The route tags that open its system prompt's texts or its first user message's, in that order. */
+  routeTags(): readonly FoundTag[] {
+    this.#tags ??= this.#ask((facts, body) => findRouteTags(body, facts.tagPlaces(body))) ?? [];
+    return this.#tags;
+  }
+
+  /** The NAME of the first `<gateway-route>NAME</gateway-route>` that opens a text of its system prompt or first user message. */
   routeTag(): string | undefined {
-    if (this.#tag === UNASKED) {
-      const texts = this.#ask((facts, body) => facts.leadingTexts(body)) ?? [];
-      this.#tag = texts.map((text) => ROUTE_TAG.exec(text)?.[1]).find((name) => name !== undefined);
-    }
-    return this.#tag;
+    return this.routeTags()[0]?.name;
+  }
+
+  /** The body with every route tag removed (SPEC 11: none leaves the gateway), or undefined when it holds none. */
+  withoutRouteTags(): Json | undefined {
+    const tags = this.routeTags();
+    return tags.length === 0 ? undefined : withoutRouteTags(this.json!, tags);
   }
 
   /**
-   * The estimate of its input tokens that a local count gives (SPEC 10 rule 6): the request as the hub reads it,
-   * counted by the tokenizer (loaded on first use).
+   * Whether the estimate of its input tokens that a local count gives (SPEC 10 rule 6) is at least `min`: from the
+   * estimate's bounds when they decide, which they do for all but requests near `min`; else from the estimate itself
+   * (the tokenizer loads on first use). Undefined for a body that is not a format's JSON.
    */
+  inputTokensAtLeast(min: number, seal: ReasoningSeal): boolean | Promise<boolean> | undefined {
+    const hub = this.#hubRequest(seal);
+    if (hub === undefined) return undefined;
+    const { low, high } = hubTokenBounds(hub);
+    if (low >= min || high < min) return low >= min;
+    return this.inputTokens(seal).then((tokens) => tokens !== undefined && tokens >= min);
+  }
+
+  /** The estimate of its input tokens that a local count gives (SPEC 10 rule 6), counted by the tokenizer. */
   inputTokens(seal: ReasoningSeal): Promise<number | undefined> {
     this.#inputTokens ??= this.#countTokens(seal);
     return this.#inputTokens;
   }
 
   async #countTokens(seal: ReasoningSeal): Promise<number | undefined> {
+    const hub = this.#hubRequest(seal);
+    return hub === undefined ? undefined : countHubTokens(hub);
+  }
+
+  /**
+   * The request as the hub reads it (what a local count counts), made once; undefined for a body the hub cannot
+   * read (a Responses request that continues a stored one): asking its size must not refuse a request that a native
+   * upstream would take as it is.
+   */
+  #hubRequest(seal: ReasoningSeal): HubRequest | undefined {
+    if (this.#hub !== UNASKED) return this.#hub;
     const { format, kind } = this.endpoint;
+    this.#hub = undefined;
     if (!format || !this.json) return undefined;
     const body = kind === "count" && format.count ? format.count.request(this.json) : this.json;
     const model = this.model ?? "";
-    const { request } = format.client.toHub(body, { clientModel: model, upstreamModel: model, reasoningEffort: false, keepsBillingHeader: true, quirks: generic.quirks, seal, ids: randomIds });
-    return countHubTokens(request);
+    try {
+      this.#hub = format.client.toHub(body, { clientModel: model, upstreamModel: model, reasoningEffort: false, keepsBillingHeader: true, quirks: generic.quirks, seal, ids: randomIds }).request;
+    } catch {
+      // Left undefined: the request satisfies no token condition, and a route that translates it answers its error.
+    }
+    return this.#hub;
   }
 }

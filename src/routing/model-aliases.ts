@@ -7,13 +7,11 @@ import { createModelTable } from "./model-table.js";
 export interface ModelAliases {
   /** The catalog id for `model`, or undefined when no alias applies. */
   resolve(model: string): string | undefined;
-  /** The exact (non-pattern) alias ids, listed as entries of their own in model lists. */
-  readonly exact: readonly string[];
   /** Whether any alias is configured at all: without one, requests pay nothing. */
   readonly any: boolean;
 }
 
 export function createModelAliases(models: Readonly<Record<string, string>>): ModelAliases {
   const table = createModelTable(Object.entries(models));
-  return { resolve: table.lookup, exact: table.exactKeys, any: table.any };
+  return { resolve: table.lookup, any: table.any };
 }

@@ -1,14 +1,9 @@
-const escapeRegExp = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
-
-/** `claude-sonnet-4-5*` as an anchored regular expression (`*` is any run of characters, nothing else is special). */
-const patternOf = (key: string): RegExp => new RegExp(`^${key.split("*").map(escapeRegExp).join(".*")}$`, "s");
+import { globRegExp, isPattern } from "./glob.js";
 
 /** Model ids, exact or with `*`, each mapped to a value; what aliases and routing both look models up in. */
 export interface ModelTable<T> {
   /** The value of the first exact key equal to `model`, else of the first pattern that matches it (in the order given), else undefined. */
   lookup(model: string): T | undefined;
-  /** The exact (non-pattern) keys, in the order given. */
-  readonly exactKeys: readonly string[];
   /** Whether the table holds any key: a request then pays nothing. */
   readonly any: boolean;
 }
@@ -21,7 +16,7 @@ export function createModelTable<T>(entries: Iterable<readonly [key: string, val
   const exact = new Map<string, T>();
   const patterns: [RegExp, T][] = [];
   for (const [key, value] of entries) {
-    if (key.includes("*")) patterns.push([patternOf(key), value]);
+    if (isPattern(key)) patterns.push([globRegExp(key), value]);
     else if (!exact.has(key)) exact.set(key, value);
   }
   return {
@@ -31,7 +26,6 @@ export function createModelTable<T>(entries: Iterable<readonly [key: string, val
       for (const [pattern, value] of patterns) if (pattern.test(model)) return value;
       return undefined;
     },
-    exactKeys: [...exact.keys()],
     any: exact.size + patterns.length > 0,
   };
 }

@@ -8,6 +8,8 @@ export interface GatewayAddress {
   localKey: string;
   /** The gateway's private state directory, for settings files a tool is pointed at. */
   stateDir: string;
+  /** Whether every upstream a `claude*` model can be routed to is of kind `anthropic` (`claudeOnAnthropicOnly`). */
+  claudeOnAnthropic: boolean;
 }
 
 export interface LaunchOptions {
@@ -73,11 +75,16 @@ const PROFILES: Readonly<Record<string, Profile>> = {
   // With its own login it keeps whatever it signs in with: a subscription's OAuth token (~/.claude/.credentials.json),
   // which it sends as a bearer token to ANTHROPIC_BASE_URL (checked with Claude Code 2.1.197), or the user's own key.
   // Its status line is `gateway statusline`, from a settings file of the gateway's own passed with `--settings`
-  // (loaded over the user's and the project's files; never written into them).
+  // (loaded over the user's and the project's files; never written into them). Behind a base URL of its own it
+  // searches its tools (deferred tools, `tool_reference`) only when told to; only Anthropic's API serves that, so it
+  // is told so only when every claude* model is routed there (SPEC 11); otherwise a value the user set passes as it was.
   claude: (g, { ownLogin, statusLine }) => {
+    const toolSearch = g.claudeOnAnthropic ? { ENABLE_TOOL_SEARCH: "true" } : {};
     const files = statusLine ? settingsFile(g, "claude-code", false, { statusLine: { type: "command", command: statusLine, padding: 0 } }) : undefined;
     return {
-      env: ownLogin ? { CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1" } : { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey, CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1" },
+      env: ownLogin
+        ? { CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1", ...toolSearch }
+        : { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey, CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1", ...toolSearch },
       leadingArgs: files ? ["--settings", Object.keys(files)[0]!] : [],
       ...(files ? { files } : {}),
     };

@@ -2,11 +2,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { notFound, toApiError } from "../errors/index.js";
 import { chatFamily, type Family } from "../formats/index.js";
 import type { ClientRequest } from "../request/client-request.js";
+import { extraModelIds } from "../routing/model-reach.js";
 import { clientLeft, createExchange, type Exchange } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { ownCredentialValues } from "../credential-headers.js";
 import { redactHeaders } from "./redact-headers.js";
-import { answerModelList, extraModelIds } from "./reply/model-list.js";
+import { answerModelList } from "./reply/model-list.js";
 import { sendError } from "./reply/send-error.js";
 import { sendEmpty } from "./reply/send-json.js";
 import { authenticate } from "./stages/authenticate.js";
@@ -42,15 +43,17 @@ async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolve
   x.capture?.requestBody(bytes);
   let request: ClientRequest;
   try {
-    request = checkRequest(req, endpoint, query, bytes, credential);
+    request = checkRequest(req.headers, endpoint, query, bytes, credential);
   } catch (error) {
     trail.model = modelNamed(endpoint, bytes);
     throw error;
   }
   trail.request = request;
   trail.model = request.model;
-  if (endpoint.kind === "models") return answerModelList(x, ctx, request, extraModelIds(ctx), endpoint, query);
-  const route = ctx.router.route(request);
+  if (endpoint.kind === "models") return answerModelList(x, ctx, request, extraModelIds(ctx.config, endpoint.family.name), endpoint, query);
+  // A route is a promise only when a token condition needs the tokenizer; a plain one costs no turn of the loop.
+  const routed = ctx.router.route(request);
+  const route = routed instanceof Promise ? await routed : routed;
   trail.route = route;
   const forwarded = await forward(x, ctx, request, route);
   trail.forwarded = forwarded;

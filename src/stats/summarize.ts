@@ -39,6 +39,8 @@ export interface UsageSummary {
   clients: GroupStats[];
   /** Per upstream (SPEC section 10): the one that answered, or the last one tried; `-` for requests never routed. */
   upstreams: GroupStats[];
+  /** Per rule of `routes` (SPEC 11); `-` for requests no rule routed. Empty when no request was routed by a rule. */
+  rules: GroupStats[];
 }
 
 function percentile(sorted: readonly number[], p: number): number | null {
@@ -91,8 +93,8 @@ function groupBy(priced: readonly Priced[], keyOf: (r: RequestRecord) => string)
 }
 
 /**
- * Requests, errors, tokens, latency and cost per model, per client (the tool, from its user agent) and per
- * upstream. `pricer` (from `loadPricer` in `src/pricing/`) prices each request; without one every cost is unknown.
+ * Requests, errors, tokens, latency and cost per model, per client (the tool, from its user agent), per upstream
+ * and per rule of `routes`. `pricer` (from `loadPricer` in `src/pricing/`) prices each request; without one every cost is unknown.
  */
 export function summarize(records: readonly RequestRecord[], pricer: Pricer = NO_PRICES): UsageSummary {
   const priced = records.map((record) => ({ record, cost: pricer(record) }));
@@ -103,5 +105,6 @@ export function summarize(records: readonly RequestRecord[], pricer: Pricer = NO
     models: groupBy(priced, (r) => r.model ?? "-"),
     clients: groupBy(priced, (r) => clientName(r.userAgent)),
     upstreams: groupBy(priced, (r) => r.upstream ?? "-"),
+    rules: records.some((r) => r.rule !== undefined) ? groupBy(priced, (r) => r.rule ?? "-") : [],
   };
 }

@@ -77,6 +77,17 @@ export function estimateHubTokens(request: HubRequest): number {
   return fixedTokens(found) + characterFloor(found);
 }
 
+/**
+ * Bounds of what `countHubTokens` will say, without the tokenizer: never below the characters divided by 4 (its
+ * floor), never above the fixed amounts plus one token per UTF-8 byte (no token is shorter than a byte). A route that
+ * asks for at least N tokens is answered from these alone unless N falls between them.
+ */
+export function hubTokenBounds(request: HubRequest): { low: number; high: number } {
+  const found = tally(request);
+  const bytes = found.texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+  return { low: characterFloor(found), high: Math.max(fixedTokens(found) + bytes, characterFloor(found)) };
+}
+
 /** Special-token look-alikes in user text (`<|endoftext|>`) are counted as text, not refused. */
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 

@@ -45,6 +45,7 @@ function recordFields(r: PricedRecord): [string, string][] {
     ["API family", r.family ?? undefined],
     ["Model", r.model === undefined ? undefined : modelLabel(r)],
     ["Upstream", r.upstream],
+    ["Routed by rule", r.rule],
     ["Translated", r.translated],
     ["Fell back from", r.tried?.map((t) => `${t.upstream} (${t.failure}, ${formatMs(t.durationMs)})`).join(", ")],
     ["Status", String(r.status)],

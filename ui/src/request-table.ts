@@ -26,9 +26,10 @@ export function matches(r: PricedRecord, f: Filters): boolean {
   return !(f.status === "ok" && failed(r)) && !(f.status === "error" && !failed(r));
 }
 
-/** Where the request went: its upstream, `a -> b` when translated, and the upstreams it fell back from. */
+/** Where the request went: its upstream, the rule that sent it there, `a -> b` when translated, and the upstreams it fell back from. */
 function route(r: PricedRecord): string {
   const parts = [text(r.upstream)];
+  if (r.rule !== undefined) parts.push(`by rule ${r.rule}`);
   if (r.translated) parts.push(`(${r.translated})`);
   if (r.tried?.length) parts.push(`after ${r.tried.map((t) => t.upstream).join(", ")}`);
   return parts.join(" ");

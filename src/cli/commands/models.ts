@@ -2,6 +2,7 @@ import { Option, type Command } from "commander";
 import { withAliases } from "../../formats/fields.js";
 import { FAMILY_NAMES, familyNamed } from "../../formats/families.js";
 import type { Family, FamilyName, ModelRow } from "../../formats/index.js";
+import { extraModelIds, routedClaudeIds } from "../../routing/model-reach.js";
 import { statusError } from "../../upstream/error-message.js";
 import { collectCatalog } from "../../upstream/model-catalog.js";
 import { openUpstreams } from "../../upstream/upstream-set.js";
@@ -30,7 +31,7 @@ export function modelTable(rows: readonly CatalogRow[], withUpstream: boolean, f
 export function registerModels(program: Command): void {
   program
     .command("models")
-    .description("list every upstream's model catalog (with the upstream of each id) and the configured aliases")
+    .description("list every upstream's model catalog (with the upstream of each id), the configured aliases and (messages shape) the claude* models rules name")
     .addOption(new Option("--api <style>", "which catalog shape to ask for").choices(FAMILY_NAMES).default("chat"))
     .option("--json", "print the union as GET /v1/models answers it")
     .addHelpText("after", "\nExamples:\n  gateway models\n  gateway models --api gemini --json")
@@ -44,12 +45,14 @@ export function registerModels(program: Command): void {
           if ("error" in catalog.failure) throw catalog.failure.error;
           throw statusError(catalog.failure.upstream.name, catalog.failure.reply.status, await catalog.failure.reply.body.text().catch(() => ""));
         }
-        const exact = Object.keys(ctx.config.models).filter((id) => !id.includes("*"));
-        const list = withAliases(family, family.models.list(catalog.entries.map((entry) => entry.entry), {}), exact);
+        const list = withAliases(family, family.models.list(catalog.entries.map((entry) => entry.entry), {}), extraModelIds(ctx.config, options.api));
         if (options.json) return print(redact(JSON.stringify(list, null, 2)));
+        // The ids a rule names that no alias does, in the shape Claude Code's picker reads (SPEC 11), with the rule.
+        const routeIds = options.api === "messages" ? [...routedClaudeIds(ctx.config.routes)].filter(([id]) => !Object.hasOwn(ctx.config.models, id)) : [];
         const rows: CatalogRow[] = [
           ...catalog.entries.map((entry) => ({ ...family.models.row(entry.entry), upstream: entry.upstream })),
           ...Object.entries(ctx.config.models).map(([id, target]) => ({ id, name: `alias -> ${target}`, created: "", upstream: "" })),
+          ...routeIds.map(([id, rule]) => ({ id, name: `rule ${rule.name} -> ${rule.to}`, created: "", upstream: "" })),
         ];
         print(rows.length ? modelTable(rows, ctx.config.upstreams.length > 1, family) : "The upstreams list no models.");
         if (catalog.failed.length > 0) print(`\nNot listed (the upstream did not answer): ${catalog.failed.join(", ")}`);

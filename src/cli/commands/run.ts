@@ -4,6 +4,7 @@ import { isatty } from "node:tty";
 import type { Command } from "commander";
 import { CommandNotFoundError, GatewayProcessError } from "../../errors/index.js";
 import { ensureGateway } from "../ensure-gateway.js";
+import { claudeOnAnthropicOnly } from "../../routing/model-reach.js";
 import { KNOWN_TOOLS, launchFor } from "../../running/tool-profiles.js";
 import { findBypasses, hasStatusLine } from "../../running/tool-settings.js";
 import { BIN_PATH } from "../bin-path.js";
@@ -69,7 +70,7 @@ export function registerRun(program: Command): void {
       const flag = portFlag(options.port);
       const port = await ensureGateway(ctx, flag, options.start);
       const env = toolEnv(ctx, port, !ownLogin);
-      const address = { env, openaiBaseUrl: env.OPENAI_BASE_URL!, localKey: localKeyOf(ctx), stateDir: ctx.config.stateDir };
+      const address = { env, openaiBaseUrl: env.OPENAI_BASE_URL!, localKey: localKeyOf(ctx), stateDir: ctx.config.stateDir, claudeOnAnthropic: claudeOnAnthropicOnly(ctx.config) };
       const place = { env: { ...process.env, ...env }, cwd: process.cwd(), platform: process.platform, ownLogin };
       // Claude Code's status line is the gateway's, unless the user's settings (or the command line) give one.
       const statusLine = args.includes("--settings") || hasStatusLine(place) ? undefined : statusLineCommand(flag);

@@ -3,6 +3,7 @@ import { upstreamChoice } from "./base-url.js";
 import { budgets } from "./budgets.js";
 import { modelAliases } from "./model-aliases.js";
 import { modelPrices } from "./prices.js";
+import { routes } from "./routes.js";
 import { fields } from "./shapes.js";
 import { upstreamEntries } from "./upstream-entry.js";
 import { capture, maxBodyBytes, nonEmptyText, origin, port, retries, segment, shutdownGraceMs, timeouts } from "./values.js";
@@ -29,6 +30,7 @@ export const configFile = v.pipe(
       prices: v.optional(modelPrices),
       budgets: v.optional(budgets),
       upstreams: v.optional(upstreamEntries),
+      routes: v.optional(routes),
     },
     "a JSON object",
   ),

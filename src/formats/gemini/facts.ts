@@ -1,4 +1,4 @@
-import { arrayOf, holdsObject, leadingText } from "../fields.js";
+import { arrayOf, holdsObject, textPaths } from "../fields.js";
 import type { RequestFacts } from "../format-types.js";
 
 type Content = { role?: unknown; parts?: unknown };
@@ -21,9 +21,10 @@ export const geminiFacts: RequestFacts = {
     const config = (body.generationConfig as { thinkingConfig?: ThinkingConfig } | undefined)?.thinkingConfig;
     return config !== undefined && ((typeof config.thinkingBudget === "number" && config.thinkingBudget !== 0) || config.includeThoughts === true);
   },
-  leadingTexts(body) {
-    const system = leadingText((body.systemInstruction as Content | undefined)?.parts);
-    const user = leadingText(arrayOf<Content>(body.contents).find((content) => content.role === undefined || content.role === "user")?.parts);
-    return [system, user].filter((text): text is string => text !== undefined);
+  tagPlaces(body) {
+    const system = textPaths((body.systemInstruction as Content | undefined)?.parts, ["systemInstruction", "parts"]);
+    const contents = arrayOf<Content>(body.contents);
+    const user = contents.findIndex((content) => content.role === undefined || content.role === "user");
+    return user === -1 ? system : [...system, ...textPaths(contents[user]!.parts, ["contents", user, "parts"])];
   },
 };

@@ -1,12 +1,12 @@
-import { arrayOf, holdsObject, leadingText } from "../fields.js";
+import { arrayOf, holdsObject, textPaths } from "../fields.js";
 import type { RequestFacts } from "../format-types.js";
 
 type Message = { role?: unknown; content?: unknown };
 
 /**
  * What a Messages request says about itself: `image` blocks (in tool results too), `tools`, `thinking`, and the
- * start of each system block (Claude Code sends its own blocks before a subagent's prompt) and of the first user
- * message.
+ * texts of its system prompt and first user message, block by block (Claude Code sends its own system blocks, and
+ * `<system-reminder>` parts, before a subagent's prompt).
  */
 export const messagesFacts: RequestFacts = {
   hasImage: (body) => holdsObject(body.messages, (block) => block.type === "image"),
@@ -18,9 +18,9 @@ export const messagesFacts: RequestFacts = {
     const type = (body.thinking as { type?: unknown } | undefined)?.type;
     return typeof type === "string" && type !== "disabled";
   },
-  leadingTexts(body) {
-    const system = typeof body.system === "string" ? [body.system] : arrayOf<{ text?: unknown }>(body.system).map((block) => block.text);
-    const user = leadingText(arrayOf<Message>(body.messages).find((message) => message.role === "user")?.content);
-    return [...system, user].filter((text): text is string => typeof text === "string");
+  tagPlaces(body) {
+    const system = textPaths(body.system, ["system"]);
+    const user = arrayOf<Message>(body.messages).findIndex((message) => message.role === "user");
+    return user === -1 ? system : [...system, ...textPaths(arrayOf<Message>(body.messages)[user]!.content, ["messages", user, "content"])];
   },
 };

@@ -1,4 +1,4 @@
-import { arrayOf, asksEffort, holdsObject, leadingText } from "../fields.js";
+import { arrayOf, asksEffort, holdsObject, textPaths } from "../fields.js";
 import type { RequestFacts } from "../format-types.js";
 
 type Tool = { type?: unknown; name?: unknown; tools?: unknown };
@@ -21,8 +21,10 @@ export const responsesFacts: RequestFacts = {
       .filter((name): name is string => typeof name === "string");
   },
   asksThinking: (body) => asksEffort((body.reasoning as { effort?: unknown } | undefined)?.effort),
-  leadingTexts(body) {
-    const input = typeof body.input === "string" ? body.input : leadingText(arrayOf<Item>(body.input).find((item) => item.role === "user")?.content);
-    return [body.instructions, input].filter((text): text is string => typeof text === "string");
+  tagPlaces(body) {
+    const instructions = typeof body.instructions === "string" ? [["instructions"]] : [];
+    if (typeof body.input === "string") return [...instructions, ["input"]];
+    const user = arrayOf<Item>(body.input).findIndex((item) => item.role === "user");
+    return user === -1 ? instructions : [...instructions, ...textPaths(arrayOf<Item>(body.input)[user]!.content, ["input", user, "content"])];
   },
 };

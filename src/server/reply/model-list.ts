@@ -14,15 +14,6 @@ import { relayPassthrough } from "./passthrough.js";
 import { sendJson } from "./send-json.js";
 
 /**
- * The ids a model list holds besides what the upstreams list: each exact alias (SPEC 7), in every shape. Claude
- * Code's `/model` picker offers those of the messages shape that start with `claude` (SPEC 11); once routes have
- * conditions, each exact `claude*` `when.model` of a route joins them here, the one place that says what it offers.
- */
-export function extraModelIds(ctx: GatewayContext): readonly string[] {
-  return ctx.aliases.exact;
-}
-
-/**
  * The upstreams a request with its own credential may list (SPEC 11: those that spend no key of the gateway's); none is
  * a 401 in the family's shape, as a model call routed to one would get.
  */

@@ -2,6 +2,7 @@ import { badRequest } from "../../errors/index.js";
 import { FORMATS, type WireFormat } from "../../formats/index.js";
 import { kindNamed } from "../../kinds/index.js";
 import type { ClientRequest } from "../../request/client-request.js";
+import { untagged } from "../../request/route-tag.js";
 import type { Route } from "../../routing/router.js";
 import { translateRequest, type TranslateContext } from "../../translate/index.js";
 import { randomIds } from "../../translate/ids.js";
@@ -79,8 +80,8 @@ export function withModelBytes(bytes: Buffer | undefined, target: string | undef
 /**
  * Stage 7a: the request as `upstream` will get it (SPEC section 10, Translation), and how its reply will reach the
  * client. Paths that are not model calls go as they came, in the client's family layout; a model call in a format
- * the upstream serves goes as it came (the aliased model's bytes aside, reasoning the gateway made removed, and what
- * the upstream's kind refuses left out: `WireFormat.passthroughQuirks`); any
+ * the upstream serves goes as it came (the aliased model's bytes aside; reasoning the gateway made, a route tag (SPEC
+ * 11) and what the upstream's kind refuses left out: `WireFormat.passthroughQuirks`); any
  * other model call is translated into the first format the upstream serves, in the order chat, messages, responses,
  * gemini; a token count in a format it does not serve is answered by the gateway itself.
  */
@@ -92,11 +93,13 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   const own = request.ownCredential && upstream.takesClientCredential;
   const clientHeaders = upstreamRequestHeaders(req.rawHeaders, req.headers.connection, own);
   if (format === undefined || upstream.serves(format.name)) {
+    // The bytes go as they came unless something in them must not leave: reasoning the gateway signed, a route tag.
     const stripped = format === undefined ? undefined : stripGatewayReasoning(request.bytes, ctx.seal);
     const quirks = kindNamed(upstream.config.kind).quirks;
     const forKind = format?.passthroughQuirks?.applies(quirks) && request.json ? format.passthroughQuirks.apply(quirks, clientHeaders, stripped ?? request.json) : undefined;
-    const body = forKind ?? stripped;
-    const bytes = body ? Buffer.from(JSON.stringify(route.target === undefined ? body : { ...body, model: route.target })) : withModelBytes(request.bytes, route.target);
+    const changed = forKind ?? stripped;
+    const rebuilt = changed ? untagged(changed, format!.facts.tagPlaces(changed)) : request.withoutRouteTags();
+    const bytes = rebuilt ? Buffer.from(JSON.stringify(route.target === undefined || typeof rebuilt.model !== "string" ? rebuilt : { ...rebuilt, model: route.target })) : withModelBytes(request.bytes, route.target);
     const rest = route.target !== undefined && endpoint.pathModel !== undefined ? family.paths.withModel(endpoint.rest, route.target) : endpoint.rest;
     return {
       upstream,
@@ -112,7 +115,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
       transform: new PassthroughReply(x, format ?? family, upstream.name),
     };
   }
-  const body = requireJson(request);
+  const body = request.withoutRouteTags() ?? requireJson(request);
   if (endpoint.kind === "count") {
     return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, body, translateContext(upstream, route, ctx, endpoint.rest), upstream.name) };
   }

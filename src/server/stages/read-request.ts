@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { parseJsonObject } from "../../parse-json.js";
 import { findTopLevelString } from "../json-scan.js";
 import type { Credential } from "./authenticate.js";
@@ -30,13 +30,13 @@ export function modelNamed(endpoint: Endpoint, bytes: Buffer | undefined): strin
 
 /**
  * Stage 5, second half: checks the known endpoints' bodies (SPEC section 3.5), and reads the request once: the model
- * it names and whether it streams, as a `ClientRequest`.
+ * it names and whether it streams, as a `ClientRequest`. `gateway routes` reads a dry run's request here too.
  */
-export function checkRequest(req: IncomingMessage, endpoint: Endpoint, query: string, bytes: Buffer | undefined, credential: Credential = "local"): ClientRequest {
+export function checkRequest(headers: IncomingHttpHeaders, endpoint: Endpoint, query: string, bytes: Buffer | undefined, credential: Credential = "local"): ClientRequest {
   // Model calls without body rules (`/v1/responses`, Gemini's `:countTokens`) are still read, leniently: a route may
   // translate them, and whether they stream is in the body. What does not parse goes on as it came.
-  const json = checkBody(endpoint, req.headers["content-type"], bytes) ?? (endpoint.format !== undefined && bytes ? parseJsonObject(bytes.toString("utf8")) : undefined);
+  const json = checkBody(endpoint, headers["content-type"], bytes) ?? (endpoint.format !== undefined && bytes ? parseJsonObject(bytes.toString("utf8")) : undefined);
   const model = json ? (endpoint.pathModel ?? (typeof json.model === "string" ? json.model : undefined)) : modelNamed(endpoint, bytes);
   const stream = endpoint.format?.streams(endpoint.rest, json) ?? false;
-  return new ClientRequest(endpoint, query, req.headers, bytes, json, model, stream, credential === "own");
+  return new ClientRequest(endpoint, query, headers, bytes, json, model, stream, credential === "own");
 }
