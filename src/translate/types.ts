@@ -59,7 +59,7 @@ export interface UpstreamToHubStream {
   finish(): HubStreamItem[];
 }
 
-/** Signs reasoning the gateway passes to a client, and recognises it when the client sends it back. */
+/** Signs reasoning (and the conversation summaries of Codex's compaction) the gateway passes to a client, and recognises it when the client sends it back. */
 export interface ReasoningSeal {
   /** A signature for a thinking block holding `text`, recording the upstream field it came from. */
   sign(text: string, field: ReasoningField): string;
@@ -69,6 +69,10 @@ export interface ReasoningSeal {
   seal(text: string, field: ReasoningField): string;
   /** The text and field of an envelope this gateway made; undefined for anything else. */
   open(envelope: string): { text: string; field: ReasoningField } | undefined;
+  /** An opaque envelope holding a summary of a conversation (a Responses `compaction` item's `encrypted_content`, SPEC 11). */
+  sealSummary(summary: string): string;
+  /** The summary in an envelope this gateway made with `sealSummary`; undefined for anything else (a reasoning envelope, a forgery, an edit). */
+  openSummary(envelope: string): string | undefined;
   /**
    * Whether a signature or envelope is in the gateway's format, made by this install or by another (a config
    * directory made anew, another machine): no provider makes one, and none of them can read one.
@@ -93,6 +97,8 @@ export interface TranslateContext {
   keepsBillingHeader: boolean;
   seal: ReasoningSeal;
   ids: IdSource;
+  /** The path the client called, under its family's prefix: read by a format with more than one model-call path (Responses' compaction endpoint). */
+  path?: string | undefined;
 }
 
 /**

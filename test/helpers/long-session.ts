@@ -1,8 +1,12 @@
+import { SUMMARY_PROMPT } from "../../src/formats/responses/compaction.js";
 import { unpaired, type Item } from "./agent-conversation.js";
 import { callMove, startPlayingUpstream, type AgentRequest, type ShellTool } from "./agent-upstream.js";
 
-/** What each tool sends to compact: its summarising instruction, in the system prompt or the last user message. */
-const COMPACTION = /CONTEXT CHECKPOINT COMPACTION|create a detailed summary of the conversation so far|(generate|produce) the (final )?<state_snapshot>/;
+/**
+ * What each tool sends to compact: its summarising instruction, in the system prompt or the last user message (the
+ * gateway's own for Codex's remote compaction, SPEC 11).
+ */
+const COMPACTION = new RegExp(`CONTEXT CHECKPOINT COMPACTION|create a detailed summary of the conversation so far|(generate|produce) the (final )?<state_snapshot>|${SUMMARY_PROMPT.slice(0, 60)}`);
 
 /** The summary the fake answers a compaction with; Qwen Code 0.24 wants it in a closed <state_snapshot>. */
 export const SUMMARY_MARK = "SESSION-SUMMARY-5f1c";

@@ -3,6 +3,7 @@ import { openAiWording } from "../chat/index.js";
 import { openAiUsage } from "../chat/usage.js";
 import { serverSentEvents, streamsWhenAsked } from "../fields.js";
 import type { FormatClaim, WireFormat } from "../format-types.js";
+import { COMPACT_PATH } from "./compaction.js";
 import { responsesEcho } from "./echo.js";
 import { responsesFacts } from "./facts.js";
 import { responsesClient } from "./translators.js";
@@ -14,8 +15,10 @@ const GENERATE: FormatClaim = { kind: "generate", rules: undefined };
 export const responsesFormat: WireFormat = {
   name: "responses",
   family: chatFamily,
-  claim: (method, rest) => (method === "POST" && rest === "/v1/responses" ? GENERATE : undefined),
-  streams: streamsWhenAsked,
+  // Codex's compaction endpoint is a model call too: native upstreams get it as it came, translated routes answer it (SPEC 11).
+  claim: (method, rest) => (method === "POST" && (rest === "/v1/responses" || rest === COMPACT_PATH) ? GENERATE : undefined),
+  // The compaction endpoint answers in JSON only.
+  streams: (rest, body) => rest !== COMPACT_PATH && streamsWhenAsked(rest, body),
   framing: serverSentEvents,
   generatePath: () => "/v1/responses",
   usage: openAiUsage,

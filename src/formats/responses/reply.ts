@@ -3,6 +3,7 @@ import { readHubReply } from "../../translate/hub-reply.js";
 import type { ReplyHints, TranslateContext } from "../../translate/types.js";
 import { callItemPrefix, messageItem, reasoningItem, responseObject, responseUsage, statusOf, toolCallItem } from "./output-items.js";
 import type { ResponsesHints } from "./to-hub.js";
+import { compactedResponse, compactionItem } from "./compaction.js";
 import { clientTool } from "../../translate/tool-names.js";
 
 /**
@@ -14,6 +15,7 @@ import { clientTool } from "../../translate/tool-names.js";
 export function responsesReply(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json {
   const id = ctx.ids("resp_");
   const parts = readHubReply(reply);
+  if ((hints as ResponsesHints).compaction) return compactionReply(id, parts, hints as ResponsesHints, ctx);
   const output: Json[] = [];
   if (parts.reasoning) output.push(reasoningItem(ctx.ids("rs_"), parts.reasoning.text, parts.reasoning.field, ctx.seal));
   if (parts.answer) output.push(messageItem(ctx.ids("msg_"), "completed", parts.answer));
@@ -34,4 +36,18 @@ export function responsesReply(reply: HubReply, hints: ReplyHints, ctx: Translat
     },
     (hints as ResponsesHints).echo,
   );
+}
+
+/**
+ * A compaction's reply (SPEC 11): its one `compaction` item holds the model's summary (its reasoning when it wrote
+ * nothing else), whatever else the model said or tried to call left out. The compaction endpoint answers as the API
+ * does, the user messages it was given before the item; a trigger request gets a response like any other.
+ */
+function compactionReply(id: string, parts: ReturnType<typeof readHubReply>, hints: ResponsesHints, ctx: TranslateContext): Json {
+  const createdAt = Math.floor(Date.now() / 1000);
+  const item = compactionItem(ctx.ids("cmp_"), parts.answer || parts.reasoning?.text || "", ctx.seal);
+  const usage = responseUsage(parts.usage);
+  if (hints.compaction === "endpoint") return compactedResponse(id, createdAt, hints.userMessages ?? [], item, usage);
+  const { status, incomplete_details } = statusOf(parts.finishReason, false);
+  return responseObject({ id, createdAt, model: ctx.clientModel, status, output: [item], usage, incompleteDetails: incomplete_details }, hints.echo);
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { HubMessage, HubTool, Json } from "../../translate/hub.js";
 import type { TranslateContext } from "../../translate/types.js";
 import { createConversation, type Conversation } from "./conversation.js";
+import { summaryText } from "./compaction.js";
 import { hubParts, toolOutput } from "./request-content.js";
 import type { ToolNames } from "../../translate/tool-names.js";
 
@@ -73,9 +74,18 @@ function item(entry: Json, scope: Scope): void {
     case "local_shell_call_output":
       if (callId) conversation.result(chatCallId(callId), toolOutput(entry.output));
       return;
+    case "compaction":
+    case "compaction_summary":
+    case "context_compaction": {
+      // A summary this gateway made when Codex compacted (SPEC 11): a user message, since a system message past the
+      // first is refused by some chat templates and moved or dropped by others, and the model must read it in place.
+      const summary = summaryText(entry, scope.ctx.seal);
+      if (summary) conversation.say("user", [{ type: "text", text: summary }]);
+      return;
+    }
     default:
       // additional_tools (read as tools), web_search_call, item_reference, image_generation_call, tool_search_*,
-      // compaction and the like: nothing a chat server can take.
+      // compaction_trigger and the like: nothing a chat server can take.
       return;
   }
 }

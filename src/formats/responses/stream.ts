@@ -5,6 +5,7 @@ import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } fro
 import { callItemPrefix, responseError, responseObject, responseUsage, statusOf, type ResponseState } from "./output-items.js";
 import { itemEvents, type Emit, type OpenItem, type StreamCall } from "./stream-items.js";
 import type { ResponsesHints } from "./to-hub.js";
+import { compactionItem } from "./compaction.js";
 import { clientTool } from "../../translate/tool-names.js";
 import { createCallQueue } from "../../translate/call-queue.js";
 import { parsesAsObject } from "../../translate/tool-arguments.js";
@@ -19,11 +20,16 @@ import { parsesAsObject } from "../../translate/tool-arguments.js";
  * the arguments that came; a call that was waiting behind it never opened, and is left out. A reply that is
  * reasoning alone gets that reasoning as a message too: `codex exec` prints the last message, and would print nothing.
  *
+ * A compaction (SPEC 11) streams no text: the model's summary is gathered, and the stream closes with its one
+ * `compaction` item, whatever else the model said or tried to call left out.
+ *
  * Tool calls: a call is an item of its own; parallel calls whose pieces interleave go through the call queue
  * (`call-queue.ts`), one item at a time.
  */
 export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
-  const echo = (hints as ResponsesHints).echo;
+  const { echo, compaction } = hints as ResponsesHints;
+  /** A compaction's summary, gathered to be sealed whole into its one item at the end. */
+  let summary = "";
   const base = { id: ctx.ids("resp_"), createdAt: Math.floor(Date.now() / 1000), model: ctx.clientModel };
   let sequence = 0;
   const emit: Emit = (type, fields, fieldsJson) => {
@@ -57,6 +63,13 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
     return events;
   }
 
+  /** A compaction's one item (SPEC 11), added and done at once: Codex keeps it from `output_item.done`. */
+  function compactionEvents(text: string): ClientEvent[] {
+    const item = compactionItem(ctx.ids("cmp_"), text, ctx.seal);
+    output.push(item);
+    return [emit("response.output_item.added", { output_index: 0, item }), emit("response.output_item.done", { output_index: 0, item })];
+  }
+
   const calls = createCallQueue<StreamCall>({
     openCall: () => (open?.kind === "tool" ? open.call : undefined),
     open: (call) => openItem({ kind: "tool", id: ctx.ids(callItemPrefix(call.tool)), index: output.length, call }),
@@ -78,6 +91,10 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
   }
 
   function onEvent(event: Exclude<HubEvent, { type: "error" }>): ClientEvent[] {
+    if (compaction) {
+      if (event.type === "text") summary += event.text;
+      return [];
+    }
     switch (event.type) {
       case "reasoning":
         return piece("reasoning", event.text, event.field);
@@ -98,8 +115,10 @@ export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubTo
     opening,
     onEvent,
     closing({ finishReason, usage, toolCalls, answerFromReasoning }) {
-      const out = [...(answerFromReasoning === undefined ? [] : piece("message", answerFromReasoning)), ...calls.settle()];
-      const { status, incomplete_details } = statusOf(finishReason, toolCalls > 0);
+      const out = compaction
+        ? compactionEvents(summary || answerFromReasoning || "")
+        : [...(answerFromReasoning === undefined ? [] : piece("message", answerFromReasoning)), ...calls.settle()];
+      const { status, incomplete_details } = statusOf(finishReason, !compaction && toolCalls > 0);
       out.push(emit("response.completed", response({ status, usage: responseUsage(usage), incompleteDetails: incomplete_details })));
       return out;
     },

@@ -1,10 +1,11 @@
 import { badRequest } from "../../errors/index.js";
-import type { HubRequest, HubResponseFormat, Json } from "../../translate/hub.js";
+import type { HubRequest, HubResponseFormat, HubTool, Json } from "../../translate/hub.js";
 import type { ReplyHints, ToHub, TranslateContext } from "../../translate/types.js";
 import { hubMessages } from "./request-input.js";
 import { hubToolChoice, hubTools } from "./request-tools.js";
 import { effortOfWord } from "../../translate/reasoning-effort.js";
 import { createToolNames } from "../../translate/tool-names.js";
+import { compactionAsked, SUMMARY_PROMPT, userMessages, type CompactionAsk } from "./compaction.js";
 
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const finite = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
@@ -19,9 +20,12 @@ export interface ResponseEcho {
   reasoning: { effort: string | null; summary: string | null } | null;
 }
 
-/** What the Responses reply side needs: the tool names (ReplyHints) and the settings to echo. */
+/** What the Responses reply side needs: the tool names (ReplyHints), the settings to echo, and whether the request asked for a compaction. */
 export interface ResponsesHints extends ReplyHints {
   echo?: ResponseEcho;
+  compaction?: CompactionAsk;
+  /** The compaction endpoint's user messages, which its answer repeats before the compaction item. */
+  userMessages?: Json[];
 }
 
 /** `text.format` as chat's `response_format`; plain text needs none. */
@@ -69,6 +73,13 @@ export function responsesToHub(body: Json, ctx: TranslateContext): ToHub {
   const names = createToolNames();
   const tools = hubTools(body, names);
   const request: HubRequest = { model: ctx.upstreamModel, messages: hubMessages(body, tools, names, ctx) };
+  const reasoning = isObject(body.reasoning) ? body.reasoning : undefined;
+  const compaction = compactionAsked(body, ctx.path);
+  if (compaction) {
+    const hints: ResponsesHints = { toolNames: names.hints(), echo: echoOf(body, reasoning), compaction };
+    if (compaction === "endpoint") hints.userMessages = userMessages(body.input);
+    return summaryRequest(request, tools, reasoning, hints);
+  }
   if (body.stream === true) request.stream = true;
   const maxTokens = finite(body.max_output_tokens);
   if (maxTokens !== undefined && maxTokens > 0) request.max_tokens = Math.floor(maxTokens);
@@ -83,12 +94,32 @@ export function responsesToHub(body: Json, ctx: TranslateContext): ToHub {
     if (choice !== undefined) request.tool_choice = choice;
     if (typeof body.parallel_tool_calls === "boolean") request.parallel_tool_calls = body.parallel_tool_calls;
   }
-  const reasoning = isObject(body.reasoning) ? body.reasoning : undefined;
   // Codex's `minimal` is the lowest chat has, `xhigh` the highest; `none` asks for none.
   const effort = effortOfWord(reasoning?.effort);
   if (effort) request.reasoning_effort = effort;
   const format = responseFormat(body.text);
   if (format) request.response_format = format;
   const hints: ResponsesHints = { toolNames: names.hints(), echo: echoOf(body, reasoning) };
+  return { request, hints };
+}
+
+/**
+ * A compaction as a chat request (SPEC 11): the conversation as any request has it, then the summary prompt as the
+ * last user message. The tools stay declared, since some servers refuse a history of calls to tools they were not
+ * given (Anthropic's), but the model may call none of them; nothing else of the request's settings applies to a
+ * summary but its reasoning effort. It streams when a trigger request does (the stream then carries the one item).
+ */
+function summaryRequest(request: HubRequest, tools: HubTool[], reasoning: Json | undefined, hints: ResponsesHints): ToHub {
+  const prompt = { type: "text" as const, text: SUMMARY_PROMPT };
+  const last = request.messages.at(-1);
+  // Joined to a last user message rather than after it: some chat templates refuse two user turns in a row.
+  if (last?.role === "user") last.content = typeof last.content === "string" ? [{ type: "text", text: last.content }, prompt] : [...last.content, prompt];
+  else request.messages.push({ role: "user", content: [prompt] });
+  if (tools.length > 0) {
+    request.tools = tools;
+    request.tool_choice = "none";
+  }
+  const effort = effortOfWord(reasoning?.effort);
+  if (effort) request.reasoning_effort = effort;
   return { request, hints };
 }

@@ -48,9 +48,10 @@ function targetFormat(upstream: Upstream): WireFormat | undefined {
   return FORMATS.find((format) => upstream.serves(format.name) && format.upstream !== undefined);
 }
 
-function translateContext(upstream: Upstream, route: Route, to: WireFormat | undefined, ctx: GatewayContext): TranslateContext {
+function translateContext(upstream: Upstream, route: Route, to: WireFormat | undefined, ctx: GatewayContext, path: string): TranslateContext {
   const upstreamModel = route.model ?? "";
   return {
+    path,
     clientModel: route.asked ?? upstreamModel,
     upstreamModel,
     maxOutputTokens: upstream.config.maxOutputTokens,
@@ -102,7 +103,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   }
   const body = requireJson(request);
   if (endpoint.kind === "count") {
-    return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, body, translateContext(upstream, route, undefined, ctx), upstream.name) };
+    return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, body, translateContext(upstream, route, undefined, ctx, endpoint.rest), upstream.name) };
   }
   const to = targetFormat(upstream);
   if (to === undefined) {
@@ -111,7 +112,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
     });
   }
   const target = to.upstream!;
-  const tctx = translateContext(upstream, route, to, ctx);
+  const tctx = translateContext(upstream, route, to, ctx, endpoint.rest);
   const translated = translateRequest(format.client, target, body, request.stream, tctx);
   const t = { from: format, to, target, hints: translated.hints, tctx, upstream, secrets: ctx.secrets };
   return {
