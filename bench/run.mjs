@@ -183,7 +183,8 @@ async function main() {
   const { targets } = await startTargets();
   await sleep(1_000);
   const measuredNames = ["direct", "floor", "gateway"];
-  const idle = perName(targets, (t) => rssMb(t.pid));
+  const idleRss = new Map(targets.map((t) => [t, rssMb(t.pid)]));
+  const idle = perName(targets, (t) => idleRss.get(t));
   // Each process's memory right after its own last window, and SETTLE_MS later, while the others take turns.
   const afterLoad = new Map();
   const settling = [];
@@ -202,7 +203,8 @@ async function main() {
   const translated = await loadPhase(targets, TRANSLATED, (s) => ["several", ...(s.peer ? ["floor-translate", "ccr"] : [])]);
   const first = (name) => targets.find((t) => t.name === name && t.instance === 1);
   const keys = { upstreamKey: UPSTREAM_KEY, localKey: LOCAL_KEY, translatedModel: TRANSLATED_MODEL };
-  const conversationIdle = { passthrough: rssMb(first("gateway").pid), "messages -> chat": rssMb(first("several").pid) };
+  // Idle as each process was before any load: the goal is the idle RSS plus 4x the bytes in flight.
+  const conversationIdle = { passthrough: idleRss.get(first("gateway")), "messages -> chat": idleRss.get(first("several")) };
   const conversations = await longConversations(conversationTargets(first, keys), { runs: CONVERSATION_RUNS, warmups: quick ? 1 : 3, memory: Object.keys(conversationIdle), say });
   const oneConn = await oneConnection(oneConnectionCases(first), { runs: ONE_CONNECTION_RUNS, warmups: quick ? 20 : 200, say });
   say("model list union ...");
