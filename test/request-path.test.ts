@@ -27,7 +27,7 @@ describe("one error boundary", () => {
     upstream = opened(await startFakeUpstream({ script: () => ({ json: completion({ content: "never" }) }) }));
     const internal: unknown[] = [];
     gateway = opened(await startTestGateway(upstream.url, {
-      keySourceFor: () => () => ({ kind: "env", describe: "broken", get: () => Promise.reject(new TypeError("a bug")), refresh: () => Promise.reject(new TypeError("a bug")), missing: () => { throw new TypeError("a bug"); } }),
+      keySourceFor: () => () => ({ kind: "env", name: "env:BROKEN", describe: "broken", get: () => Promise.reject(new TypeError("a bug")), refresh: () => Promise.reject(new TypeError("a bug")), missing: () => { throw new TypeError("a bug"); } }),
       onInternalError: (error) => internal.push(error),
     }));
     const res = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", max_tokens: 5, messages: [] }) });

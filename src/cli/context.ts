@@ -1,4 +1,4 @@
-import { loadConfig, readEnvSecrets, type ConfigFlags, type GatewayConfig } from "../config/index.js";
+import { keySpecs, loadConfig, readEnvSecrets, type ConfigFlags, type GatewayConfig } from "../config/index.js";
 import { FLAG_SOURCE, validatePort } from "../config/validate-fields.js";
 import { createOsKeyStore, type KeyStore } from "../keychain/index.js";
 import { loadLocalKey, peekLocalKey } from "../local-key/local-key.js";
@@ -18,7 +18,7 @@ export function createContext(flags: ConfigFlags = {}): CommandContext {
   const config = loadConfig({ flags, env });
   // Commands that never use the local key still must not print it when an upstream echoes it back.
   rememberSecret(peekLocalKey(config.configDir, secrets.localKey));
-  for (const upstream of config.upstreams) if (upstream.key.kind === "env") rememberSecret(env[upstream.key.variable]?.trim());
+  for (const spec of config.upstreams.flatMap((upstream) => keySpecs(upstream.key))) if (spec.kind === "env") rememberSecret(env[spec.variable]?.trim());
   return { config, env, store: createOsKeyStore({ env }) };
 }
 

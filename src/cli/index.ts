@@ -25,6 +25,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   models: async () => (await import("./commands/models.js")).registerModels,
   logs: async () => (await import("./commands/logs.js")).registerLogs,
   stats: async () => (await import("./commands/stats.js")).registerStats,
+  statusline: async () => (await import("./commands/statusline.js")).registerStatusline,
   ui: async () => (await import("./commands/ui.js")).registerUi,
   service: async () => (await import("./commands/service.js")).registerService,
 };

@@ -1,4 +1,5 @@
-import { formatCount, formatDateTime, formatGroupCost, formatMs } from "../request-log/format.js";
+import type { BudgetState } from "../budgets/budgets.js";
+import { formatCount, formatDateTime, formatGroupCost, formatMs, formatUsd } from "../request-log/format.js";
 import type { GroupStats, UsageSummary } from "../stats/summarize.js";
 import { fitColumns, type FitRules } from "./fit-columns.js";
 import { columnWidths, formatRow, type Cell, type Column } from "./table.js";
@@ -58,11 +59,32 @@ function headline(summary: UsageSummary, since: string): string[] {
   ];
 }
 
+/** A budget's scope and period as the table names it: `all, daily`, `openrouter, monthly`. */
+const budgetName = (b: BudgetState) => `${b.scope}, ${b.period}`;
+
+/**
+ * The budgets (SPEC 11): what each has counted of its limit since its period began, and when it resets. Requests at
+ * an unknown price count as 0, and the line says how many.
+ */
+function budgetTable(budgets: readonly BudgetState[], width: number | undefined): string {
+  const columns: Column[] = [{ title: "BUDGET", maxWidth: 40 }, { title: "SPENT", align: "right" }, { title: "LIMIT", align: "right" }, { title: "USED", align: "right" }, { title: "RESETS" }];
+  const rows: Cell[][] = budgets.map((b) => [
+    budgetName(b),
+    `${formatUsd(b.spentUsd)}${b.unpricedRequests > 0 ? ` (+${plural(b.unpricedRequests, "request")} at an unknown price)` : ""}`,
+    formatUsd(b.limitUsd),
+    `${Math.floor((b.spentUsd / b.limitUsd) * 100)}%`,
+    formatDateTime(b.resetsAt),
+  ]);
+  const fitted = fitColumns(columns, columnWidths(columns, rows), width, { shrink: [["BUDGET", 14]], drop: ["RESETS"] });
+  return [fitted.columns.map((c) => c.title), ...rows.map(fitted.pick)].map((row) => formatRow(fitted.columns, fitted.widths, row)).join("\n");
+}
+
 /**
  * `gateway stats` as text, fitted to `width` terminal columns (undefined: no limit): the headline, then a table per
- * model and per client, and per upstream when requests went to more than the one called `default`.
+ * model and per client, and per upstream when requests went to more than the one called `default`; the budgets, when
+ * the config has any.
  */
-export function statsReport(summary: UsageSummary, since: number, width: number | undefined): string {
+export function statsReport(summary: UsageSummary, since: number, width: number | undefined, budgets: readonly BudgetState[] = []): string {
   const withCache = summary.total.cacheReadTokens > 0 || summary.total.cacheWriteTokens > 0;
   // `-` groups the requests refused before routing; with one upstream besides, a table would say nothing new.
   const routed = summary.upstreams.filter((g) => g.name !== "-");
@@ -74,5 +96,6 @@ export function statsReport(summary: UsageSummary, since: number, width: number 
     "",
     table("CLIENT", summary.clients, withCache, width),
     ...(byUpstream ? ["", table("UPSTREAM", summary.upstreams, withCache, width)] : []),
+    ...(budgets.length > 0 ? ["", budgetTable(budgets, width)] : []),
   ].join("\n");
 }

@@ -18,6 +18,7 @@ export const DEFAULTS: ConfigFields = Object.freeze({
   models: Object.freeze({}),
   capture: "off",
   prices: Object.freeze({}),
+  budgets: Object.freeze({}),
 });
 
 /**

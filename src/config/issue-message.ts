@@ -17,8 +17,11 @@ const withoutUserInfo = (text: string): string => text.replace(/^([a-z][a-z0-9+.
  */
 function shownValue(field: string, value: unknown): string {
   if (value === undefined) return "nothing";
+  const keyField = /(^|\.)key$/.test(field);
+  // A list of keys (SPEC 11) shows its entries that name a key, and none that may be one.
+  if (keyField && Array.isArray(value)) return `[${value.map((item) => (typeof item === "string" && item.length >= 12 && !/^(env|keychain):/.test(item) ? "(a value not shown)" : JSON.stringify(item))).join(",")}]`;
   if (typeof value !== "string") return JSON.stringify(value);
-  if (/(^|\.)key$/.test(field) && value.length >= 12) return "a value not shown here, since it may be a key";
+  if (keyField && value.length >= 12) return "a value not shown here, since it may be a key";
   return JSON.stringify(withoutUserInfo(value));
 }
 

@@ -5,7 +5,7 @@ import { checkFallbacks } from "./references.js";
 import { baseWithoutV1, upstreamKind } from "./schemas/base-url.js";
 import type { UpstreamEntry } from "./schemas/upstream-entry.js";
 import { frozenMap } from "./schemas/shapes.js";
-import { ECHO_UPSTREAM, type Timeouts, type UpstreamConfig, type UpstreamKey } from "./types.js";
+import { ECHO_UPSTREAM, type KeySpec, type Timeouts, type UpstreamConfig, type UpstreamKey } from "./types.js";
 
 /** The top-level values every upstream starts from, after flags, environment, file and defaults. */
 export interface TopLevel {
@@ -64,9 +64,11 @@ function madeByUrl(url: string, top: TopLevel): UpstreamConfig {
     retries: top.retries,
     timeouts: top.timeouts,
     anthropicVersion: top.anthropicVersion,
+    budgets: NO_BUDGETS,
   });
 }
 
+const NO_BUDGETS = Object.freeze({});
 const NO_KEY: UpstreamKey = Object.freeze({ kind: "none" });
 
 /**
@@ -101,12 +103,23 @@ export function fromEntry(name: string, entry: UpstreamEntry, top: TopLevel): Up
       idleMs: entry.timeouts?.idleMs ?? top.timeouts.idleMs,
     }),
     anthropicVersion: entry.anthropicVersion ?? top.anthropicVersion,
+    budgets: entry.budgets ?? NO_BUDGETS,
   });
 }
 
-/** `keychain`, `none` or `env:<VAR>` (the schema checked the form) as an `UpstreamKey`. */
-function upstreamKey(key: string): UpstreamKey {
-  if (key === "keychain") return UPSTREAM_DEFAULTS.key;
-  if (key === "none") return NO_KEY;
+/** One key of the gateway's as written (`keychain`, `keychain:<label>`, `env:<VAR>`; the schema checked the form). */
+function keySpec(key: string): KeySpec {
+  if (key === "keychain") return UPSTREAM_DEFAULTS.key as KeySpec;
+  if (key.startsWith("keychain:")) return Object.freeze({ kind: "keychain", label: key.slice("keychain:".length) });
   return Object.freeze({ kind: "env", variable: key.slice("env:".length) });
 }
+
+/** `key` as written: `none`, `client`, one key, or several taking turns (one in a list is just that key). */
+function upstreamKey(key: string | readonly string[]): UpstreamKey {
+  if (key === "none") return NO_KEY;
+  if (key === "client") return CLIENT_KEY;
+  if (typeof key === "string") return keySpec(key);
+  return key.length === 1 ? keySpec(key[0]!) : Object.freeze({ kind: "several", keys: Object.freeze(key.map(keySpec)) });
+}
+
+const CLIENT_KEY: UpstreamKey = Object.freeze({ kind: "client" });

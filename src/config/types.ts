@@ -52,6 +52,16 @@ export interface ConfigFields {
    * with `*`) → US dollars per million tokens. They win over the table. @default {}
    */
   prices: Readonly<Record<string, ModelPrice>>;
+  /** Caps on all spending, per local day and month (SPEC 11, Budgets). @default {} */
+  budgets: Readonly<Budgets>;
+}
+
+/** Spending caps in US dollars, from the estimated costs of recorded requests (SPEC 11, Budgets). */
+export interface Budgets {
+  /** Since the start of the local day. */
+  readonly daily?: number | undefined;
+  /** Since the start of the local month. */
+  readonly monthly?: number | undefined;
 }
 
 /** What a million tokens of each kind cost, in US dollars. */
@@ -64,14 +74,31 @@ export interface ModelPrice {
   readonly cacheWrite?: number | undefined;
 }
 
-/** Where an upstream's key comes from (SPEC section 10, `key`). */
-export type UpstreamKey =
-  /** Stored by `gateway login <name>` in the OS keychain, account = the upstream's origin. */
-  | { kind: "keychain" }
-  /** No credential at all: local model servers. */
-  | { kind: "none" }
+/** One place a key of the gateway's comes from (SPEC section 10 `key`, SPEC 11 Several keys). */
+export type KeySpec =
+  /**
+   * Stored by `gateway login <name>` in the OS keychain, account = the upstream's origin; a labelled one by
+   * `gateway login <name> --label <label>`, account = `<origin>#<label>`.
+   */
+  | { kind: "keychain"; label?: string | undefined }
   /** Read from this environment variable at each request. */
   | { kind: "env"; variable: string };
+
+/** Where an upstream's credential comes from (SPEC section 10 `key`, SPEC 11). */
+export type UpstreamKey =
+  | KeySpec
+  /** No credential at all: local model servers. */
+  | { kind: "none" }
+  /** The client's own credential, sent on unchanged; the gateway adds none of its own (SPEC 11, Your own login). */
+  | { kind: "client" }
+  /** Several keys of the gateway's, taking turns (SPEC 11, Several keys). */
+  | { kind: "several"; keys: readonly KeySpec[] };
+
+/** The keys of the gateway's an upstream sends, in turn order: none for `none` and `client`. */
+export const keySpecs = (key: UpstreamKey): readonly KeySpec[] => (key.kind === "several" ? key.keys : key.kind === "none" || key.kind === "client" ? [] : [key]);
+
+/** A key as the config writes it, which is also how records and `status` name it (never by value): `keychain:work`, `env:TEAM_KEY`. */
+export const keySpecName = (spec: KeySpec): string => (spec.kind === "env" ? `env:${spec.variable}` : spec.label === undefined ? "keychain" : `keychain:${spec.label}`);
 
 /** One upstream, resolved: every field filled from its entry, the top-level defaults and the built-in ones. */
 export interface UpstreamConfig {
@@ -108,6 +135,8 @@ export interface UpstreamConfig {
   readonly retries: number;
   readonly timeouts: Readonly<Timeouts>;
   readonly anthropicVersion: string | undefined;
+  /** Caps on what is spent at this upstream (SPEC 11, Budgets). @default {} */
+  readonly budgets: Readonly<Budgets>;
 }
 
 /** `off`, `errors` (requests that failed) or `all`. */

@@ -1,6 +1,6 @@
 import type { CaptureMode } from "../config/index.js";
 import type { RequestRecord } from "../request-log/record.js";
-import { redactValues } from "../secrets.js";
+import { redactValues, Secrets } from "../secrets.js";
 
 /** One captured exchange: what went upstream and what came back, credentials removed. */
 export interface Capture {
@@ -34,6 +34,8 @@ export interface CaptureRecorder {
   response(status: number, headers: Record<string, string>, eventStream: boolean): void;
   chunk(at: number, data: Buffer): void;
   attempt(attempt: CapturedAttempt): void;
+  /** A secret of this request only (a client's own credential, SPEC 11): kept out of its capture like the gateway's keys. */
+  hide(secret: string): void;
   /** Keeps the capture when the mode wants this request, under the limits. */
   finish(record: RequestRecord): void;
 }
@@ -54,11 +56,11 @@ function redactChunks(chunks: { at: number; text: string }[], redact: (text: str
 
 /**
  * Bodies of recent requests in memory only (SPEC section 9): at most `maxRequests` and `maxBytes`, the oldest
- * dropped first, never written to disk, and without a key the gateway knows (`redact`: an upstream may echo its key
- * in an error, a client may paste one into a prompt). A reply's chunks are kept as the references undici handed over
+ * dropped first, never written to disk, and without a key the gateway knows (`redactKnown`: an upstream may echo its
+ * key in an error, a client may paste one into a prompt) or a request's own credential (`hide`). A reply's chunks are kept as the references undici handed over
  * (no copy on the hot path) and decoded to text only when the request ends.
  */
-export function createCaptureStore(mode: CaptureMode, redact: (text: string) => string, limits: CaptureLimits = { maxRequests: 200, maxBytes: 64 * 1024 * 1024 }) {
+export function createCaptureStore(mode: CaptureMode, redactKnown: (text: string) => string, limits: CaptureLimits = { maxRequests: 200, maxBytes: 64 * 1024 * 1024 }) {
   const kept = new Map<string, { capture: Capture; bytes: number }>();
   let bytes = 0;
 
@@ -82,6 +84,7 @@ export function createCaptureStore(mode: CaptureMode, redact: (text: string) => 
       let response: Capture["response"];
       const chunks: { at: number; data: Buffer }[] = [];
       const attempts: CapturedAttempt[] = [];
+      const own = new Secrets();
       let size = Buffer.byteLength(request.body ?? "");
       return {
         requestBody(body) {
@@ -100,8 +103,12 @@ export function createCaptureStore(mode: CaptureMode, redact: (text: string) => 
         attempt(attempt) {
           attempts.push({ ...attempt, ms: Math.round(attempt.ms * 10) / 10 });
         },
+        hide(secret) {
+          own.remember(secret);
+        },
         finish(record) {
           if (!wanted(mode, record)) return;
+          const redact = (text: string) => own.redact(redactKnown(text));
           const decoder = new TextDecoder();
           const text = chunks.map(({ at, data }) => ({ at: Math.round(at * 10) / 10, text: decoder.decode(data, { stream: true }) }));
           const clean = { ...request, path: redact(request.path), headers: redactValues(request.headers, redact), body: request.body === undefined ? undefined : redact(request.body) };

@@ -2,7 +2,10 @@ import { readFileSync } from "node:fs";
 import type { H3, H3Event } from "h3";
 import { notFound, unauthorized } from "../errors/index.js";
 import { bearerToken } from "../formats/bearer.js";
-import { loadPricer, type Pricer, type PricingConfig } from "../pricing/index.js";
+import type { BudgetState } from "../budgets/budgets.js";
+import type { SessionSpend } from "../budgets/spend-ledger.js";
+import type { SpendTracker } from "../budgets/spend-tracker.js";
+import type { Pricer } from "../pricing/index.js";
 import type { RequestRecord } from "../request-log/record.js";
 import type { UpstreamKeyState } from "../upstream/key-states.js";
 import { summarize } from "../stats/summarize.js";
@@ -11,6 +14,16 @@ import type { LiveFeed } from "./live-feed.js";
 
 /** A record as the page gets it: with its estimated cost in USD (`null`: unknown; absent: nothing to price). */
 export type PricedRecord = RequestRecord & { costUsd?: number | null };
+
+/** What `/ui/api/statusline?session=<id>` answers: what `gateway statusline` prints a line from. */
+export interface StatusLineAnswer {
+  version: string;
+  /** Spent since the local day began, in all. */
+  today: { spentUsd: number; unpricedRequests: number };
+  /** The session asked about; null when it sent nothing (or none was named). */
+  session: SessionSpend | null;
+  budgets: BudgetState[];
+}
 
 /** What `/ui/api/requests/<id>` answers: the record and, when one is kept, its capture. */
 export interface RequestDetail {
@@ -26,8 +39,10 @@ export interface DashboardOptions {
   version: string;
   /** The default upstream's label, for the header of the page. */
   upstream: string;
-  /** What prices a request: the user's `prices` and which upstreams are the free echo. */
-  pricing: PricingConfig;
+  /** The gateway's pricer (the user's `prices`, then the bundled table), loaded on first use. */
+  pricer: () => Promise<Pricer>;
+  /** What has been spent, and the budgets (SPEC 11): each budget's use, at a glance. */
+  spend: SpendTracker;
   /** Whether the gateway has each upstream's key, for `gateway status` (never a key). */
   keyStates: () => Promise<UpstreamKeyState[]>;
 }
@@ -77,7 +92,7 @@ export function registerDashboard(app: H3, options: DashboardOptions): void {
   // The price table loads with the first data request (about 35 ms), not at start; the live feed prices from then on.
   let pricer: Promise<Pricer> | undefined;
   const pricing = (): Promise<Pricer> =>
-    (pricer ??= loadPricer(options.pricing).then((price) => {
+    (pricer ??= options.pricer().then((price) => {
       feed.usePricer(price);
       return price;
     }));
@@ -99,6 +114,7 @@ export function registerDashboard(app: H3, options: DashboardOptions): void {
       capture: { mode: captures.mode, ...captures.stats() },
       records: records.slice(-1000).map((r) => priced(price, r)),
       stats: summarize(records, price),
+      budgets: await options.spend.states(),
     });
   });
   app.get("/ui/api/live", (event) => {
@@ -114,6 +130,19 @@ export function registerDashboard(app: H3, options: DashboardOptions): void {
     if (!/^[\w-]+$/.test(id) || (!record && !capture)) throw nothingAt(event);
     const detail: RequestDetail = { record: record && priced(price, record), capture: capture ?? null, captureMode: captures.mode };
     return json(detail);
+  });
+  // `gateway statusline` (SPEC 11): today's spend, one session's, and where its last request went, from running totals.
+  app.get("/ui/api/statusline", async (event) => {
+    requireKey(event);
+    const ledger = await options.spend.ledger();
+    const id = event.url.searchParams.get("session");
+    const answer: StatusLineAnswer = {
+      version: options.version,
+      today: { spentUsd: ledger.spent("daily"), unpricedRequests: ledger.unpriced("daily") },
+      session: (id && ledger.session(id)) || null,
+      budgets: await options.spend.states(),
+    };
+    return json(answer);
   });
   app.get("/ui/api/upstreams", async (event) => {
     requireKey(event);

@@ -57,6 +57,11 @@ const rowOf = (status: number): readonly [ApiErrorType, string] =>
 /** The error type a status means (SPEC 10 rule 5), in every family. */
 export const errorTypeFor = (status: number): ApiErrorType => rowOf(status)[0];
 
+const API_ERROR_TYPES: ReadonlySet<string> = new Set<string>([...Object.values(STATUSES).map(([type]) => type), "timeout_error"]);
+
+/** Whether `type` is one of the shared vocabulary (Anthropic's own words); chat's `insufficient_quota` is not. */
+export const isApiErrorType = (type: string): type is ApiErrorType => API_ERROR_TYPES.has(type);
+
 /** Google's status name for an HTTP status (the Gemini envelope's `status`). */
 export const googleStatusFor = (status: number): string => rowOf(status)[1];
 
@@ -72,6 +77,8 @@ export interface ApiErrorOptions extends GatewayErrorOptions {
    * route. Such an answer is the upstream's, sent with these headers instead of the gateway's own.
    */
   headers?: Record<string, string | string[]> | undefined;
+  /** Seconds the client should wait before asking again: the answer's `retry-after` (a spent budget's reset). */
+  retryAfterSeconds?: number | undefined;
 }
 
 /**
@@ -85,6 +92,7 @@ export class ApiError extends GatewayError implements ErrorFields {
   readonly code: string | null;
   /** Set when the answer is an upstream's error reply in the client's shape (`ApiErrorOptions.headers`). */
   readonly headers: Record<string, string | string[]> | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(status: number, type: string, message: string, options: ApiErrorOptions = {}) {
     super(message, options);
@@ -93,6 +101,7 @@ export class ApiError extends GatewayError implements ErrorFields {
     this.param = options.param ?? null;
     this.code = options.code ?? null;
     this.headers = options.headers;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
@@ -103,8 +112,8 @@ export const apiError = (status: number, message: string, options: ApiErrorOptio
 /** 400: the request itself is wrong. */
 export const badRequest = (message: string, options?: ApiErrorOptions): ApiError => apiError(400, message, options);
 
-/** 401: missing or wrong local key. */
-export const unauthorized = (message: string): ApiError => apiError(401, message, { code: "invalid_api_key" });
+/** 401: missing or wrong local key (or, `code` says, a request that needs it). */
+export const unauthorized = (message: string, code = "invalid_api_key"): ApiError => apiError(401, message, { code });
 
 /** 403: a guard refused the request (Host or Origin). */
 export const forbidden = (message: string, code: string): ApiError => apiError(403, message, { code });

@@ -14,6 +14,8 @@ export interface KeychainKeyOptions {
   login: string;
   /** Whether `GATEWAY_API_KEY` would serve too (the default upstream only). */
   envAlternative: boolean;
+  /** The key as the config names it: `keychain`, or `keychain:<label>`. @default "keychain" */
+  name?: string | undefined;
 }
 
 /**
@@ -43,6 +45,7 @@ export function keychainKeySource(store: KeyStore, account: string, options: Key
 
   return {
     kind: "keychain",
+    name: options.name ?? "keychain",
     describe: `stored in the OS keychain for ${account}`,
     get: () => (Date.now() - readAt < ttlMs ? Promise.resolve(key) : read()),
     refresh: read,

@@ -26,7 +26,8 @@ export const NO_PRICES: Pricer = (record) => (pricedTokens(record) ? null : unde
  * The one way a request is priced (issue 26, item 18): an alias as its target (`target ?? model`); the user's
  * `prices` first, then the bundled table; the built-in echo upstream costs nothing. Each record is priced from what
  * it says served it (issue 37, item 12): the config when `stats` runs may name other upstreams than the gateway that
- * served it had (`--upstream`, `GATEWAY_UPSTREAM`). Costs are per request, rounded to a millionth of a dollar.
+ * served it had (`--upstream`, `GATEWAY_UPSTREAM`). A local server (`ollama`, `vllm`, `llamacpp`, `lmstudio`) costs nothing
+ * unless `prices` names the model. Costs are per request, rounded to a millionth of a dollar.
  */
 export function createPricer(config: PricingConfig, table: TablePrice): Pricer {
   const own = ownPrices(config.prices);
@@ -37,8 +38,10 @@ export function createPricer(config: PricingConfig, table: TablePrice): Pricer {
     // An older record does not say: the config's upstream of its name is the best guess left, as it always was.
     if (record.echo ?? (record.upstream !== undefined && echoNames.has(record.upstream))) return 0;
     const model = record.target ?? record.model;
+    const price = model === undefined ? undefined : own(model);
+    // A local server's model costs what the user's prices say, else nothing (SPEC 11, Budgets).
+    if (record.local) return price ? Math.round(costAt(price, tokens) * 1e6) / 1e6 : 0;
     if (model === undefined) return null;
-    const price = own(model);
     const usd = price ? costAt(price, tokens) : table(model, tokens, new Date(record.time));
     return usd === undefined ? null : Math.round(usd * 1e6) / 1e6;
   };

@@ -29,6 +29,20 @@ export interface RequestRecord {
   upstreamFormat?: Format | undefined;
   /** `<client format> -> <upstream format>` when the request was translated (`messages -> chat`): for display. */
   translated?: string | undefined;
+  /**
+   * Whether `upstream` is a local server (`ollama`, `vllm`, `llamacpp`, `lmstudio`): free unless config `prices` names
+   * the model (SPEC 11, Budgets). Absent otherwise.
+   */
+  local?: boolean | undefined;
+  /** The rule of `routes` that routed it (SPEC 11, Routes); absent when SPEC 10's rules did. */
+  rule?: string | undefined;
+  /** The Claude Code session that sent it (`x-claude-code-session-id`), which the status line sums (SPEC 11). */
+  session?: string | undefined;
+  /**
+   * Which of the upstream's several keys was answered (SPEC 11, Several keys), as the config names it
+   * (`keychain:work`, `env:SPARE_KEY`), never by value; absent for an upstream with one key.
+   */
+  key?: string | undefined;
   /** Every upstream tried before the one named in `upstream`, and why each failed; only when a fallback happened. */
   tried?: TriedUpstream[] | undefined;
   /** True when the client asked for a streamed reply; absent otherwise, and in records of gateways before this field. */

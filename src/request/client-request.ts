@@ -38,6 +38,11 @@ export class ClientRequest {
   readonly model: string | undefined;
   /** Whether a model call asked for a stream (`"stream": true`, or Gemini's `:streamGenerateContent`). */
   readonly stream: boolean;
+  /**
+   * Whether it came with a credential of its own instead of the local key (SPEC 11, Your own login): it may reach only
+   * upstreams that spend no credential of the gateway's, and its credential goes to `key: "client"` upstreams only.
+   */
+  readonly ownCredential: boolean;
   #image: boolean | undefined | typeof UNASKED = UNASKED;
   #tools: readonly string[] | undefined | typeof UNASKED = UNASKED;
   #thinking: boolean | undefined | typeof UNASKED = UNASKED;
@@ -45,7 +50,7 @@ export class ClientRequest {
   #inputTokens: Promise<number | undefined> | undefined;
   #json: Json | undefined | typeof NOT_PARSED_YET;
 
-  constructor(endpoint: Endpoint, query: string, headers: IncomingHttpHeaders, bytes: Buffer | undefined, json: Json | undefined | typeof NOT_PARSED_YET, model: string | undefined, stream: boolean) {
+  constructor(endpoint: Endpoint, query: string, headers: IncomingHttpHeaders, bytes: Buffer | undefined, json: Json | undefined | typeof NOT_PARSED_YET, model: string | undefined, stream: boolean, ownCredential = false) {
     this.endpoint = endpoint;
     this.query = query;
     this.headers = headers;
@@ -53,6 +58,7 @@ export class ClientRequest {
     this.#json = json;
     this.model = model;
     this.stream = stream;
+    this.ownCredential = ownCredential;
   }
 
   /** The body parsed, for model calls and counts; undefined for passthrough paths and bodies that are not a JSON object. */

@@ -22,7 +22,7 @@ const MAX_BYTES = 65_536;
  * `node:http` rather than `fetch`: the global fetch loads Node's bundled undici on first use (about 13 ms), which
  * `gateway env` and `status` pay every time.
  */
-function getLocalJson(port: number, path: string, headers: Record<string, string>, timeoutMs: number): Promise<unknown> {
+export function getLocalJson(port: number, path: string, headers: Record<string, string>, timeoutMs: number): Promise<unknown> {
   return new Promise((resolve) => {
     const request = get({ host: "127.0.0.1", port, path, headers, timeout: timeoutMs, agent: false }, (response) => {
       let text = "";

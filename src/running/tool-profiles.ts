@@ -13,6 +13,13 @@ export interface GatewayAddress {
 export interface LaunchOptions {
   /** Turn off what the tool sends elsewhere than the gateway: update checks and installs, telemetry, usage statistics. */
   offline: boolean;
+  /**
+   * Keep the tool's own login (SPEC 11, Your own login): only its base URL changes, the gateway gives it no key (one
+   * the user had set passes as it was), and the gateway passes its credential to `key: "client"` upstreams.
+   */
+  ownLogin?: boolean | undefined;
+  /** The command Claude Code's status line runs (`gateway statusline`), when `gateway run` sets one (SPEC 11, Status line). */
+  statusLine?: string | undefined;
 }
 
 /** What a known tool needs beyond `gateway env` to start pointed at the gateway without asking anything. */
@@ -63,20 +70,33 @@ const PROFILES: Readonly<Record<string, Profile>> = {
   // Claude Code asks whether to trust an ANTHROPIC_API_KEY it has not seen before; a bearer token
   // (ANTHROPIC_AUTH_TOKEN, which the messages family accepts) is used without that question. Model discovery makes it
   // read the gateway's model list at start (GET /v1/models?limit=1000) and offer its claude* ids in /model (SPEC 11).
-  claude: (g) => ({ env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey, CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1" }, leadingArgs: [] }),
+  // With its own login it keeps whatever it signs in with: a subscription's OAuth token (~/.claude/.credentials.json),
+  // which it sends as a bearer token to ANTHROPIC_BASE_URL (checked with Claude Code 2.1.197), or the user's own key.
+  // Its status line is `gateway statusline`, from a settings file of the gateway's own passed with `--settings`
+  // (loaded over the user's and the project's files; never written into them).
+  claude: (g, { ownLogin, statusLine }) => {
+    const files = statusLine ? settingsFile(g, "claude-code", false, { statusLine: { type: "command", command: statusLine, padding: 0 } }) : undefined;
+    return {
+      env: ownLogin ? { CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1" } : { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey, CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1" },
+      leadingArgs: files ? ["--settings", Object.keys(files)[0]!] : [],
+      ...(files ? { files } : {}),
+    };
+  },
   // Codex reads its provider from ~/.codex/config.toml; `-c` overrides it for this run only, so the user's file
   // stays untouched. It speaks only the Responses API, over HTTP from its first request: `supports_websockets =
   // false` (codex-rs ModelProviderInfo; false is its default for a provider of one's own, said here so that it
   // stays so) keeps it from trying a WebSocket upgrade first, which the gateway refuses and Codex retries. Such a
   // provider also compacts with an ordinary request (codex-rs `supports_remote_compaction` is only the OpenAI and
   // Azure providers'). Offline: no update check at start, no analytics events.
-  codex: (g, { offline }) => ({
+  // With its own login, the provider takes Codex's own OpenAI sign-in (`requires_openai_auth`, codex-rs
+  // ModelProviderInfo: the API key or ChatGPT login `codex login` stored) instead of a key variable.
+  codex: (g, { offline, ownLogin }) => ({
     env: {},
     leadingArgs: [
       "-c",
       'model_provider="gateway"',
       "-c",
-      `model_providers.gateway={ name = "gateway", base_url = "${g.openaiBaseUrl}", env_key = "OPENAI_API_KEY", wire_api = "responses", supports_websockets = false }`,
+      `model_providers.gateway={ name = "gateway", base_url = "${g.openaiBaseUrl}", ${ownLogin ? "requires_openai_auth = true" : 'env_key = "OPENAI_API_KEY"'}, wire_api = "responses", supports_websockets = false }`,
       ...(offline ? ["-c", "check_for_update_on_startup=false", "-c", "analytics.enabled=false"] : []),
     ],
   }),

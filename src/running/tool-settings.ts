@@ -18,6 +18,8 @@ export interface RunPlace {
   env: NodeJS.ProcessEnv;
   cwd: string;
   platform: NodeJS.Platform;
+  /** `gateway run --own-login`: the tool's own credential is what it should send, so a key of its settings is no bypass. */
+  ownLogin?: boolean | undefined;
 }
 
 /** A file's text, or undefined when it is missing or unreadable (the tool itself then reads nothing from it). */
@@ -42,6 +44,19 @@ function readJson(file: string): Record<string, unknown> | undefined {
 
 const withoutSlash = (url: string) => url.replace(/\/+$/, "");
 
+/** Claude Code's settings files a person or a project writes, which `claudeCode` and `hasStatusLine` read. */
+const claudeSettingsFiles = (place: RunPlace): string[] => [
+  join(place.env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude"), "settings.json"),
+  join(place.cwd, ".claude", "settings.json"),
+  join(place.cwd, ".claude", "settings.local.json"),
+];
+
+/**
+ * Whether the user's Claude Code settings (or the project's) already have a `statusLine`: `gateway run claude` then
+ * leaves it as it is (SPEC 11, Status line).
+ */
+export const hasStatusLine = (place: RunPlace): boolean => claudeSettingsFiles(place).some((file) => readJson(file)?.statusLine !== undefined);
+
 /**
  * Claude Code applies the `env` block of its settings files over the environment it was started with (checked with
  * Claude Code 2.1.197: `env.ANTHROPIC_BASE_URL` in ~/.claude/settings.json sent every request, the local key with
@@ -50,7 +65,6 @@ const withoutSlash = (url: string) => url.replace(/\/+$/, "");
  * project's shared and local ones, and the managed file an administrator puts in place.
  */
 function claudeCode(place: RunPlace): Bypass[] {
-  const user = join(place.env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude"), "settings.json");
   const managed =
     place.platform === "darwin" ? "/Library/Application Support/ClaudeCode/managed-settings.json" : place.platform === "win32" ? "C:\\Program Files\\ClaudeCode\\managed-settings.json" : "/etc/claude-code/managed-settings.json";
   // What the tool is given: the gateway's URL, and its local key as a token (a settings key equal to it is harmless).
@@ -66,16 +80,17 @@ function claudeCode(place: RunPlace): Bypass[] {
     CLAUDE_CODE_USE_VERTEX: "Claude Code talks to Google Vertex AI instead of the gateway",
   };
   const found: Bypass[] = [];
-  for (const file of [user, join(place.cwd, ".claude", "settings.json"), join(place.cwd, ".claude", "settings.local.json"), managed]) {
+  for (const file of [...claudeSettingsFiles(place), managed]) {
     const settings = readJson(file);
     if (!settings) continue;
     const fix = file === managed ? "It is your administrator's managed settings file: ask them, or run Claude Code without the gateway." : "Remove it from that file to use the gateway (`gateway run` gives Claude Code what it needs).";
     const env = typeof settings.env === "object" && settings.env !== null ? (settings.env as Record<string, unknown>) : {};
     for (const [name, effect] of Object.entries(effects)) {
       const value = env[name];
-      if (typeof value === "string" && value !== "" && !ours(name, value)) found.push({ file, setting: `env.${name}`, effect, fix });
+      const credential = name.endsWith("_KEY") || name.endsWith("_TOKEN");
+      if (typeof value === "string" && value !== "" && !ours(name, value) && !(credential && place.ownLogin)) found.push({ file, setting: `env.${name}`, effect, fix });
     }
-    if (typeof settings.apiKeyHelper === "string" && settings.apiKeyHelper !== "") {
+    if (typeof settings.apiKeyHelper === "string" && settings.apiKeyHelper !== "" && !place.ownLogin) {
       found.push({ file, setting: "apiKeyHelper", effect: "Claude Code sends what that helper prints instead of the gateway's local key, and the gateway answers 401", fix });
     }
   }

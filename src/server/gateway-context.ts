@@ -4,6 +4,8 @@ import type { Secrets } from "../secrets.js";
 import { createCaptureStore, type CaptureStore } from "../dashboard/capture-store.js";
 import { createLiveFeed, type LiveFeed } from "../dashboard/live-feed.js";
 import type { Segments } from "../formats/index.js";
+import { createSpendTracker, type SpendTracker } from "../budgets/spend-tracker.js";
+import { loadPricer, type Pricer } from "../pricing/index.js";
 import { fanOut, type RequestSink } from "../request-log/record.js";
 import { keyFingerprint } from "../running/key-fingerprint.js";
 import { createModelAliases, type ModelAliases } from "../routing/model-aliases.js";
@@ -57,6 +59,8 @@ export interface GatewayContext {
   /** Where the families live locally: the top-level segments. */
   readonly segments: Segments;
   readonly keyMatches: (presented: string | undefined) => boolean;
+  /** An upstream has `key: "client"`: a request may then carry a credential of its own instead of the local key (SPEC 11). */
+  readonly ownLogins: boolean;
   /** True when bound beyond loopback: the Host guard stands aside. */
   readonly anyHost: boolean;
   /** `--cors` origins, plus the gateway's own origins once it listens (its dashboard). */
@@ -64,8 +68,10 @@ export interface GatewayContext {
   readonly aliases: ModelAliases;
   /** Decides each request's upstream and model (the aliases applied). */
   readonly router: Router;
-  /** Every finished request's record: the caller's sinks and the dashboard's live feed. */
+  /** Every finished request's record: the caller's sinks, the dashboard's live feed and the spend tracker. */
   readonly onRequest: RequestSink;
+  /** What has been spent today and this month, in all, per upstream and per session; the budgets checked against it (SPEC 11). */
+  readonly spend: SpendTracker;
   readonly recordHeaders: boolean;
   readonly feed: LiveFeed;
   readonly captures: CaptureStore;
@@ -98,6 +104,10 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error(error));
   const upstream = upstreams.default.label;
   const aliases = createModelAliases(config.models);
+  // The price table loads on first use (about 35 ms): with budgets, at start; else when the dashboard or the status line asks.
+  let pricer: Promise<Pricer> | undefined;
+  const pricing = () => (pricer ??= loadPricer(config));
+  const spend = createSpendTracker({ config, pricer: pricing, recent: feed.recent });
   return {
     config,
     upstreams,
@@ -105,11 +115,13 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     version: options.version,
     segments: { messages: config.messagesSegment, gemini: config.geminiSegment },
     keyMatches,
+    ownLogins: config.upstreams.some((entry) => entry.key.kind === "client"),
     anyHost: !isLoopbackHost(config.host),
     allowedOrigins: new Set(config.cors),
     aliases,
     router: createRouter(upstreams, aliases),
-    onRequest: fanOut([...(options.onRequest ? [options.onRequest] : []), feed.sink])!,
+    onRequest: fanOut([...(options.onRequest ? [options.onRequest] : []), feed.sink, spend.sink])!,
+    spend,
     recordHeaders: options.recordHeaders === true,
     feed,
     captures,
@@ -120,7 +132,8 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
       keyMatches,
       version: options.version,
       upstream,
-      pricing: config,
+      pricer: pricing,
+      spend,
       keyStates: () => keyStates(upstreams),
       nextRequestId,
       onInternalError,

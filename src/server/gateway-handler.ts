@@ -4,6 +4,7 @@ import { chatFamily, type Family, type Format } from "../formats/index.js";
 import type { ClientRequest } from "../request/client-request.js";
 import { clientLeft, createExchange, type Exchange } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
+import { ownCredentialValues } from "../credential-headers.js";
 import { redactHeaders } from "./redact-headers.js";
 import { answerModelList, extraModelIds } from "./reply/model-list.js";
 import { sendError } from "./reply/send-error.js";
@@ -36,20 +37,22 @@ async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolve
   const { req } = x;
   const { endpoint, query } = resolved;
   trail.format = endpoint.format?.name;
-  authenticate(endpoint.family, req.headers, query, repeated, ctx.keyMatches);
+  const credential = authenticate(endpoint.family, req.headers, query, repeated, ctx.keyMatches, ctx.ownLogins);
+  // A credential of the client's own never enters a capture, even where an upstream echoes it (SPEC 11).
+  if (credential === "own") for (const value of ownCredentialValues(req.headers, endpoint.family.auth.presentedKey(req.headers, query))) x.capture?.hide(value);
   const bytes = await readRequestBody(req, ctx.config.maxBodyBytes, ctx.bodyTimeoutMs);
   // A body the checks refuse is what a user most wants to see: it is captured, and the model it names recorded.
   x.capture?.requestBody(bytes);
   let request: ClientRequest;
   try {
-    request = checkRequest(req, endpoint, query, bytes, mayTranslate(ctx, endpoint.format?.name));
+    request = checkRequest(req, endpoint, query, bytes, mayTranslate(ctx, endpoint.format?.name), credential);
   } catch (error) {
     trail.model = modelNamed(endpoint, bytes);
     throw error;
   }
   trail.request = request;
   trail.model = request.model;
-  if (endpoint.kind === "models") return answerModelList(x, ctx.upstreams, extraModelIds(ctx), endpoint, query);
+  if (endpoint.kind === "models") return answerModelList(x, ctx, request, extraModelIds(ctx), endpoint, query);
   const route = ctx.router.route(request);
   trail.route = route;
   const forwarded = await forward(x, ctx, request, route);

@@ -63,6 +63,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const ctx = createGatewayContext({ ...options, upstreams, bodyTimeoutMs, secrets });
   let running: RunningServer;
   try {
+    // Budgets are checked from the first request: what the log says was spent this month is read before serving.
+    if (ctx.spend.budgets.length > 0) await ctx.spend.ledger();
     // Node's own request timeout is only the backstop: the handler's body deadline answers first, in the family's shape.
     running = await listenHandler(createGatewayHandler(ctx), {
       host: options.config.host,

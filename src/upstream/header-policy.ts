@@ -55,16 +55,21 @@ function connectionTokens(value: string | string[] | undefined): ReadonlySet<str
 
 export type HeaderMap = Record<string, string | string[]>;
 
+/** What a `key: "client"` upstream gets of a request's own credential: everything but cookies, which belong to localhost. */
+const COOKIES_ONLY: ReadonlySet<string> = new Set(["cookie"]);
+
 /**
  * The client's headers to send upstream, from Node's `rawHeaders` (which keeps repeated headers), minus
- * hop-by-hop, credential, proxy and rewritten headers.
+ * hop-by-hop, credential, proxy and rewritten headers. `ownCredential`: the request's own credential goes on as it
+ * came (SPEC 11, Your own login: to a `key: "client"` upstream only).
  */
-export function upstreamRequestHeaders(rawHeaders: readonly string[], connection: string | string[] | undefined): HeaderMap {
+export function upstreamRequestHeaders(rawHeaders: readonly string[], connection: string | string[] | undefined, ownCredential = false): HeaderMap {
   const named = connectionTokens(connection);
+  const dropped = ownCredential ? COOKIES_ONLY : CLIENT_CREDENTIALS;
   const out: HeaderMap = {};
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name) || CLIENT_CREDENTIALS.has(name) || PROXY_METADATA.has(name) || REWRITTEN.has(name)) continue;
+    if (HOP_BY_HOP.has(name) || dropped.has(name) || PROXY_METADATA.has(name) || REWRITTEN.has(name)) continue;
     if (named.has(name)) continue;
     const value = rawHeaders[i + 1]!;
     const existing = out[name];

@@ -5,8 +5,13 @@ import { NoUpstreamKeyError } from "../errors/index.js";
  * tests do not care whether it is the environment, the OS keychain, or nothing (local servers, the echo upstream).
  */
 export interface KeySource {
-  /** `none` sends no credential at all; the others must produce a key or the request is not forwarded. */
-  readonly kind: "keychain" | "env" | "none";
+  /**
+   * `none` sends no credential at all, `client` sends the client's own (SPEC 11, Your own login); the others must
+   * produce a key or the request is not forwarded.
+   */
+  readonly kind: "keychain" | "env" | "none" | "client";
+  /** The key as the config names it (`keychain`, `keychain:work`, `env:TEAM_KEY`): how records name it, never by value. */
+  readonly name: string;
   /** Where the key comes from, for `status`; never the key itself. */
   readonly describe: string;
   /** The current key; may be cached. Undefined when none is needed or none is available. */
@@ -21,6 +26,7 @@ export interface KeySource {
 export function staticKeySource(key: string): KeySource {
   return {
     kind: "env",
+    name: "env:GATEWAY_API_KEY",
     describe: "from GATEWAY_API_KEY (overrides the keychain)",
     get: async () => key,
     refresh: async () => key,
@@ -33,6 +39,7 @@ export function envKeySource(variable: string, env: NodeJS.ProcessEnv): KeySourc
   const read = async () => env[variable]?.trim() || undefined;
   return {
     kind: "env",
+    name: `env:${variable}`,
     describe: `from $${variable} (${env[variable]?.trim() ? "set" : "unset"})`,
     get: read,
     refresh: read,
@@ -47,8 +54,19 @@ export function envKeySource(variable: string, env: NodeJS.ProcessEnv): KeySourc
 /** No key at all: local model servers (`key: "none"`) and the echo upstream. */
 export const noKeySource: KeySource = {
   kind: "none",
+  name: "none",
   describe: "none needed",
   get: async () => undefined,
   refresh: async () => undefined,
   missing: (upstream) => new NoUpstreamKeyError(upstream, `The upstream ${upstream} needs no key.`),
+};
+
+/** `key: "client"`: the gateway sends no key of its own; the client's own credential goes on (SPEC 11, Your own login). */
+export const clientKeySource: KeySource = {
+  kind: "client",
+  name: "client",
+  describe: "the client's own (key: client)",
+  get: async () => undefined,
+  refresh: async () => undefined,
+  missing: (upstream) => new NoUpstreamKeyError(upstream, `The upstream ${upstream} uses the client's own credential.`),
 };

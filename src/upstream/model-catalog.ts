@@ -25,9 +25,9 @@ export interface Catalog {
   failure: { upstream: Upstream; reply: UpstreamReply } | { upstream: Upstream; error: Error } | undefined;
 }
 
-/** How the catalogs are asked: the client's headers (less compression and format headers) and its abort signal. */
+/** How the catalogs are asked: the client's headers for each upstream (less compression and format headers) and its abort signal. */
 export interface CatalogRequest {
-  headers: HeaderMap;
+  headers: (upstream: Upstream) => HeaderMap;
   version: string | undefined;
   signal: AbortSignal;
 }
@@ -41,7 +41,7 @@ async function list(upstream: Upstream, family: Family, request: CatalogRequest)
       family: shape,
       method: "GET",
       path: shape.models.path,
-      headers: { ...request.headers, accept: "application/json" },
+      headers: { ...request.headers(upstream), accept: "application/json" },
       version: request.version,
       signal: AbortSignal.any([request.signal, AbortSignal.timeout(upstream.config.timeouts.firstByteMs)]),
     });

@@ -6,8 +6,11 @@ import type { KeySource } from "./key-source.js";
 import type { Secrets } from "../secrets.js";
 import { createUpstream, type Upstream } from "./upstream.js";
 
-/** Makes the key source of one upstream (the CLI decides: keychain, `GATEWAY_API_KEY`, an `env:` variable, none). */
-export type KeySourceFor = (upstream: UpstreamConfig) => KeySource;
+/**
+ * Makes the key source of one upstream (the CLI decides: keychain, `GATEWAY_API_KEY`, an `env:` variable, none, the
+ * client's own), or its sources in turn order when it has several keys (SPEC 11).
+ */
+export type KeySourceFor = (upstream: UpstreamConfig) => KeySource | readonly KeySource[];
 
 /**
  * Every configured upstream, built once: what the router (`routing/router.ts`) chooses from, the model-list union

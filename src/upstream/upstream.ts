@@ -1,11 +1,13 @@
 import { performance } from "node:perf_hooks";
 import type { Dispatcher } from "undici";
-import { ECHO_UPSTREAM, type UpstreamConfig } from "../config/index.js";
+import { ECHO_UPSTREAM, keySpecs, type UpstreamConfig } from "../config/index.js";
 import { pause, type AbortLike } from "./abort-like.js";
 import { familyOf } from "../formats/families.js";
+import { kindNamed } from "../kinds/index.js";
 import type { Family, Format, Segments } from "../formats/index.js";
 import { dispatchReply, type DispatchedReply } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
+import { KeyRing, type TakenKey } from "./key-ring.js";
 import type { KeySource } from "./key-source.js";
 import type { Secrets } from "../secrets.js";
 import { backoffDelay, isConnectionFailure, retryDelayFor } from "./retry-policy.js";
@@ -47,6 +49,8 @@ export interface UpstreamReply {
   body: ReplyBody;
   /** Requests made, retries included. */
   attempts: number;
+  /** The key that was answered, as the config names it, when the upstream has several (SPEC 11): never its value. */
+  key: string | undefined;
 }
 
 export interface UpstreamOptions {
@@ -55,7 +59,8 @@ export interface UpstreamOptions {
   base: URL;
   /** `echo`, or the base URL's origin: safe to print. */
   label: string;
-  keySource: KeySource;
+  /** Where its key comes from: one source, or several taking turns (SPEC 11, Several keys). */
+  keySource: KeySource | readonly KeySource[];
   /** Makes the connection pool; called once, on the first request. */
   dispatcher: () => Promise<Dispatcher>;
   /**
@@ -72,7 +77,8 @@ export interface UpstreamOptions {
  * attempt and to the waits between them.
  */
 export function createUpstream(options: UpstreamOptions) {
-  const { config, base, keySource } = options;
+  const { config, base } = options;
+  const keys = new KeyRing(Array.isArray(options.keySource) ? options.keySource : [options.keySource as KeySource]);
   const origin = base.origin;
   const basePath = base.pathname === "/" ? "" : base.pathname.replace(/\/+$/, "");
   const segments: Segments = { messages: config.messagesSegment, gemini: config.geminiSegment };
@@ -107,42 +113,63 @@ export function createUpstream(options: UpstreamOptions) {
     return dispatchReply(dispatcher, request, call.signal);
   }
 
+  /** The key for the next attempt, remembered for redaction; a missing one stops the request (SPEC section 8). */
+  async function takeKey(): Promise<TakenKey> {
+    const taken = await keys.take();
+    // Forwarding without a credential would only earn the upstream's own 401.
+    if (taken.value === undefined && taken.key.source.kind !== "none" && taken.key.source.kind !== "client") throw keys.missing(config.name);
+    options.secrets?.remember(taken.value);
+    return taken;
+  }
+
   async function send(call: UpstreamCall): Promise<UpstreamReply> {
-    let key = await keySource.get();
-    // Forwarding without a credential would only earn the upstream's own 401 (SPEC section 8).
-    if (key === undefined && keySource.kind !== "none") throw keySource.missing(config.name);
-    options.secrets?.remember(key);
+    let taken = await takeKey();
     let keyRefreshed = false;
+    let retries = 0;
     for (let attempts = 1; ; attempts++) {
       let response: DispatchedReply;
       const began = performance.now();
       try {
-        response = await attempt(call, key);
+        response = await attempt(call, taken.value);
       } catch (error) {
         if (call.signal.aborted) throw error;
         const failure = toUpstreamError(error, config.name, options.label);
         call.onAttempt?.({ failure: failure.failure, ms: performance.now() - began });
-        if (attempts <= config.retries && isConnectionFailure(error)) {
-          await pause(backoffDelay(attempts - 1), call.signal);
+        if (retries < config.retries && isConnectionFailure(error)) {
+          await pause(backoffDelay(retries++), call.signal);
           continue;
         }
         throw failure;
       }
-      call.onAttempt?.({ status: response.statusCode, ms: performance.now() - began });
-      if (response.statusCode === 401 && !keyRefreshed && keySource.kind === "keychain") {
+      const status = response.statusCode;
+      call.onAttempt?.({ status, ms: performance.now() - began });
+      if (status === 401 && !keyRefreshed && taken.key.source.kind === "keychain") {
         keyRefreshed = true;
-        const fresh = await keySource.refresh();
-        if (fresh && fresh !== key) {
-          key = fresh;
-          options.secrets?.remember(key);
+        const fresh = await taken.key.source.refresh();
+        if (fresh && fresh !== taken.value) {
+          taken = { key: taken.key, value: fresh, awake: true };
+          options.secrets?.remember(fresh);
           await response.body.dump();
           continue;
         }
       }
-      const delay = attempts <= config.retries ? retryDelayFor(response.statusCode, response.headers["retry-after"], attempts - 1) : undefined;
-      if (delay === undefined) return { status: response.statusCode, headers: response.headers, body: response.body, attempts };
+      // SPEC 11, Several keys: a rested key hands the same request to the next awake key at once; the retries and
+      // their waits below apply only once every key rests.
+      if (keys.answered(taken, status, response.headers["retry-after"])) {
+        const next = await takeKey();
+        if (next.awake) {
+          taken = next;
+          keyRefreshed = false;
+          await response.body.dump();
+          continue;
+        }
+      }
+      const delay = retries < config.retries ? retryDelayFor(status, response.headers["retry-after"], retries) : undefined;
+      if (delay === undefined) return { status, headers: response.headers, body: response.body, attempts, key: keys.several ? taken.key.source.name : undefined };
+      retries++;
       await response.body.dump();
       await pause(delay, call.signal);
+      if (keys.several) taken = await takeKey();
     }
   }
 
@@ -151,8 +178,15 @@ export function createUpstream(options: UpstreamOptions) {
     label: options.label,
     /** The built-in echo upstream: offline, and free. */
     isEcho: config.url === ECHO_UPSTREAM,
+    /** A local server (`ollama`, `vllm`, `llamacpp`, `lmstudio`): it costs nothing unless `prices` names the model (SPEC 11). */
+    isLocal: kindNamed(config.kind).local,
+    /** Whether it spends a key of the gateway's (not echo, `none` or `client`): a request with its own credential never reaches it (SPEC 11). */
+    usesGatewayKey: config.url !== ECHO_UPSTREAM && keySpecs(config.key).length > 0,
+    /** `key: "client"`: a request's own credential goes to it unchanged (SPEC 11, Your own login). */
+    takesClientCredential: config.key.kind === "client",
     config,
-    keySource,
+    /** Its keys, in turn order (one for most upstreams). */
+    keys,
     /** The segments its families live under (`""`: directly under the base). */
     segments,
     /** Whether it serves `format` natively (SPEC 10, `formats`). */

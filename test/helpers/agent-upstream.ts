@@ -63,9 +63,12 @@ export const callMove = (tool: ShellTool, command: string, n: number): Move => (
  * An upstream that plays a model in any of the four formats (whichever path it is asked on), its moves decided by
  * `play`. Model lists and side calls that want JSON (titles, Gemini CLI's router) are answered without it.
  */
-export async function startPlayingUpstream(play: Play) {
+export async function startPlayingUpstream(play: Play, options: { refuse?: (request: Received) => ScriptedReply | undefined } = {}) {
   const moves: Move["kind"][] = [];
   const reply = (request: Received): ScriptedReply => {
+    // An upstream that checks what it is sent (a credential) answers a request it refuses before playing.
+    const refused = options.refuse?.(request);
+    if (refused) return refused;
     if (request.method === "GET") {
       if (request.path.includes("/v1beta/")) return { json: { models: [{ name: "models/agent-model", displayName: "agent-model", supportedGenerationMethods: ["generateContent"] }] } };
       return { json: { object: "list", data: [{ id: "agent-model", object: "model", created: 0, owned_by: "agent" }] } };

@@ -5,7 +5,7 @@ import { loadConfig, type ConfigFlags, type GatewayConfig } from "../../src/conf
 import type { KeySourceFor } from "../../src/upstream/upstream-set.js";
 import { startGateway, type Gateway } from "../../src/server/start-gateway.js";
 import type { RequestRecord } from "../../src/request-log/record.js";
-import { staticKeySource, noKeySource } from "../../src/upstream/key-source.js";
+import { clientKeySource, staticKeySource, noKeySource } from "../../src/upstream/key-source.js";
 import { testSeal } from "./translate.js";
 import { closeAfterEach } from "./close-after-each.js";
 import { FAKE_UPSTREAM_KEY, startFakeUpstream } from "./fake-upstream.js";
@@ -40,12 +40,13 @@ export interface TestGatewayOptions {
 
 export async function startTestGateway(upstream: string | undefined, options: TestGatewayOptions = {}): Promise<TestGateway> {
   const configDir = tempConfigDir(options.file);
-  const env = { GATEWAY_CONFIG_DIR: configDir, ...(upstream === undefined ? {} : { GATEWAY_UPSTREAM: upstream }), ...options.env };
+  // The request log of a test gateway is its own (a budget reads it at start), never the developer's.
+  const env = { GATEWAY_CONFIG_DIR: configDir, GATEWAY_STATE_DIR: join(configDir, "state"), ...(upstream === undefined ? {} : { GATEWAY_UPSTREAM: upstream }), ...options.env };
   const config = loadConfig({ env, flags: { port: 0, ...options.flags } });
   const records: RequestRecord[] = [];
   const gateway = await startGateway({
     config,
-    keySourceFor: options.keySourceFor?.(config) ?? ((entry) => (entry.url === "echo" || entry.key.kind === "none" ? noKeySource : staticKeySource(FAKE_UPSTREAM_KEY))),
+    keySourceFor: options.keySourceFor?.(config) ?? ((entry) => (entry.key.kind === "client" ? clientKeySource : entry.url === "echo" || entry.key.kind === "none" ? noKeySource : staticKeySource(FAKE_UPSTREAM_KEY))),
     localKey: LOCAL_KEY,
     seal: testSeal,
     version: "0.0.0-test",

@@ -1,4 +1,5 @@
 import type { PricedRecord, RequestDetail } from "../../src/dashboard/dashboard-routes.js";
+import type { BudgetState } from "../../src/budgets/budgets.js";
 import type { UsageSummary } from "../../src/stats/summarize.js";
 
 /** What `/ui/api/summary` answers. */
@@ -9,6 +10,8 @@ export interface Summary {
   capture: { mode: string; requests: number; bytes: number };
   records: PricedRecord[];
   stats: UsageSummary;
+  /** Each configured budget's use (SPEC 11); empty without budgets. */
+  budgets: BudgetState[];
 }
 
 /** One line of the live feed. */

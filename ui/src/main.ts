@@ -1,4 +1,5 @@
 import { KeyRefused, createApi, type Api, type PricedRecord, type Summary } from "./api.js";
+import { renderBudgets } from "./budgets.js";
 import { series, timeChart } from "./charts.js";
 import { renderDetail } from "./detail.js";
 import { matches, headerRow, requestRow, type Filters } from "./request-table.js";
@@ -73,6 +74,7 @@ function setFilter(name: keyof typeof FILTER_SELECTS, value: string): void {
 
 function renderTotals(s: Summary): void {
   renderCards($("cards"), s.stats);
+  renderBudgets($("budgets"), s.budgets);
   const f = filters();
   const titles = { model: "Model", client: "Client", upstream: "Upstream" } as const;
   for (const [name, groups] of Object.entries(groupsOf(s.stats)) as [keyof typeof titles, typeof s.stats.models][]) {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
-import { ECHO_UPSTREAM, type UpstreamConfig } from "../../config/index.js";
+import { ECHO_UPSTREAM, keySpecName, keySpecs, type UpstreamConfig } from "../../config/index.js";
 import { FailedError } from "../../errors/index.js";
 import { portFree, suggestPort } from "../../running/free-port.js";
 import { checkKey } from "../../upstream/check-key.js";
@@ -8,7 +8,7 @@ import { createContext, portFlag, type CommandContext } from "../context.js";
 import { chooseGateway, notYours } from "../running-gateway.js";
 import { baseUrlNotices, CHECK_BASE_URL } from "../base-url-notice.js";
 import { log } from "../terminal.js";
-import { describeKey, keyFix, keySources, keychainAccount } from "../upstream-keys.js";
+import { describeKey, keyFix, keychainAccount, sourcesOf } from "../upstream-keys.js";
 
 interface Check {
   /** `undefined`: the check does not apply now, and the label says why. */
@@ -26,7 +26,7 @@ function checkNode(): Check {
 
 /** Why no upstream needs the keychain right now, or undefined when one does. */
 function keychainNotNeeded(ctx: CommandContext): string | undefined {
-  const sources = ctx.config.upstreams.map((upstream) => keySources(ctx)(upstream).kind);
+  const sources = ctx.config.upstreams.flatMap((upstream) => sourcesOf(ctx, upstream).map((source) => source.kind));
   if (sources.includes("keychain")) return undefined;
   return ctx.config.upstreams.every((upstream) => upstream.url === ECHO_UPSTREAM) ? "the upstream is echo" : ctx.env.GATEWAY_API_KEY ? "GATEWAY_API_KEY is set" : "no upstream keeps its key there";
 }
@@ -53,46 +53,61 @@ async function checkKeychain(ctx: CommandContext): Promise<Check> {
   }
 }
 
+/** What the upstream's model list said of one key (or of no key, for `key: "none"`). */
+function verdictOf(ctx: CommandContext, upstream: UpstreamConfig, name: string, keyName: string, status: number, path: string, keyless: boolean): Check {
+  const valid = status >= 200 && status < 300;
+  const refused = status === 401 || status === 403;
+  if (!valid && !refused) {
+    // A model list that is not there (404) or an upstream in trouble (5xx) says nothing about the key.
+    return {
+      ok: false,
+      label: status === 404 ? `Upstream${name} has no model list at ${path} (HTTP 404), so the key was not checked` : `Upstream${name} answered HTTP ${status} to ${path}, so the key was not checked`,
+      fix: status === 404 ? `Check the upstream URL in config.json: ${CHECK_BASE_URL}.` : "Try again later; if it lasts, the upstream is in trouble (its status page says).",
+    };
+  }
+  if (keyless) {
+    return { ok: valid, label: valid ? `Upstream${name} answers without a key` : `Upstream${name} refused the request without a key (HTTP ${status})`, fix: 'Give it a key in config.json ("key": "keychain" or "env:<VAR>").' };
+  }
+  const spec = keySpecs(upstream.key).find((candidate) => keySpecName(candidate) === keyName);
+  return { ok: valid, label: valid ? `Upstream${name} accepts the key${keyName}` : `Upstream${name} refused the key${keyName} (HTTP ${status})`, fix: keyFix(ctx, upstream, true, spec ? [spec] : undefined) };
+}
+
 /**
- * The checks of one upstream: its key, whether it answers, whether it takes the key. One cause is one ✖: a key
- * the keychain cannot give (its own check failed above) is not a second failure, and a key check with no key to
- * send is skipped. The default's words stay short when it is the only one.
+ * The checks of one upstream: its keys (each of several on a line of its own, SPEC 11), whether it answers, whether
+ * it takes each key. One cause is one ✖: a key the keychain cannot give (its own check failed above) is not a second
+ * failure, and a key check with no key to send is skipped. The default's words stay short when it is the only one.
  */
 async function checkUpstream(ctx: CommandContext, upstream: UpstreamConfig, alone: boolean, keychainOk: boolean): Promise<Check[]> {
   const name = alone ? "" : ` ${upstream.name}`;
   if (upstream.url === ECHO_UPSTREAM) return [{ ok: undefined, label: `Upstream${name}: echo (built in, offline): no reachability or key to check` }];
   const where = alone ? keychainAccount(upstream) : `${upstream.name} (${keychainAccount(upstream)})`;
   const state = await describeKey(ctx, upstream);
-  const source = keySources(ctx)(upstream);
-  const keyCheck: Check =
-    source.kind === "keychain" && !keychainOk
-      ? { ok: undefined, label: `Upstream${name} key: not checked, the OS keychain is not available (above)` }
-      : { ok: state.ok, label: `Upstream${name} key: ${state.text}`, fix: keyFix(ctx, upstream) };
-  const key = source.kind === "none" ? undefined : await source.get().catch(() => undefined);
-  try {
-    const result = await checkKey(upstream, key);
-    const valid = result.status >= 200 && result.status < 300;
-    const refused = result.status === 401 || result.status === 403;
-    // A model list that is not there (404) or an upstream in trouble (5xx) says nothing about the key.
-    const unchecked: Check = {
-      ok: false,
-      label: result.status === 404 ? `Upstream${name} has no model list at ${result.path} (HTTP 404), so the key was not checked` : `Upstream${name} answered HTTP ${result.status} to ${result.path}, so the key was not checked`,
-      fix: result.status === 404 ? `Check the upstream URL in config.json: ${CHECK_BASE_URL}.` : "Try again later; if it lasts, the upstream is in trouble (its status page says).",
-    };
-    const verdict: Check =
-      source.kind === "none"
-        ? valid || refused
-          ? { ok: valid, label: valid ? `Upstream${name} answers without a key` : `Upstream${name} refused the request without a key (HTTP ${result.status})`, fix: 'Give it a key in config.json ("key": "keychain" or "env:<VAR>").' }
-          : unchecked
-        : key === undefined
-          ? { ok: undefined, label: `Upstream${name} key check skipped: there is no key to send` }
-          : valid || refused
-            ? { ok: valid, label: valid ? `Upstream${name} accepts the key` : `Upstream${name} refused the key (HTTP ${result.status})`, fix: keyFix(ctx, upstream, true) }
-            : unchecked;
-    return [keyCheck, { ok: true, label: `Upstream ${where} reachable (HTTP ${result.status})` }, verdict];
-  } catch (error) {
-    return [keyCheck, { ok: false, label: `Upstream ${where} unreachable: ${(error as Error).message}`, fix: "Check the URL in config.json (or gateway login --upstream <url>), your network and HTTPS_PROXY." }];
+  const sources = sourcesOf(ctx, upstream);
+  const several = sources.length > 1;
+  const keyChecks: Check[] = (state.keys ?? [{ name: "", ...state }]).map((key, i) =>
+    sources[i]!.kind === "keychain" && !keychainOk
+      ? { ok: undefined, label: `Upstream${name} key${several ? ` ${key.name}` : ""}: not checked, the OS keychain is not available (above)` }
+      : { ok: key.ok ?? undefined, label: `Upstream${name} key${several ? ` ${key.name}` : ""}: ${key.text}`, fix: keyFix(ctx, upstream, false, several ? [keySpecs(upstream.key)[i]!] : undefined) },
+  );
+  const keyless = sources[0]!.kind === "none" || sources[0]!.kind === "client";
+  const keys = keyless ? [undefined] : await Promise.all(sources.map((source) => source.get().catch(() => undefined)));
+  const checked: Check[] = [];
+  let reached: Check | undefined;
+  for (const [i, key] of keys.entries()) {
+    const keyName = several ? ` ${sources[i]!.name}` : "";
+    if (!keyless && key === undefined) {
+      checked.push({ ok: undefined, label: `Upstream${name} key check${keyName} skipped: there is no key to send` });
+      continue;
+    }
+    try {
+      const result = await checkKey(upstream, key);
+      reached ??= { ok: true, label: `Upstream ${where} reachable (HTTP ${result.status})` };
+      checked.push(verdictOf(ctx, upstream, name, keyName, result.status, result.path, keyless));
+    } catch (error) {
+      return [...keyChecks, { ok: false, label: `Upstream ${where} unreachable: ${(error as Error).message}`, fix: "Check the URL in config.json (or gateway login --upstream <url>), your network and HTTPS_PROXY." }];
+    }
   }
+  return [...keyChecks, ...(reached ? [reached] : []), ...checked];
 }
 
 async function checkPort(ctx: CommandContext, flag: number | undefined): Promise<Check> {

@@ -6,7 +6,8 @@ import { log, print } from "../terminal.js";
 const SHELLS = ["sh", "bash", "zsh", "fish", "powershell"] as const;
 type Shell = (typeof SHELLS)[number];
 
-const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
+/** A POSIX shell word: `value` in single quotes, each quote in it closed, escaped and reopened. */
+export const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 const psQuote = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 /** One shell's syntax for setting exported variables; bash and zsh read what sh reads. */
@@ -19,10 +20,15 @@ export function renderEnv(vars: Record<string, string>, shell: Shell): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** The variables every tool needs to reach the gateway on `port` (SPEC section 6, `gateway env`). */
-export function toolEnv(ctx: CommandContext, port: number): Record<string, string> {
-  const key = localKeyOf(ctx);
+/**
+ * The variables every tool needs to reach the gateway on `port` (SPEC section 6, `gateway env`); with `keys: false`
+ * the base URLs only (`gateway run --own-login`: a tool keeps its own credential, SPEC 11).
+ */
+export function toolEnv(ctx: CommandContext, port: number, keys = true): Record<string, string> {
   const urls = localUrls(port, ctx.config);
+  const bases = { OPENAI_BASE_URL: urls.openai, ANTHROPIC_BASE_URL: urls.anthropic, GOOGLE_GEMINI_BASE_URL: urls.gemini };
+  if (!keys) return bases;
+  const key = localKeyOf(ctx);
   return {
     OPENAI_BASE_URL: urls.openai,
     OPENAI_API_KEY: key,

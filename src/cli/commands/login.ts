@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { ECHO_UPSTREAM, type GatewayConfig, type UpstreamConfig } from "../../config/index.js";
+import { ECHO_UPSTREAM, keySpecs, type GatewayConfig, type UpstreamConfig } from "../../config/index.js";
 import { UpstreamStatusError, UsageError } from "../../errors/index.js";
 import { readRegularFile, writePrivateFile } from "../../files/private-files.js";
 import { KEY_TTL_MS } from "../../keychain/index.js";
@@ -11,12 +11,13 @@ import { chooseGateway } from "../running-gateway.js";
 import { rememberSecret } from "../secrets.js";
 import { askKey } from "../ask-key.js";
 import { log } from "../terminal.js";
-import { keychainAccount, namedUpstream } from "../upstream-keys.js";
+import { keychainAccount, keyLabel, keyWords, namedUpstream } from "../upstream-keys.js";
 
 interface LoginOptions {
   upstream?: string;
   stdin?: boolean;
   verify: boolean;
+  label?: string;
 }
 
 /**
@@ -106,20 +107,20 @@ export function registerLogin(program: Command): void {
     .option("--upstream <url>", "the default upstream's base URL (asked when none is configured)")
     .option("--stdin", "read the key from standard input instead of asking")
     .option("--no-verify", "store without checking the key against the upstream's model list")
-    .addHelpText("after", "\nExamples:\n  gateway login --upstream https://gateway.example.com\n  printf %s \"$KEY\" | gateway login --stdin\n  gateway login openrouter")
+    .option("--label <label>", 'store one of its several keys: the one its "key" names "keychain:<label>"')
+    .addHelpText("after", "\nExamples:\n  gateway login --upstream https://gateway.example.com\n  printf %s \"$KEY\" | gateway login --stdin\n  gateway login openrouter\n  gateway login openrouter --label work")
     .action(async (name: string | undefined, options: LoginOptions) => {
       const { ctx, upstream } = await upstreamToLogIn(name, options);
       if (upstream.url === ECHO_UPSTREAM) {
         if (name !== undefined) return log.info(`The upstream ${upstream.name} is the built-in echo upstream: it needs no key.`);
         throw new UsageError("The echo upstream needs no key.", { hint: "Pass a real upstream: gateway login --upstream https://<your-gateway>" });
       }
-      if (upstream.key.kind !== "keychain") {
-        const from = upstream.key.kind === "none" ? 'sends no key (key: "none")' : `takes its key from $${upstream.key.variable} (key: "env:${upstream.key.variable}")`;
-        return log.info(`The upstream ${upstream.name} ${from}, so it needs no login.`);
-      }
+      const label = keyLabel(options.label);
+      const specs = keySpecs(upstream.key);
+      if (!specs.some((spec) => spec.kind === "keychain")) return log.info(`The upstream ${upstream.name} ${keyWords(upstream)}, so it needs no login.`);
       const notice = baseUrlNotice(upstream, ctx.config.upstreams.length === 1);
       if (notice) log.info(notice);
-      const account = keychainAccount(upstream);
+      const account = keychainAccount(upstream, label);
       // Reach the keychain before asking for anything: a key typed in for nothing is a bad first experience.
       await ctx.store.get(account);
       const key = await askKey(options.stdin === true);
@@ -129,6 +130,8 @@ export function registerLogin(program: Command): void {
       await ctx.store.set(account, key);
       // A default made from a URL is remembered; one named in `upstreams` is already in the file.
       if (upstream.name === "default") saveUpstream(ctx.config, upstream.url);
-      log.success(`Key stored in the OS keychain (service "gateway", account ${account}). ${await nextStep(ctx, account)}`);
+      const used = specs.some((spec) => spec.kind === "keychain" && spec.label === label);
+      if (!used) log.warn(`The upstream ${upstream.name} does not use this key yet: add "${label === undefined ? "keychain" : `keychain:${label}`}" to its "key" in ${ctx.config.configFile}.`);
+      log.success(`Key stored in the OS keychain (service "gateway", account ${account}). ${used ? await nextStep(ctx, keychainAccount(upstream)) : ""}`.trimEnd());
     });
 }

@@ -39,7 +39,7 @@ export function registerModels(program: Command): void {
       const family = familyNamed(options.api);
       const upstreams = await openUpstreams(ctx.config, keySources(ctx), secrets);
       try {
-        const catalog = await collectCatalog(upstreams, family, { headers: { "user-agent": "gateway-cli" }, version: undefined, signal: AbortSignal.timeout(60_000) });
+        const catalog = await collectCatalog(upstreams, family, { headers: () => ({ "user-agent": "gateway-cli" }), version: undefined, signal: AbortSignal.timeout(60_000) });
         if (catalog.failure) {
           if ("error" in catalog.failure) throw catalog.failure.error;
           throw statusError(catalog.failure.upstream.name, catalog.failure.reply.status, await catalog.failure.reply.body.text().catch(() => ""));

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { closest } from "../../config/closest.js";
+import { keySpecs, type UpstreamConfig } from "../../config/index.js";
 import { readConfigForEdit, withUpstreamEntry, writeConfigText } from "../../config/edit-config-file.js";
 import { referencesTo } from "../../config/references.js";
 import { FailedError, UsageError } from "../../errors/index.js";
@@ -16,19 +17,28 @@ async function deleteKey(flag: boolean, account: string): Promise<boolean> {
   return (await consola.prompt(`Delete its key for ${account} from the OS keychain too?`, { type: "confirm", initial: false, cancel: "default" })) === true;
 }
 
+/** The keychain accounts of an upstream's keys (its origin, `#<label>` for a labelled one). */
+const accountsOf = (upstream: UpstreamConfig): string[] => keySpecs(upstream.key).flatMap((spec) => (spec.kind === "keychain" ? [keychainAccount(upstream, spec.label)] : []));
+
 /**
- * The removed entry's keychain key, deleted or kept as asked; one another entry still uses (two upstreams on one
- * origin share their key) is always kept.
+ * The removed entry's keychain keys (each of several too), deleted or kept as asked; one another entry still uses
+ * (two upstreams on one origin share their keys) is always kept.
  */
 async function handleKey(ctx: CommandContext, name: string, flag: boolean): Promise<void> {
   const upstream = ctx.config.upstreams.find((candidate) => candidate.name === name)!;
-  if (upstream.key.kind !== "keychain") return;
-  const account = keychainAccount(upstream);
-  const sharing = ctx.config.upstreams.filter((other) => other.name !== name && other.key.kind === "keychain" && keychainAccount(other) === account);
-  if (sharing.length) return log.info(`Its key for ${account} stays in the OS keychain: ${sharing.map((other) => other.name).join(", ")} use${sharing.length === 1 ? "s" : ""} it too.`);
-  if (!(await deleteKey(flag, account))) return log.info(`Its key for ${account} stays in the OS keychain (gateway remove --delete-key deletes it with the entry).`);
-  if (await ctx.store.delete(account)) log.success(`Deleted its key for ${account} from the OS keychain.`);
-  else log.info(`No key was stored for ${account}.`);
+  for (const account of accountsOf(upstream)) {
+    const sharing = ctx.config.upstreams.filter((other) => other.name !== name && accountsOf(other).includes(account));
+    if (sharing.length) {
+      log.info(`Its key for ${account} stays in the OS keychain: ${sharing.map((other) => other.name).join(", ")} use${sharing.length === 1 ? "s" : ""} it too.`);
+      continue;
+    }
+    if (!(await deleteKey(flag, account))) {
+      log.info(`Its key for ${account} stays in the OS keychain (gateway remove --delete-key deletes it with the entry).`);
+      continue;
+    }
+    if (await ctx.store.delete(account)) log.success(`Deleted its key for ${account} from the OS keychain.`);
+    else log.info(`No key was stored for ${account}.`);
+  }
 }
 
 export function registerRemove(program: Command): void {

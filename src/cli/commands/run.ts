@@ -5,11 +5,12 @@ import type { Command } from "commander";
 import { CommandNotFoundError, GatewayProcessError } from "../../errors/index.js";
 import { ensureGateway } from "../ensure-gateway.js";
 import { KNOWN_TOOLS, launchFor } from "../../running/tool-profiles.js";
-import { findBypasses } from "../../running/tool-settings.js";
+import { findBypasses, hasStatusLine } from "../../running/tool-settings.js";
+import { BIN_PATH } from "../bin-path.js";
 import { writePrivateFile } from "../../files/private-files.js";
 import { createContext, localKeyOf, portFlag } from "../context.js";
 import { log } from "../terminal.js";
-import { toolEnv } from "./env.js";
+import { quote, toolEnv } from "./env.js";
 
 /**
  * Runs the command with the terminal inherited; resolves with its exit code (128+n for signal n). Signals sent to
@@ -39,6 +40,11 @@ function runCommand(command: string, args: readonly string[], env: NodeJS.Proces
   });
 }
 
+/** `gateway statusline` as a shell runs it: this Node and this install, so it works whatever PATH the tool has. */
+function statusLineCommand(port: number | undefined): string {
+  return [quote(process.execPath), quote(BIN_PATH), "statusline", ...(port === undefined ? [] : ["-p", String(port)])].join(" ");
+}
+
 export function registerRun(program: Command): void {
   program
     .command("run")
@@ -48,21 +54,30 @@ export function registerRun(program: Command): void {
     .option("-p, --port <n>", "the gateway on this port")
     .option("--no-start", "fail instead of starting a gateway when none runs")
     .option("--offline", "turn off the tool's own update checks, telemetry and usage statistics (the gateway is its only destination)")
+    .option("--own-login", 'keep the tool\'s own login (a Claude subscription, your own key): only its base URL changes; upstreams with "key": "client" get its credential')
     .passThroughOptions()
     .addHelpText(
       "after",
-      '\nExamples:\n  gateway run claude\n  gateway run --offline codex exec "fix the failing test"\n  gateway run gemini --skip-trust -p "explain this repo"\n  gateway run -- python my_script.py',
+      '\nExamples:\n  gateway run claude\n  gateway run --own-login claude\n  gateway run --offline codex exec "fix the failing test"\n  gateway run gemini --skip-trust -p "explain this repo"\n  gateway run -- python my_script.py',
     )
-    .action(async (command: string, args: string[], options: { port?: string; start: boolean; offline?: boolean }) => {
+    .action(async (command: string, args: string[], options: { port?: string; start: boolean; offline?: boolean; ownLogin?: boolean }) => {
       const ctx = createContext();
-      const port = await ensureGateway(ctx, portFlag(options.port), options.start);
-      const env = toolEnv(ctx, port);
+      const ownLogin = options.ownLogin === true;
+      if (ownLogin && !ctx.config.upstreams.some((upstream) => upstream.key.kind === "client")) {
+        log.warn(`No upstream has "key": "client", so the gateway answers the tool's own credential with 401. Give the upstream it should reach "key": "client" in ${ctx.config.configFile} (the README's "Claude Code with your subscription" shows how).`);
+      }
+      const flag = portFlag(options.port);
+      const port = await ensureGateway(ctx, flag, options.start);
+      const env = toolEnv(ctx, port, !ownLogin);
       const address = { env, openaiBaseUrl: env.OPENAI_BASE_URL!, localKey: localKeyOf(ctx), stateDir: ctx.config.stateDir };
-      const launch = launchFor(command, address, { offline: options.offline === true });
+      const place = { env: { ...process.env, ...env }, cwd: process.cwd(), platform: process.platform, ownLogin };
+      // Claude Code's status line is the gateway's, unless the user's settings (or the command line) give one.
+      const statusLine = args.includes("--settings") || hasStatusLine(place) ? undefined : statusLineCommand(flag);
+      const launch = launchFor(command, address, { offline: options.offline === true, ownLogin, statusLine });
       for (const [path, content] of Object.entries(launch.files ?? {})) writePrivateFile(path, content);
       const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, ...launch.env };
       for (const [name, value] of Object.entries(launch.env)) if (value === undefined) delete childEnv[name];
-      for (const bypass of await findBypasses(command, { env: childEnv, cwd: process.cwd(), platform: process.platform })) {
+      for (const bypass of await findBypasses(command, { ...place, env: childEnv })) {
         log.warn(`${bypass.file} sets ${bypass.setting}: ${bypass.effect}. ${bypass.fix}`);
       }
       const code = await runCommand(command, [...launch.leadingArgs, ...args], childEnv);

@@ -1,5 +1,8 @@
 import type { Command } from "commander";
 import ms from "ms";
+import { budgetsOf, budgetStates } from "../../budgets/budgets.js";
+import { spanOf } from "../../budgets/periods.js";
+import { SpendLedger } from "../../budgets/spend-ledger.js";
 import { UsageError } from "../../errors/index.js";
 import { loadPricer } from "../../pricing/index.js";
 import { logFilePath } from "../../request-log/log-file.js";
@@ -26,17 +29,24 @@ export function registerStats(program: Command): void {
     .option("--json", "print the figures as JSON")
     .addHelpText(
       "after",
-      "\nP50/P95 are request durations; TTFB is the time to the first byte of the reply. COST is an estimate from a\nbundled price table (or \"prices\" in config.json); ≥ means some requests had no known price and are left out.\n\nExample:\n  gateway stats --since 1d\n  gateway stats --json",
+      "\nP50/P95 are request durations; TTFB is the time to the first byte of the reply. COST is an estimate from a\nbundled price table (or \"prices\" in config.json); ≥ means some requests had no known price and are left out.\nBUDGETS (config \"budgets\") count from the start of the local day or month, whatever --since says.\n\nExample:\n  gateway stats --since 1d\n  gateway stats --json",
     )
     .action(async (options: { since?: string; json?: boolean }) => {
       const since = options.since === undefined ? undefined : parseSince(options.since);
       const { config } = createContext();
-      const [{ records }, pricer] = await Promise.all([readRecords(config.stateDir, { since }), loadPricer(config)]);
+      const budgets = budgetsOf(config);
+      // The budgets count from the start of the local month, whatever --since asks to show.
+      const readSince = budgets.length > 0 && since !== undefined ? Math.min(since, spanOf("monthly", Date.now()).start) : budgets.length > 0 ? undefined : since;
+      const [{ records: read }, pricer] = await Promise.all([readRecords(config.stateDir, { since: readSince }), loadPricer(config)]);
+      const records = since === undefined ? read : read.filter((record) => Date.parse(record.time) >= since);
       const summary = summarize(records, pricer);
-      if (options.json) return print(JSON.stringify({ since: since === undefined ? null : new Date(since).toISOString(), ...summary }, null, 2));
-      if (summary.total.requests === 0) {
+      const ledger = new SpendLedger(pricer);
+      if (budgets.length > 0) for (const record of read) ledger.add(record);
+      const budgetUse = budgetStates(budgets, ledger);
+      if (options.json) return print(JSON.stringify({ since: since === undefined ? null : new Date(since).toISOString(), ...summary, budgets: budgetUse }, null, 2));
+      if (summary.total.requests === 0 && budgetUse.length === 0) {
         return log.info(`No requests logged ${options.since ? `since ${options.since}` : "yet"} (${logFilePath(config.stateDir)}).`);
       }
-      print(statsReport(summary, since ?? Date.parse(summary.from!), process.stdout.isTTY ? process.stdout.columns : undefined));
+      print(statsReport(summary, since ?? Date.parse(summary.from ?? new Date().toISOString()), process.stdout.isTTY ? process.stdout.columns : undefined, budgetUse));
     });
 }

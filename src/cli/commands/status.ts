@@ -26,21 +26,29 @@ function alsoNote(gateway: LiveGateway): string {
   return gateway.owner === "other" ? ", with another local key" : "";
 }
 
-/** The configured upstreams, their kinds and keys: two lines for one upstream, a table for several. */
+const mark = (key: Pick<KeyState, "ok">) => (key.ok === false ? "✖ " : "");
+
+/** Each of several keys on a line of its own (SPEC 11, Several keys): its name, and whether it is there. */
+const eachKey = (key: KeyState): string[] => (key.keys ?? []).map((one) => `${mark(one)}${one.name}: ${one.text}`);
+
+/** The configured upstreams, their kinds and keys: two lines for one upstream (and one per key of several), a table for several. */
 function printUpstreams(ctx: CommandContext, keys: readonly KeyState[]): void {
   const { upstreams } = ctx.config;
-  const mark = (key: KeyState) => (key.ok === false ? "✖ " : "");
   if (upstreams.length === 1) {
     log.log(`Upstream:  ${upstreams[0]!.url}`);
     log.log(`Key:       ${mark(keys[0]!)}${keys[0]!.text}`);
+    for (const line of eachKey(keys[0]!)) log.log(`             ${line}`);
     return;
   }
-  const rows = upstreams.map((upstream, i) => [
-    `  ${upstream.name}${upstream.name === ctx.config.defaultUpstream ? " (default)" : ""}`,
-    upstream.kind,
-    upstream.url === ECHO_UPSTREAM ? "echo" : upstream.url,
-    upstream.formats.join(","),
-    `${mark(keys[i]!)}${keys[i]!.text}`,
+  const rows = upstreams.flatMap((upstream, i) => [
+    [
+      `  ${upstream.name}${upstream.name === ctx.config.defaultUpstream ? " (default)" : ""}`,
+      upstream.kind,
+      upstream.url === ECHO_UPSTREAM ? "echo" : upstream.url,
+      upstream.formats.join(","),
+      `${mark(keys[i]!)}${keys[i]!.text}`,
+    ],
+    ...eachKey(keys[i]!).map((line) => ["", "", "", "", `  ${line}`]),
   ]);
   log.log(`Upstreams:\n${formatTable([{ title: "  NAME" }, { title: "KIND" }, { title: "URL" }, { title: "FORMATS" }, { title: "KEY" }], rows)}`);
 }
@@ -59,7 +67,7 @@ function statusJson(ctx: CommandContext, keys: readonly KeyState[], running: Awa
       url: upstream.url,
       formats: upstream.formats,
       default: upstream.name === ctx.config.defaultUpstream,
-      key: { ok: keys[i]!.ok ?? null, text: keys[i]!.text },
+      key: { ok: keys[i]!.ok ?? null, text: keys[i]!.text, ...(keys[i]!.keys ? { keys: keys[i]!.keys } : {}) },
     })),
     config: ctx.config.configFile,
     log: logFilePath(ctx.config.stateDir),

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { upstreamChoice } from "./base-url.js";
+import { budgets } from "./budgets.js";
 import { modelAliases } from "./model-aliases.js";
 import { modelPrices } from "./prices.js";
 import { fields } from "./shapes.js";
@@ -26,6 +27,7 @@ export const configFile = v.pipe(
       models: v.optional(modelAliases),
       capture: v.optional(capture),
       prices: v.optional(modelPrices),
+      budgets: v.optional(budgets),
       upstreams: v.optional(upstreamEntries),
     },
     "a JSON object",

@@ -4,6 +4,7 @@ import { KINDS, type KindName } from "../../kinds/index.js";
 import { ECHO_UPSTREAM } from "../types.js";
 import { UPSTREAM_NAME, upstreamUrl } from "./base-url.js";
 import { keyHeader, staticHeaders } from "./headers.js";
+import { budgets } from "./budgets.js";
 import { kind, urlRequired } from "./kind.js";
 import { fields, mapOf } from "./shapes.js";
 import { integer, nonEmptyText, retries, segment, timeouts } from "./values.js";
@@ -17,11 +18,20 @@ const formats = v.pipe(
 
 /** An environment variable's name, as POSIX shells accept it. */
 const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const KEY_EXPECTED = '"keychain", "none" or "env:" and the name of an environment variable, e.g. "env:OPENROUTER_API_KEY"';
+/** A keychain label: what `gateway login <name> --label <label>` stores under. */
+export const KEY_LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
+/** One key of the gateway's: `keychain`, `keychain:<label>` or `env:<VAR>`. */
+const isKeySource = (value: string): boolean =>
+  value === "keychain" || (value.startsWith("keychain:") && KEY_LABEL.test(value.slice(9))) || (value.startsWith("env:") && VARIABLE.test(value.slice(4)));
+const KEY_EXPECTED =
+  '"keychain", "none", "client", "env:" and the name of an environment variable (e.g. "env:OPENROUTER_API_KEY"), "keychain:<label>", or an array of distinct keys that take turns (e.g. ["keychain:work", "env:SPARE_KEY"])';
 /** `key`: kept as written here (messages show it so); `resolve-upstreams.ts` makes it an `UpstreamKey`. */
-const key = v.pipe(
-  v.string(KEY_EXPECTED),
-  v.check((value) => value === "keychain" || value === "none" || (value.startsWith("env:") && VARIABLE.test(value.slice(4))), KEY_EXPECTED),
+const key = v.custom<string | string[]>(
+  (value) =>
+    typeof value === "string"
+      ? value === "none" || value === "client" || isKeySource(value)
+      : Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === "string" && isKeySource(item)) && new Set(value).size === value.length,
+  KEY_EXPECTED,
 );
 
 const MODELS = "an array of non-empty model ids, each exact or with * (any run of characters)";
@@ -49,6 +59,7 @@ const upstreamEntry = v.pipe(
       retries: v.optional(retries),
       timeouts: v.optional(timeouts),
       anthropicVersion: v.optional(nonEmptyText),
+      budgets: v.optional(budgets),
     },
     'an object with a url or a kind, e.g. {"kind": "ollama"} or {"url": "https://gateway.example.com"}',
   ),

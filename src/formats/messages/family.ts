@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import type { ErrorFields } from "../../errors/index.js";
+import { errorTypeFor, isApiErrorType, type ErrorFields } from "../../errors/index.js";
 import { parseJsonObject } from "../../parse-json.js";
 import { encodeEvent } from "../../sse/sse.js";
 import { bearerToken, headerValue } from "../bearer.js";
@@ -47,7 +47,8 @@ export const messagesUsage: UsageReader = {
   marker: '"usage"',
 };
 
-const errorBody = ({ type, message }: ErrorFields) => ({ type: "error", error: { type, message } });
+// Anthropic's envelope has its own words only: another family's (chat's `insufficient_quota`) becomes its status's type.
+const errorBody = ({ status, type, message }: ErrorFields) => ({ type: "error", error: { type: isApiErrorType(type) ? type : errorTypeFor(status), message } });
 
 /**
  * Anthropic style: `/{segment}/v1/...`, bare `/v1/messages` and `count_tokens`, and any other `/v1/` request that

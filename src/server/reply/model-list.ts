@@ -4,6 +4,9 @@ import { parseJsonObject } from "../../parse-json.js";
 import { clientResponseHeaders, upstreamRequestHeaders, withoutClientFormatHeaders } from "../../upstream/header-policy.js";
 import { collectCatalog } from "../../upstream/model-catalog.js";
 import type { UpstreamSet } from "../../upstream/upstream-set.js";
+import type { Upstream } from "../../upstream/upstream.js";
+import { unauthorized } from "../../errors/index.js";
+import type { ClientRequest } from "../../request/client-request.js";
 import type { Exchange } from "../exchange.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { readText } from "./decoded-body.js";
@@ -20,22 +23,37 @@ export function extraModelIds(ctx: GatewayContext): readonly string[] {
 }
 
 /**
+ * The upstreams a request with its own credential may list (SPEC 11: those that spend no key of the gateway's); none is
+ * a 401 in the family's shape, as a model call routed to one would get.
+ */
+function withoutGatewayKeys(upstreams: UpstreamSet): UpstreamSet {
+  const all = upstreams.all.filter((upstream) => !upstream.usesGatewayKey);
+  if (all.length === 0) throw unauthorized("Every upstream uses a key of the gateway's, so listing models needs the local key: this request carries a credential of its own. Send the key printed by `gateway env`.", "local_key_required");
+  return { all, default: all.includes(upstreams.default) ? upstreams.default : all[0]!, named: upstreams.named, close: upstreams.close };
+}
+
+/**
  * `GET` of a model list (SPEC section 10, Model lists). A single upstream that serves the asked shape: passthrough as
  * before, with the exact aliases appended when there are any. Otherwise the union of every upstream's catalog
  * (`collectCatalog`), then the aliases; `x-gateway-upstream` names the upstreams that answered and
  * `x-gateway-partial` those that did not; when none did, the default's error passes through.
  */
-export async function answerModelList(x: Exchange, upstreams: UpstreamSet, aliases: readonly string[], endpoint: Endpoint, query: string): Promise<void> {
+export async function answerModelList(x: Exchange, ctx: GatewayContext, request: ClientRequest, aliases: readonly string[], endpoint: Endpoint, query: string): Promise<void> {
   const { family } = endpoint;
+  const upstreams = request.ownCredential ? withoutGatewayKeys(ctx.upstreams) : ctx.upstreams;
   const { all } = upstreams;
   const version = family.auth.version(x.req.headers);
   const clientHeaders = upstreamRequestHeaders(x.req.rawHeaders, x.req.headers.connection);
+  // SPEC 11, Your own login: the request's own credential goes to `key: "client"` upstreams only.
+  const ownHeaders = request.ownCredential ? upstreamRequestHeaders(x.req.rawHeaders, x.req.headers.connection, true) : clientHeaders;
+  const headersFor = (upstream: Upstream) => (upstream.takesClientCredential ? ownHeaders : clientHeaders);
   if (all.length === 1 && all[0]!.families.includes(family)) {
     const upstream = all[0]!;
     x.delivery.listedBy = upstream.name;
     // Aliases mean the gateway reads the body: ask for it uncompressed.
-    const headers = aliases.length > 0 ? withoutClientFormatHeaders(clientHeaders) : clientHeaders;
-    const reply = await upstream.send({ family, method: "GET", path: `${endpoint.rest}${family.auth.upstreamQuery(query)}`, headers, version, signal: x.abort });
+    const headers = aliases.length > 0 ? withoutClientFormatHeaders(headersFor(upstream)) : headersFor(upstream);
+    const own = request.ownCredential && upstream.takesClientCredential;
+    const reply = await upstream.send({ family, method: "GET", path: `${endpoint.rest}${own ? query : family.auth.upstreamQuery(query)}`, headers, version, signal: x.abort });
     if (aliases.length === 0) return relayPassthrough(x, reply, family, { "x-gateway-upstream": upstream.name });
     const text = await readText(reply, upstream);
     const list = reply.status === 200 ? parseJsonObject(text) : undefined;
@@ -48,7 +66,7 @@ export async function answerModelList(x: Exchange, upstreams: UpstreamSet, alias
     x.res.writeHead(reply.status, Object.assign({}, replyHeaders, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }, x.cors));
     return void x.res.end(text);
   }
-  const catalog = await collectCatalog(upstreams, family, { headers: withoutClientFormatHeaders(clientHeaders), version, signal: x.abort.signal });
+  const catalog = await collectCatalog(upstreams, family, { headers: (upstream) => withoutClientFormatHeaders(headersFor(upstream)), version, signal: x.abort.signal });
   const partial: Record<string, string> = catalog.failed.length > 0 ? { "x-gateway-partial": catalog.failed.join(",") } : {};
   if (catalog.failure) {
     x.delivery.listedBy = catalog.failure.upstream.name;

@@ -21,7 +21,7 @@ export function sendError(x: Exchange, family: Family, error: ApiError, requestI
   // The rest of a slow body is not worth waiting for: answer, then close the connection.
   if (error.status === 408) res.setHeader("connection", "close");
   const body = JSON.stringify(family.errors.body(error));
-  res.writeHead(error.status, Object.assign({}, x.cors, upstream === undefined ? undefined : { "x-gateway-upstream": upstream }, {
+  res.writeHead(error.status, Object.assign({}, x.cors, upstream === undefined ? undefined : { "x-gateway-upstream": upstream }, error.retryAfterSeconds === undefined ? undefined : { "retry-after": String(error.retryAfterSeconds) }, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(body),
     "x-request-id": requestId(),

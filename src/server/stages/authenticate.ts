@@ -3,9 +3,18 @@ import { badRequest, unauthorized } from "../../errors/index.js";
 import type { Family } from "../../formats/index.js";
 import { checkRepeatedHeaders } from "./guard.js";
 
+/** The shape of a gateway's local key (`local-key/local-key.ts`): one of another gateway, or an old one, is never passed on. */
+const LOCAL_KEY_SHAPE = /^gw-[A-Za-z0-9_-]{43}$/;
+
+/** How a request proved it may be served: the local key, or a credential of its own (SPEC 11, Your own login). */
+export type Credential = "local" | "own";
+
 /**
- * Stages 3 and 4: headers that must come once, the local key (constant time, the first carrier the family
- * accepts), then the version header where the family needs one. Throws what the client is told.
+ * Stages 3 and 4: headers that must come once, the local key (constant time, the first carrier the family accepts),
+ * then the version header where the family needs one. With an upstream of `key: "client"` configured (`ownLogins`), a
+ * request may instead carry a credential of its own (SPEC 11): it is then served only by upstreams that spend no
+ * credential of the gateway's (the fallback walk sees to it). A value shaped like a local key but not this gateway's
+ * is refused as a wrong local key, never taken for a credential of the client's. Throws what the client is told.
  */
 export function authenticate(
   family: Family,
@@ -13,9 +22,12 @@ export function authenticate(
   query: string,
   repeatedHeader: string | undefined,
   keyMatches: (presented: string | undefined) => boolean,
-): void {
+  ownLogins: boolean,
+): Credential {
   checkRepeatedHeaders(repeatedHeader);
-  if (!keyMatches(family.auth.presentedKey(headers, query))) {
+  const presented = family.auth.presentedKey(headers, query);
+  const credential = keyMatches(presented) ? "local" : ownLogins && presented !== undefined && !LOCAL_KEY_SHAPE.test(presented) ? "own" : undefined;
+  if (credential === undefined) {
     throw unauthorized(`Missing or wrong local key. Send ${family.auth.keyHint} with the key printed by \`gateway env\`.`);
   }
   if (family.auth.defaultVersion !== undefined && !family.auth.version(headers)) {
@@ -24,4 +36,5 @@ export function authenticate(
       code: "missing_version",
     });
   }
+  return credential;
 }

@@ -1,11 +1,12 @@
 import { performance } from "node:perf_hooks";
-import { UpstreamError } from "../../errors/index.js";
+import { unauthorized, UpstreamError } from "../../errors/index.js";
 import type { ClientRequest } from "../../request/client-request.js";
 import type { TriedUpstream } from "../../request-log/record.js";
 import type { Route } from "../../routing/router.js";
 import type { Upstream, UpstreamReply } from "../../upstream/upstream.js";
 import type { Exchange } from "../exchange.js";
 import type { GatewayContext } from "../gateway-context.js";
+import { budgetSpent } from "./budget-spent.js";
 import { planRoute, type CountPlan, type RoutePlan, type SendPlan } from "./plan-route.js";
 
 /** Statuses that send a request on to the next upstream of the fallback list, once the upstream's own retries are spent. */
@@ -13,6 +14,13 @@ const FALLBACK_STATUS: ReadonlySet<number> = new Set([429, 500, 502, 503, 529]);
 
 /** Why an upstream was left for the next one, for the record: `upstream 429`, `unreachable`, `timeout`, `no key`. */
 const failureOf = (outcome: UpstreamReply | UpstreamError): string => (outcome instanceof UpstreamError ? outcome.failure : `upstream ${outcome.status}`);
+
+/** The 401 of a request with a credential of its own that routing sends to an upstream spending a key of the gateway's. */
+const needsLocalKey = (route: Route, upstream: Upstream) =>
+  unauthorized(
+    `${route.model === undefined ? "This request" : `The model ${route.model}`} goes to the upstream ${upstream.name}, which uses a key of the gateway's, so it needs the local key: this request carries a credential of its own. Send the key printed by \`gateway env\`, or route it to an upstream with "key": "client" or "none".`,
+    "local_key_required",
+  );
 
 /**
  * How the walk down a route's upstreams ended: an upstream answered (its reply is to be delivered), the plan asks no
@@ -35,11 +43,25 @@ export type Forwarded = { upstream: Upstream; tried: TriedUpstream[] } & (
  * it for the record, and throws a failure on to the error boundary).
  */
 export async function forward(x: Exchange, ctx: GatewayContext, request: ClientRequest, route: Route): Promise<Forwarded> {
-  const { candidates } = route;
+  let { candidates } = route;
   const tried: TriedUpstream[] = [];
+  // SPEC 11, Your own login: a request with its own credential reaches only upstreams that spend no key of the gateway's.
+  if (request.ownCredential) {
+    const routed = candidates[0]!;
+    if (routed.usesGatewayKey) return { kind: "failed", upstream: routed, tried, plan: undefined, error: needsLocalKey(route, routed) };
+    candidates = candidates.filter((upstream) => !upstream.usesGatewayKey);
+  }
   for (let i = 0; ; i++) {
     const upstream = candidates[i]!;
     const last = i === candidates.length - 1;
+    // SPEC 11, Budgets: over its budget (or the overall one), an upstream is not sent the request: it fails as if
+    // before the first byte, so the fallback list goes on, or the budget's 429 is the answer.
+    const spent = ctx.spend.refusal(upstream, route.model);
+    if (spent) {
+      if (last) return { kind: "failed", upstream, tried, plan: undefined, error: budgetSpent(spent, ctx.config.configFile) };
+      tried.push({ upstream: upstream.name, failure: `budget ${spent.period}`, durationMs: 0 });
+      continue;
+    }
     let plan: RoutePlan;
     try {
       plan = planRoute(x, ctx, request, route, upstream);

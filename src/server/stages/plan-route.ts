@@ -83,6 +83,9 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   const { req } = x;
   const { endpoint, query } = request;
   const { family, format } = endpoint;
+  // SPEC 11, Your own login: the request's own credential (headers, a Gemini `key=`) reaches `key: "client"` upstreams only.
+  const own = request.ownCredential && upstream.takesClientCredential;
+  const clientHeaders = upstreamRequestHeaders(req.rawHeaders, req.headers.connection, own);
   if (format === undefined || upstream.serves(format.name)) {
     const stripped = format === undefined ? undefined : stripGatewayReasoning(request.bytes, ctx.seal);
     const bytes = stripped ? Buffer.from(JSON.stringify(route.target === undefined ? stripped : { ...stripped, model: route.target })) : withModelBytes(request.bytes, route.target);
@@ -92,8 +95,8 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
       call: {
         family,
         method: req.method ?? "GET",
-        path: `${rest}${family.auth.upstreamQuery(query)}`,
-        headers: upstreamRequestHeaders(req.rawHeaders, req.headers.connection),
+        path: `${rest}${own ? query : family.auth.upstreamQuery(query)}`,
+        headers: clientHeaders,
         version: family.auth.version(req.headers),
         body: bytes,
       },
@@ -121,7 +124,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
       family: to.family,
       method: "POST",
       path: to.generatePath(tctx.upstreamModel, request.stream),
-      headers: Object.assign(withoutClientFormatHeaders(upstreamRequestHeaders(req.rawHeaders, req.headers.connection)), {
+      headers: Object.assign(withoutClientFormatHeaders(clientHeaders), {
         "content-type": "application/json",
         accept: request.stream ? "text/event-stream" : "application/json",
       }),

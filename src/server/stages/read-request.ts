@@ -2,6 +2,7 @@ import { isAscii } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import { parseJsonObject } from "../../parse-json.js";
 import { findTopLevelString } from "../json-scan.js";
+import type { Credential } from "./authenticate.js";
 import { checkBody, textToCheck } from "./check-body.js";
 import { readBody } from "./read-body.js";
 import type { Endpoint } from "../../formats/index.js";
@@ -38,18 +39,21 @@ const BEYOND_ASCII = /[^\x00-\x7f]/;
  * ASCII is checked as `textToCheck`'s text, and parsed as UTF-8 only if something reads it (a fallback that
  * translates, a route's question, a model name beyond ASCII).
  */
-export function checkRequest(req: IncomingMessage, endpoint: Endpoint, query: string, bytes: Buffer | undefined, mayTranslate: boolean): ClientRequest {
+export function checkRequest(req: IncomingMessage, endpoint: Endpoint, query: string, bytes: Buffer | undefined, mayTranslate: boolean, credential: Credential = "local"): ClientRequest {
+  const ownCredential = credential === "own";
   // An ASCII body reads the same as latin1 and as UTF-8: the checked object is the body's own.
   const ascii = bytes === undefined || isAscii(bytes);
-  const own = ascii || mayTranslate;
+  const ownText = ascii || mayTranslate;
   const text = ascii || !mayTranslate ? textToCheck(bytes) : bytes.toString("utf8");
   // Model calls without body rules (`/v1/responses`, Gemini's `:countTokens`) are still read, leniently: a route may
   // translate them, and whether they stream is in the body. What does not parse goes on as it came.
   const checked = checkBody(endpoint, req.headers["content-type"], text) ?? (endpoint.format !== undefined && bytes ? parseJsonObject(text) : undefined);
   const stream = endpoint.format?.streams(endpoint.rest, checked) ?? false;
-  if (!checked) return new ClientRequest(endpoint, query, req.headers, bytes, undefined, modelNamed(endpoint, bytes), stream);
+  if (!checked) return new ClientRequest(endpoint, query, req.headers, bytes, undefined, modelNamed(endpoint, bytes), stream, ownCredential);
   const named = endpoint.pathModel ?? (typeof checked.model === "string" ? checked.model : undefined);
-  if (bytes === undefined || own || named === undefined || !BEYOND_ASCII.test(named)) return new ClientRequest(endpoint, query, req.headers, bytes, own ? checked : NOT_PARSED_YET, named, stream);
+  if (bytes === undefined || ownText || named === undefined || !BEYOND_ASCII.test(named)) {
+    return new ClientRequest(endpoint, query, req.headers, bytes, ownText ? checked : NOT_PARSED_YET, named, stream, ownCredential);
+  }
   const json = parseJsonObject(bytes.toString("utf8"));
-  return new ClientRequest(endpoint, query, req.headers, bytes, json, endpoint.pathModel ?? (typeof json?.model === "string" ? json.model : undefined), stream);
+  return new ClientRequest(endpoint, query, req.headers, bytes, json, endpoint.pathModel ?? (typeof json?.model === "string" ? json.model : undefined), stream, ownCredential);
 }
