@@ -1,29 +1,49 @@
 // What a user waits for before a command does anything: `node -e 0` as the floor, the quick commands, the time
-// to read the config, and `gateway start` until its first /health 200.
+// to read the config, and `gateway start` until its first /health. The one-off prompt (issue 43, goal 2): `gateway
+// chat -m echo-1 hi` end to end, with no gateway running and with one of the same configuration running, each paired
+// run for run with `node -e 0`; and `gateway start` to its first /health paired with a bare node:http server
+// (`bare-server.mjs`) started and polled the same way.
 import { spawn, spawnSync } from "node:child_process";
+import { get } from "node:http";
 import { fileURLToPath } from "node:url";
-import { probeHealth } from "../dist/running/probe-health.js";
 import { percentile } from "./streams.mjs";
 
 const BIN = fileURLToPath(new URL("../bin/gateway.js", import.meta.url));
+const BARE = fileURLToPath(new URL("bare-server.mjs", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../dist/config/index.js", import.meta.url));
 
-function medianMs(args, env, runs) {
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    const r = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, stdio: "ignore" });
-    if (r.error) throw r.error;
-    times.push(performance.now() - started);
-  }
-  return percentile(times, 50);
+function runMs(args, env) {
+  const started = performance.now();
+  const r = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited with ${r.status}: ${r.stderr}`);
+  return performance.now() - started;
 }
 
-async function startToHealthMs(env, port) {
+const medianMs = (args, env, runs) => percentile(Array.from({ length: runs }, () => runMs(args, env)), 50);
+
+/** Medians of `a` and `b` run in turn, `runs` of each; `ratio` is b's over a's. */
+function pairedMs(a, b, env, runs) {
+  const times = [[], []];
+  for (let i = 0; i < runs; i++) [a, b].forEach((args, side) => times[side].push(runMs(args, env)));
+  const [first, second] = times.map((t) => percentile(t, 50));
+  return { baseline: first, ms: second, ratio: second / first };
+}
+
+/** 200 from /health, or false (nothing listening yet, or anything else). */
+const healthy = (port) =>
+  new Promise((resolve) => {
+    get({ host: "127.0.0.1", port, path: "/health", agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode === 200));
+    }).on("error", () => resolve(false));
+  });
+
+/** From spawning `node <args> --port <port>` to its first /health 200, polled as fast as the event loop turns. */
+async function toHealthMs(args, env, port) {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, "start", "--port", String(port), "--quiet"], { env: { ...process.env, ...env }, stdio: "ignore" });
-  // Polls as fast as the event loop turns: the figure is the first moment /health answers.
-  while (!(await probeHealth(port))) await new Promise((resolve) => setImmediate(resolve));
+  const child = spawn(process.execPath, [...args, "--port", String(port)], { env: { ...process.env, ...env }, stdio: "ignore" });
+  while (!(await healthy(port))) await new Promise((resolve) => setImmediate(resolve));
   const elapsed = performance.now() - started;
   const exited = new Promise((resolve) => child.on("exit", resolve));
   child.kill("SIGKILL");
@@ -31,17 +51,27 @@ async function startToHealthMs(env, port) {
   return elapsed;
 }
 
-/** Medians in ms; `env` points the gateway at the bench's own config and state directories. */
-export async function coldStart(env, port, runs) {
+/**
+ * Medians in ms. `env` points the gateway at the bench's own config and state directories, where the bench's
+ * gateway runs; `aloneEnv` at the same config with a state directory of its own, where no gateway runs.
+ */
+export async function coldStart(env, aloneEnv, port, runs) {
   const configRead = `const m = await import(${JSON.stringify(`file://${CONFIG}`)}); m.loadConfig({ flags: {}, env: process.env });`;
-  const starts = [];
-  for (let i = 0; i < Math.max(3, runs / 2); i++) starts.push(await startToHealthMs(env, port));
+  const chat = [BIN, "chat", "-m", "echo-1", "hi"];
+  const starts = [[], []];
+  for (let i = 0; i < Math.max(3, runs / 2); i++) {
+    starts[0].push(await toHealthMs([BARE], env, port));
+    starts[1].push(await toHealthMs([BIN, "start", "--quiet"], env, port));
+  }
+  const [bare, start] = starts.map((t) => percentile(t, 50));
   return {
     nodeFloor: medianMs(["-e", "0"], env, runs),
     configRead: medianMs(["--input-type=module", "-e", configRead], env, runs),
     version: medianMs([BIN, "--version"], env, runs),
     env: medianMs([BIN, "env"], env, runs),
     status: medianMs([BIN, "status"], env, runs),
-    startToHealth: percentile(starts, 50),
+    startToHealth: { baseline: bare, ms: start, ratio: start / bare },
+    chatAlone: pairedMs(["-e", "0"], chat, aloneEnv, runs),
+    chatRunning: pairedMs(["-e", "0"], chat, env, runs),
   };
 }

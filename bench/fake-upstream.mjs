@@ -1,4 +1,5 @@
 // The benchmark's upstream: as fast as node:http allows, fixed replies in all three wire formats, and model lists.
+// It reads and parses every request body whole, as a real upstream must.
 // Streaming requests (`"stream":true`, or Gemini's `:streamGenerateContent`) get 20 SSE chunks back to back, then the
 // family's closing events. What a request asks for is read from its query or, because a translated request's path
 // is the gateway's own, from its model: `?chunks=<n>&delay=<ms>` or the model `slow-<ms>-<n>` (n chunks, ms apart);
@@ -44,7 +45,7 @@ const families = {
 };
 const familyOf = (url) => (url.includes("/gemini/") ? families.gemini : url.includes("/anthropic/") ? families.messages : families.chat);
 const LAG = /^\/lag-(\d+)/;
-const SLOW_MODEL = /"model":"slow-(\d+)-(\d+)"/;
+const SLOW_MODEL = /^slow-(\d+)-(\d+)$/;
 
 /** Streams `chunks` (strings) `delay` ms apart, then `end`. */
 function stream(res, chunks, end, delay) {
@@ -80,14 +81,22 @@ const server = createServer((req, res) => {
         res.end(family.models);
       }, lag);
     }
-    const body = Buffer.concat(chunks).toString();
-    if (!url.includes(":streamGenerateContent") && !body.includes('"stream":true')) {
+    // Every body is parsed whole, as a real upstream does: what a long conversation costs the upstream is in
+    // the fake alone's time, which every target's is measured against.
+    let body;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString());
+    } catch {
+      res.writeHead(400, { "content-type": "application/json" });
+      return res.end('{"error":{"message":"the body is not JSON"}}');
+    }
+    if (!url.includes(":streamGenerateContent") && body.stream !== true) {
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(family.json) });
       return res.end(family.json);
     }
-    if (family === families.chat && body.includes('"model":"tools"')) return stream(res, family.toolChunks, family.toolEnd, 0);
+    if (family === families.chat && body.model === "tools") return stream(res, family.toolChunks, family.toolEnd, 0);
     const query = new URL(url, "http://x").searchParams;
-    const slow = body.match(SLOW_MODEL);
+    const slow = typeof body.model === "string" ? body.model.match(SLOW_MODEL) : null;
     const delay = Number(slow?.[1] ?? query.get("delay") ?? 0);
     const count = Number(slow?.[2] ?? query.get("chunks") ?? 20);
     stream(res, Array.from({ length: count }, (_, i) => family.chunk(i)), family.end, delay);

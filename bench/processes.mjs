@@ -1,6 +1,6 @@
 // The processes a bench run measures: each target is its own Node process, read through /proc.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 
 const children = [];
 
@@ -44,4 +44,14 @@ export async function peakRssDuring(pid, work) {
   } finally {
     clearInterval(sampler);
   }
+}
+
+/** Starts the kernel's peak-RSS count of `pid` afresh from its current RSS (`clear_refs` 5, Linux 4.0 and later). */
+export function resetPeakRss(pid) {
+  writeFileSync(`/proc/${pid}/clear_refs`, "5");
+}
+
+/** The highest RSS of `pid` since it started or since `resetPeakRss`, in MB (`VmHWM`). */
+export function peakRssMb(pid) {
+  return Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/VmHWM:\s+(\d+)/)[1]) / 1024;
 }

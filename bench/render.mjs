@@ -1,8 +1,7 @@
 // The bench report as Markdown tables. Throughput ratios are of the means over each name's processes.
-const f = (n, d = 0) => (n == null || Number.isNaN(n) ? "-" : n.toFixed(d));
-const ratio = (a, b) => (a !== undefined && b ? a / b : NaN);
-// A difference with its sign: +0.12, -0.09.
-const signed = (n, d) => (n >= 0 ? `+${f(n, d)}` : f(n, d));
+import { f, ratio, signed } from "./format.mjs";
+import { goalsTable } from "./goals.mjs";
+import { AT_ONCE, addedMs } from "./long-conversations.mjs";
 
 function loadTable(report) {
   const lines = [
@@ -84,6 +83,7 @@ function scaleTable({ scale, burst, fdLimit }) {
 
 function coldTable({ cold: c }) {
   const over = (ms) => `${f(ms)} (${signed(ms - c.nodeFloor)})`;
+  const paired = (p) => `${f(p.ms)} / ${f(p.baseline)} = ${f(p.ratio, 2)}x`;
   return [
     "| cold start, median ms | time (over `node -e 0`) |",
     "|---|---|",
@@ -92,11 +92,41 @@ function coldTable({ cold: c }) {
     `| \`gateway --version\` | ${over(c.version)} |`,
     `| \`gateway env\` | ${over(c.env)} |`,
     `| \`gateway status\` | ${over(c.status)} |`,
-    `| \`gateway start\` to the first /health 200 | ${f(c.startToHealth)} |`,
+    "",
+    "| the one-off prompt, median ms (paired runs) | time / baseline |",
+    "|---|---|",
+    `| \`gateway chat -m echo-1 hi\`, no gateway running / \`node -e 0\` | ${paired(c.chatAlone)} |`,
+    `| \`gateway chat -m echo-1 hi\`, a gateway of the same config running / \`node -e 0\` | ${paired(c.chatRunning)} |`,
+    `| \`gateway start\` to the first /health 200 / a bare node:http server started the same way | ${paired(c.startToHealth)} |`,
   ];
+}
+
+function conversationTable({ conversations: { results, idleRssMb, runs } }) {
+  const names = Object.keys(results[0].one).filter((name) => !name.startsWith("fake"));
+  const cell = (r, phase, name) => `${signed(addedMs(r, name, phase), 1)}`;
+  const lines = [
+    `| long conversation (Claude-Code-shaped), added ms over the fake alone, p50 of ${runs}: one at a time / ${AT_ONCE} at once (all done) | fake alone ms | ${names.join(" | ")} |`,
+    `|---|---|${names.map(() => "---|").join("")}`,
+  ];
+  for (const r of results) {
+    lines.push(`| ${f(r.sizes.fake / 1024)} KB | ${f(r.one.fake.p50, 1)} / ${f(r.many.fake.p50, 1)} | ${names.map((name) => `${cell(r, "one", name)} / ${cell(r, "many", name)}`).join(" | ")} |`);
+  }
+  const last = results.at(-1);
+  const rss = Object.entries(last.peakRssMb).map(([name, peak]) => `${name} ${f(peak, 1)} (idle ${f(idleRssMb[name], 1)}, +${f(peak - idleRssMb[name], 1)})`);
+  lines.push("", `peak RSS MB with ${AT_ONCE} requests of ${f(last.bytes / 1024 / 1024)} MB in flight (${f(last.inFlightMb)} MB): ${rss.join("; ")}`);
+  return lines;
+}
+
+function oneConnectionTable({ oneConnection: { results, runs } }) {
+  const lines = [
+    `| one connection, ${runs} requests each, floor and gateway in turn (JSON: to the last byte; stream: to the first body byte) | floor p50 / p99 ms | gateway p50 / p99 ms | added p50 / p99 ms |`,
+    "|---|---|---|---|",
+  ];
+  for (const r of results) lines.push(`| ${r.label} | ${f(r.floor.p50, 3)} / ${f(r.floor.p99, 3)} | ${f(r.gateway.p50, 3)} / ${f(r.gateway.p99, 3)} | ${signed(r.addedP50, 3)} / ${signed(r.addedP99, 3)} |`);
+  return lines;
 }
 
 export function render(report) {
   const head = `machine: ${report.machine}; load: ${report.generator}, ${report.seconds} s per process and scenario after ${report.warmSeconds} s unmeasured; ${report.instances} process(es) each of the floor and of each gateway, taking turns, figures are their means${report.quick ? " (quick mode)" : ""}${report.capture ? "; gateway with --capture" : ""}`;
-  return [head, "", ...loadTable(report), "", ...translatedTable(report), "", ...severalTable(report), "", ...memoryTable(report), "", ...scaleTable(report), "", ...coldTable(report)].join("\n");
+  return [head, "", ...loadTable(report), "", ...translatedTable(report), "", ...severalTable(report), "", ...memoryTable(report), "", ...scaleTable(report), "", ...conversationTable(report), "", ...oneConnectionTable(report), "", ...coldTable(report), "", ...goalsTable(report)].join("\n");
 }

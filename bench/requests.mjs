@@ -1,12 +1,12 @@
 // The requests every target gets, byte for byte the same: one per client format, streaming or not, with any model.
-const auth = {
+export const auth = {
   chat: (key) => ({ authorization: `Bearer ${key}` }),
   responses: (key) => ({ authorization: `Bearer ${key}` }),
   messages: (key) => ({ "x-api-key": key, "anthropic-version": "2023-06-01" }),
   gemini: (key) => ({ "x-goog-api-key": key }),
 };
 
-function pathOf(family, stream, model, query) {
+export function pathOf(family, stream, model, query) {
   const q = query ? `?${query}` : "";
   if (family === "chat") return `/v1/chat/completions${q}`;
   if (family === "responses") return `/v1/responses${q}`;

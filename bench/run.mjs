@@ -12,6 +12,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { ALIAS, LIST_LAGS, TRANSLATED_MODEL, oneUpstream, severalUpstreams } from "./configs.mjs";
 import { coldStart } from "./cold-start.mjs";
+import { conversationTargets, longConversations } from "./long-conversations.mjs";
+import { oneConnection } from "./one-connection.mjs";
 import { startPeer } from "./peer.mjs";
 import { generator, runLoad } from "./load.mjs";
 import { cpuMs, rssMb, startProcess, stopAll } from "./processes.mjs";
@@ -32,6 +34,10 @@ const WARM_SECONDS = quick ? 1 : 3;
 // each the same again a round later), so one process each would make the ratio a draw between two of them.
 const INSTANCES = quick ? 1 : 3;
 const TIMING_RUNS = quick ? 4 : 16;
+// Long conversations: requests per target, size and phase (issue 43 asks for the p50 of 25).
+const CONVERSATION_RUNS = quick ? 3 : 25;
+// One connection: request pairs per case (the p99 of 2,000 is its 20th slowest).
+const ONE_CONNECTION_RUNS = quick ? 200 : 2_000;
 const UPSTREAM_KEY = "sk-bench-upstream";
 const LOCAL_KEY = "gw-bench-local";
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
@@ -147,6 +153,19 @@ async function loadPhase(targets, scenarios, namesOf, memory) {
   return load;
 }
 
+/** Goal 3's cases: the gateway's passthrough and its translation to the chat-only upstream, against the floor's passthrough of the same reply. */
+function oneConnectionCases(first) {
+  const floor = (stream) => ({ target: first("floor"), request: requestFor({ family: "chat", stream }, LOCAL_KEY) });
+  const passthrough = (stream) => ({ target: first("gateway"), request: requestFor({ family: "chat", stream }, LOCAL_KEY) });
+  const translated = (stream) => ({ target: first("several"), request: requestFor({ family: "messages", stream, model: TRANSLATED_MODEL }, LOCAL_KEY) });
+  return [
+    { label: "passthrough JSON", firstByte: false, floor: floor(false), gateway: passthrough(false) },
+    { label: "passthrough stream, first byte", firstByte: true, floor: floor(true), gateway: passthrough(true) },
+    { label: "messages -> chat JSON", firstByte: false, floor: floor(false), gateway: translated(false) },
+    { label: "messages -> chat stream, first byte", firstByte: true, floor: floor(true), gateway: translated(true) },
+  ];
+}
+
 /** Median time of `runs` model-list requests (the union over every upstream), in ms. */
 async function modelListMs(target, runs) {
   const times = [];
@@ -164,7 +183,8 @@ async function main() {
   const { targets } = await startTargets();
   await sleep(1_000);
   const measuredNames = ["direct", "floor", "gateway"];
-  const idle = perName(targets, (t) => rssMb(t.pid));
+  const idleRss = new Map(targets.map((t) => [t, rssMb(t.pid)]));
+  const idle = perName(targets, (t) => idleRss.get(t));
   // Each process's memory right after its own last window, and SETTLE_MS later, while the others take turns.
   const afterLoad = new Map();
   const settling = [];
@@ -182,6 +202,11 @@ async function main() {
   const settled = new Map(await Promise.all(settling));
   const translated = await loadPhase(targets, TRANSLATED, (s) => ["several", ...(s.peer ? ["floor-translate", "ccr"] : [])]);
   const first = (name) => targets.find((t) => t.name === name && t.instance === 1);
+  const keys = { upstreamKey: UPSTREAM_KEY, localKey: LOCAL_KEY, translatedModel: TRANSLATED_MODEL };
+  // Idle as each process was before any load: the goal is the idle RSS plus 4x the bytes in flight.
+  const conversationIdle = { passthrough: idleRss.get(first("gateway")), "messages -> chat": idleRss.get(first("several")) };
+  const conversations = await longConversations(conversationTargets(first, keys), { runs: CONVERSATION_RUNS, warmups: quick ? 1 : 3, memory: Object.keys(conversationIdle), say });
+  const oneConn = await oneConnection(oneConnectionCases(first), { runs: ONE_CONNECTION_RUNS, warmups: quick ? 20 : 200, say });
   say("model list union ...");
   const modelList = { ms: await modelListMs(first("several"), quick ? 5 : 21), lags: LIST_LAGS };
   // Chunk timing, open streams and the burst take the first process of each: they are about latency and memory.
@@ -218,7 +243,8 @@ async function main() {
     await sleep(2_000);
   }
   say("cold start ...");
-  const cold = await coldStart(first("gateway").env, 18_000 + Math.floor(Math.random() * 1000), quick ? 6 : 20);
+  const alone = { ...first("gateway").env, GATEWAY_STATE_DIR: join(scratch, "alone-state") };
+  const cold = await coldStart(first("gateway").env, alone, 18_000 + Math.floor(Math.random() * 1000), quick ? 6 : 20);
   return {
     machine: `${cpus().length} cores, ${cpus()[0]?.model ?? "?"}, Node ${process.versions.node}`,
     generator,
@@ -238,6 +264,8 @@ async function main() {
     scale,
     burst,
     cold,
+    conversations: { results: conversations, idleRssMb: conversationIdle, runs: CONVERSATION_RUNS },
+    oneConnection: { results: oneConn, runs: ONE_CONNECTION_RUNS },
   };
 }
 

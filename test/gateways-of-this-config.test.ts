@@ -76,3 +76,34 @@ describe("the gateway of this configuration (item 21)", () => {
     expect(env.stderr).toBe("");
   });
 });
+
+describe("gateway chat through a running gateway of this configuration (issue 43)", () => {
+  /** The requests `gateway chat` sent through a running gateway, as the request log of `env`'s state directory has them. */
+  const cliRequests = async (env: NodeJS.ProcessEnv) =>
+    (await runCli(["logs", "--json"], env)).stdout
+      .split("\n")
+      .filter((line) => line.includes('"userAgent":"gateway-cli"'))
+      .map((line) => JSON.parse(line) as { model: string; status: number });
+
+  it("sends a one-off prompt to it; not to one started before config.json changed, nor to another configuration's", async () => {
+    const stateDir = configurations.stateDir();
+    const shared = { GATEWAY_LOCAL_KEY: "gw-one-person-two-configs-0123456789abcdef" };
+    const mine = await configuration(stateDir, shared, { upstream: "echo" });
+    expect((await runCli(["chat", "-m", "echo-1", "alone"], mine)).stdout).toBe("echo: alone\n");
+    await detach(mine, "--port", "0");
+    const through = await runCli(["chat", "-m", "echo-1", "--api", "messages", "through"], mine);
+    expect(through.stdout).toBe("echo: through\n");
+    await expect.poll(() => cliRequests(mine), { timeout: 10_000 }).toEqual([expect.objectContaining({ model: "echo-1", status: 200 })]);
+
+    // Another configuration in the same state directory, with the same local key, starts its own.
+    const other = await configuration(stateDir, shared, { upstream: "echo" });
+    expect((await runCli(["chat", "-m", "echo-1", "other"], other)).stdout).toBe("echo: other\n");
+    // config.json changed after the gateway started: its routes may be others now.
+    const file = join(mine.GATEWAY_CONFIG_DIR!, "config.json");
+    writeFileSync(file, JSON.stringify({ upstream: "echo", models: { fresh: "echo-2" } }));
+    expect((await runCli(["chat", "-m", "fresh", "changed"], mine)).stdout).toBe("echo: changed\n");
+    // Stopping writes what the request log holds: still the one request.
+    expect((await runCli(["stop"], mine)).code).toBe(0);
+    expect(await cliRequests(mine)).toHaveLength(1);
+  });
+});

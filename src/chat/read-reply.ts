@@ -1,15 +1,15 @@
-import type { Dispatcher } from "undici";
 import { GatewayProcessError } from "../errors/index.js";
 import type { Family } from "../formats/index.js";
 import { parseJsonObject } from "../parse-json.js";
 import { createSseDecoder } from "../sse/sse.js";
+import { bodyText, type ChatReply } from "./local-gateway.js";
 
 /**
  * Streams the reply's text to `write` as events arrive and returns the whole text. The bytes are decoded as one
  * stream, not chunk by chunk: a character split between two network writes must not become two U+FFFD. A server
  * that answers a stream request with one JSON reply (some local ones ignore `stream`) is read whole.
  */
-export async function streamReply(reply: Dispatcher.ResponseData, family: Family, write: (text: string) => void): Promise<string> {
+export async function streamReply(reply: ChatReply, family: Family, write: (text: string) => void): Promise<string> {
   const contentType = reply.headers["content-type"];
   if (typeof contentType === "string" && !contentType.startsWith("text/event-stream")) {
     const { text } = await readReply(reply, family);
@@ -27,15 +27,15 @@ export async function streamReply(reply: Dispatcher.ResponseData, family: Family
       write(piece.text);
     }
   });
-  for await (const chunk of reply.body) decoder.feed(chunk as Buffer);
+  for await (const chunk of reply.body) decoder.feed(chunk);
   decoder.end();
   if (failure) throw new GatewayProcessError(`The reply broke off: ${failure}`, { hint: "Try again; run `gateway doctor` if it keeps happening." });
   return text;
 }
 
 /** Reads a whole non-stream reply: the parsed JSON and its text. */
-export async function readReply(reply: Dispatcher.ResponseData, family: Family): Promise<{ json: Record<string, unknown>; text: string }> {
-  const body = await reply.body.text();
+export async function readReply(reply: ChatReply, family: Family): Promise<{ json: Record<string, unknown>; text: string }> {
+  const body = await bodyText(reply.body);
   const json = parseJsonObject(body);
   if (!json) {
     // Not quoted: a body from the network may hold a key, and a slice of one would not be redacted.

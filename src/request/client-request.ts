@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Endpoint, RequestFacts } from "../formats/index.js";
 import { generic } from "../kinds/generic.js";
+import { parseJsonObject } from "../parse-json.js";
 import { knownClient, type KnownClient } from "../request-log/client-name.js";
 import { countHubTokens, hubTokenBounds } from "../translate/count-tokens.js";
 import type { HubRequest } from "../translate/hub.js";
@@ -12,6 +13,12 @@ type Json = Record<string, unknown>;
 
 /** Not asked yet: the memo of a fact whose answer may itself be undefined. */
 const UNASKED = Symbol("unasked");
+
+/**
+ * A body known to be a JSON object, not parsed yet: a passthrough request's body is only checked (SPEC 3.5), and
+ * parsed the first time something reads it (a translation, a route's question, a token estimate).
+ */
+export const NOT_PARSED_YET = Symbol("not parsed yet");
 
 /**
  * The request as the client sent it, read once (`server/stages/read-request.ts`) and checked: what routing and
@@ -27,8 +34,6 @@ export class ClientRequest {
   readonly headers: IncomingHttpHeaders;
   /** The body bytes exactly as they came (what a passthrough route sends on); undefined when there was none. */
   readonly bytes: Buffer | undefined;
-  /** The body parsed, for model calls and counts; undefined for passthrough paths, whose bodies are not parsed. */
-  readonly json: Json | undefined;
   /** The model the request names: the Gemini path's, else the body's `model`; undefined when it names none. */
   readonly model: string | undefined;
   /** Whether a model call asked for a stream (`"stream": true`, or Gemini's `:streamGenerateContent`). */
@@ -44,16 +49,23 @@ export class ClientRequest {
   #tags: readonly FoundTag[] | undefined;
   #hub: HubRequest | undefined | typeof UNASKED = UNASKED;
   #inputTokens: Promise<number | undefined> | undefined;
+  #json: Json | undefined | typeof NOT_PARSED_YET;
 
-  constructor(endpoint: Endpoint, query: string, headers: IncomingHttpHeaders, bytes: Buffer | undefined, json: Json | undefined, model: string | undefined, stream: boolean, ownCredential = false) {
+  constructor(endpoint: Endpoint, query: string, headers: IncomingHttpHeaders, bytes: Buffer | undefined, json: Json | undefined | typeof NOT_PARSED_YET, model: string | undefined, stream: boolean, ownCredential = false) {
     this.endpoint = endpoint;
     this.query = query;
     this.headers = headers;
     this.bytes = bytes;
-    this.json = json;
+    this.#json = json;
     this.model = model;
     this.stream = stream;
     this.ownCredential = ownCredential;
+  }
+
+  /** The body parsed, for model calls and counts; undefined for passthrough paths and bodies that are not a JSON object. */
+  get json(): Json | undefined {
+    if (this.#json === NOT_PARSED_YET) this.#json = parseJsonObject(this.bytes?.toString("utf8") ?? "");
+    return this.#json;
   }
 
   /** The format's answer about the body, or undefined when there is no format's JSON to ask about. */
@@ -93,6 +105,8 @@ export class ClientRequest {
 
   /** The route tags that open its system prompt's texts or its first user message's, in that order. */
   routeTags(): readonly FoundTag[] {
+    // Bytes without the tag's name hold no tag: a passthrough body is then neither parsed nor walked for one.
+    if (this.bytes !== undefined && this.bytes.indexOf("gateway-route") < 0) this.#tags ??= [];
     this.#tags ??= this.#ask((facts, body) => findRouteTags(body, facts.tagPlaces(body))) ?? [];
     return this.#tags;
   }

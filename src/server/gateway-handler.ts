@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { notFound, toApiError } from "../errors/index.js";
-import { chatFamily, type Family } from "../formats/index.js";
+import { chatFamily, type Family, type Format } from "../formats/index.js";
 import type { ClientRequest } from "../request/client-request.js";
 import { extraModelIds } from "../routing/model-reach.js";
 import { clientLeft, createExchange, type Exchange } from "./exchange.js";
@@ -30,6 +30,9 @@ function answerError(x: Exchange, ctx: GatewayContext, family: Family, trail: Tr
   sendError(x, family, toApiError(error, ctx.onInternalError), () => requestIdOf(x, ctx), upstreamOf(x, trail));
 }
 
+/** Whether some upstream does not serve `format` natively, so a route may translate a request in it. */
+const mayTranslate = (ctx: GatewayContext, format: Format | undefined): boolean => format !== undefined && ctx.upstreams.all.some((upstream) => !upstream.serves(format));
+
 /** Stages 3 to 8 of a request for a family's path: authenticate, read, route, forward, deliver. */
 async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolved, { kind: "proxy" }>, repeated: string | undefined, trail: Trail): Promise<void> {
   const { req } = x;
@@ -43,7 +46,7 @@ async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolve
   x.capture?.requestBody(bytes);
   let request: ClientRequest;
   try {
-    request = checkRequest(req.headers, endpoint, query, bytes, credential);
+    request = checkRequest(req.headers, endpoint, query, bytes, mayTranslate(ctx, endpoint.format?.name), credential);
   } catch (error) {
     trail.model = modelNamed(endpoint, bytes);
     throw error;

@@ -1,11 +1,16 @@
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { createInterface, type Interface } from "node:readline/promises";
 import { Option, type Command } from "commander";
-import { openLocalGateway, type LocalGateway } from "../../chat/local-gateway.js";
+import { openLocalGateway, runningGateway, type LocalGateway } from "../../chat/local-gateway.js";
+import { CONFIG_FILE_NAME, readEnvSecrets } from "../../config/index.js";
 import { readReply, streamReply } from "../../chat/read-reply.js";
 import { UsageError } from "../../errors/index.js";
 import { FAMILY_NAMES, familyNamed } from "../../formats/families.js";
 import type { Family, FamilyName, Turn } from "../../formats/index.js";
-import { createContext } from "../context.js";
+import { peekLocalKey } from "../../local-key/local-key.js";
+import { liveGateways } from "../../running/find-gateway.js";
+import { createContext, type CommandContext } from "../context.js";
 import { startupKeySources } from "../upstream-keys.js";
 import { redact, secrets } from "../secrets.js";
 import { log, print, readStdin } from "../terminal.js";
@@ -50,6 +55,28 @@ async function ask(session: Session, turns: readonly Turn[], signal: AbortSignal
   const { json, text } = await readReply(reply, family);
   print(redact(options.json ? JSON.stringify(json, null, 2) : text));
   return text;
+}
+
+/** Whether config.json changed after `startedAt` (ISO 8601): a gateway started before reads other routes. */
+function configChangedSince(configDir: string, startedAt: string): boolean {
+  try {
+    return statSync(join(configDir, CONFIG_FILE_NAME)).mtimeMs > Date.parse(startedAt);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A running gateway of this configuration (its record names this config directory, it takes this user's local key,
+ * it started after config.json last changed): the same routes and aliases, with its keys already loaded and its
+ * server already warm, so a one-off prompt goes there rather than starting a gateway of its own.
+ */
+async function runningGatewayOf(ctx: CommandContext): Promise<LocalGateway | undefined> {
+  const localKey = peekLocalKey(ctx.config.configDir, readEnvSecrets(ctx.env).localKey);
+  if (!localKey) return undefined;
+  const live = (await liveGateways(ctx.config, localKey)).find((gateway) => gateway.thisConfig && gateway.owner === "yours");
+  if (!live?.record || configChangedSince(ctx.config.configDir, live.record.startedAt)) return undefined;
+  return runningGateway(live.port, localKey);
 }
 
 /** One line from the prompt, or undefined when the session ends (Ctrl-D, or Ctrl-C at the prompt). */
@@ -119,7 +146,7 @@ export function registerChat(program: Command): void {
           hint: 'Check the command before the | (it printed nothing), or pass the prompt: gateway chat "your question".',
         });
       }
-      const gateway = await openLocalGateway(ctx.config, await startupKeySources(ctx));
+      const gateway = (await runningGatewayOf(ctx)) ?? (await openLocalGateway(ctx.config, await startupKeySources(ctx)));
       const session: Session = { gateway, family: familyNamed(options.api), model, options };
       try {
         if (prompt) {

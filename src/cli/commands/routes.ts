@@ -51,7 +51,7 @@ function readAsServer(ctx: CommandContext, bytes: Buffer, options: RoutesOptions
   const endpoint = claimPath("POST", path!, headers, segments);
   if (!endpoint?.format) throw new UsageError(`POST ${options.path} is not a model call the gateway serves.`, { hint: "Give --path /v1/messages, /v1/chat/completions, /v1/responses or /v1beta/models/<model>:generateContent." });
   try {
-    return checkRequest(headers, endpoint, query ? `?${query}` : "", bytes);
+    return checkRequest(headers, endpoint, query ? `?${query}` : "", bytes, true);
   } catch (error) {
     if (error instanceof ApiError) throw new FailedError(`The gateway would refuse this request (${error.status}): ${error.message}`);
     throw error;

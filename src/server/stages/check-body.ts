@@ -19,9 +19,28 @@ function parseObject(text: string): Record<string, unknown> {
  * The body of a request the gateway must translate or count, parsed: endpoints without body rules
  * (`/v1/responses`, Gemini `:countTokens`) are only parsed when a route needs to read them.
  */
-export function requireJson(request: { json: Record<string, unknown> | undefined; bytes: Buffer | undefined }): Record<string, unknown> {
+export function requireJson(request: { readonly json: Record<string, unknown> | undefined; bytes: Buffer | undefined }): Record<string, unknown> {
   return request.json ?? parseObject(request.bytes ? request.bytes.toString("utf8") : "");
 }
+
+/**
+ * The text `JSON.parse` reads to check a body whose values need not be its own: each byte as one character
+ * (latin1), about a third of the time of decoding UTF-8 for a body with any byte of 0x80 or more, and no fewer
+ * checks. `JSON.parse` accepts and refuses exactly the bodies it would as UTF-8: outside strings JSON is ASCII, and
+ * inside one any character from U+0020 up is allowed, however those bytes decode. Structure, keys, numbers,
+ * booleans and ASCII strings parse the same either way; only strings holding such bytes read differently.
+ */
+export function textToCheck(body: Buffer | undefined): string {
+  if (!body) return "";
+  // In pieces: Node makes a latin1 string of 1 MB or more an external string, whose memory outside the heap makes
+  // V8 collect garbage far more often (3x the collector's time at 3 MB, measured).
+  let text = "";
+  for (let start = 0; start < body.length; start += LATIN1_PIECE) text += body.toString("latin1", start, Math.min(start + LATIN1_PIECE, body.length));
+  return text;
+}
+
+/** Below Node's `EXTERN_APEX` (0xFBEE9 bytes), the size from which it makes a decoded string external. */
+const LATIN1_PIECE = 512 * 1024;
 
 function isJsonContentType(header: string | undefined): boolean {
   if (!header) return false;
@@ -32,17 +51,18 @@ function isJsonContentType(header: string | undefined): boolean {
 
 /**
  * The checks of the known endpoints (SPEC section 3.5): JSON content type, a JSON object, the required
- * fields with the right types, and a model in the path where the family puts it there. Returns the parsed
- * object, only to be looked at (the original bytes are what goes upstream), or undefined for passthrough paths.
+ * fields with the right types, and a model in the path where the family puts it there. `text` is the body decoded
+ * as UTF-8, or `textToCheck`'s. Returns the parsed object, only to be looked at (the original bytes are what goes
+ * upstream), or undefined for passthrough paths.
  */
-export function checkBody(claim: Pick<Endpoint, "pathModel" | "rules">, contentType: string | undefined, body: Buffer | undefined): Record<string, unknown> | undefined {
+export function checkBody(claim: Pick<Endpoint, "pathModel" | "rules">, contentType: string | undefined, text: string): Record<string, unknown> | undefined {
   if (claim.pathModel === "") {
     throw badRequest("The path names no model. Use .../models/<model>:generateContent.", { param: "model", code: "missing_model" });
   }
   const rules = claim.rules;
   if (!rules) return undefined;
   if (!isJsonContentType(contentType)) throw unsupportedMediaType();
-  const record = parseObject(body ? body.toString("utf8") : "");
+  const record = parseObject(text);
   for (const [field, expected, test] of rules) {
     if (!Object.hasOwn(record, field)) {
       throw badRequest(`Missing required field "${field}": it must be ${expected}.`, { param: field, code: "missing_required_field" });

@@ -1,11 +1,12 @@
+import { isAscii } from "node:buffer";
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { parseJsonObject } from "../../parse-json.js";
 import { findTopLevelString } from "../json-scan.js";
 import type { Credential } from "./authenticate.js";
-import { checkBody } from "./check-body.js";
+import { checkBody, textToCheck } from "./check-body.js";
 import { readBody } from "./read-body.js";
 import type { Endpoint } from "../../formats/index.js";
-import { ClientRequest } from "../../request/client-request.js";
+import { ClientRequest, NOT_PARSED_YET } from "../../request/client-request.js";
 
 const NO_BODY_METHODS = new Set(["GET", "HEAD"]);
 
@@ -28,15 +29,31 @@ export function modelNamed(endpoint: Endpoint, bytes: Buffer | undefined): strin
   return endpoint.pathModel || (looksLikeJsonObject(bytes) ? findTopLevelString(bytes, "model")?.value : undefined);
 }
 
+/** A character beyond ASCII: a string read from `textToCheck`'s text that has one may not be the body's own. */
+const BEYOND_ASCII = /[^\x00-\x7f]/;
+
 /**
  * Stage 5, second half: checks the known endpoints' bodies (SPEC section 3.5), and reads the request once: the model
- * it names and whether it streams, as a `ClientRequest`. `gateway routes` reads a dry run's request here too.
+ * it names and whether it streams, as a `ClientRequest` (`gateway routes` reads a dry run's request here too). `mayTranslate`: whether a route may need the body's values
+ * (an upstream does not serve its format), so a body is parsed as UTF-8 now, once. Otherwise a body with bytes beyond
+ * ASCII is checked as `textToCheck`'s text, and parsed as UTF-8 only if something reads it (a fallback that
+ * translates, a route's question, a model name beyond ASCII).
  */
-export function checkRequest(headers: IncomingHttpHeaders, endpoint: Endpoint, query: string, bytes: Buffer | undefined, credential: Credential = "local"): ClientRequest {
+export function checkRequest(headers: IncomingHttpHeaders, endpoint: Endpoint, query: string, bytes: Buffer | undefined, mayTranslate: boolean, credential: Credential = "local"): ClientRequest {
+  const ownCredential = credential === "own";
+  // An ASCII body reads the same as latin1 and as UTF-8: the checked object is the body's own.
+  const ascii = bytes === undefined || isAscii(bytes);
+  const ownText = ascii || mayTranslate;
+  const text = ascii || !mayTranslate ? textToCheck(bytes) : bytes.toString("utf8");
   // Model calls without body rules (`/v1/responses`, Gemini's `:countTokens`) are still read, leniently: a route may
   // translate them, and whether they stream is in the body. What does not parse goes on as it came.
-  const json = checkBody(endpoint, headers["content-type"], bytes) ?? (endpoint.format !== undefined && bytes ? parseJsonObject(bytes.toString("utf8")) : undefined);
-  const model = json ? (endpoint.pathModel ?? (typeof json.model === "string" ? json.model : undefined)) : modelNamed(endpoint, bytes);
-  const stream = endpoint.format?.streams(endpoint.rest, json) ?? false;
-  return new ClientRequest(endpoint, query, headers, bytes, json, model, stream, credential === "own");
+  const checked = checkBody(endpoint, headers["content-type"], text) ?? (endpoint.format !== undefined && bytes ? parseJsonObject(text) : undefined);
+  const stream = endpoint.format?.streams(endpoint.rest, checked) ?? false;
+  if (!checked) return new ClientRequest(endpoint, query, headers, bytes, undefined, modelNamed(endpoint, bytes), stream, ownCredential);
+  const named = endpoint.pathModel ?? (typeof checked.model === "string" ? checked.model : undefined);
+  if (bytes === undefined || ownText || named === undefined || !BEYOND_ASCII.test(named)) {
+    return new ClientRequest(endpoint, query, headers, bytes, ownText ? checked : NOT_PARSED_YET, named, stream, ownCredential);
+  }
+  const json = parseJsonObject(bytes.toString("utf8"));
+  return new ClientRequest(endpoint, query, headers, bytes, json, endpoint.pathModel ?? (typeof json?.model === "string" ? json.model : undefined), stream, ownCredential);
 }
