@@ -28,11 +28,20 @@ const shell = (command: string) => ({ command, description: "Print a step number
 
 type Session = Awaited<ReturnType<typeof startLongSession>>;
 
-/** Types a line and, once the input shows it, Enter: Gemini CLI takes keys that come at once for a paste, Enter included. */
+/**
+ * Types a line and, once the input shows it, Enter: Gemini CLI takes keys that come at once for a paste, Enter
+ * included. On a loaded machine it can still be reading the text as a paste when Enter comes, and the line stays in
+ * the input: Enter again, as a person would, until the line shows as sent (`> line`).
+ */
 async function type(terminal: ReturnType<typeof openTerminal>, line: string) {
+  const text = line.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   terminal.keys("-l", line);
-  await terminal.waitFor(new RegExp(line.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")), 10_000);
-  terminal.keys("Enter");
+  await terminal.waitFor(new RegExp(text), 10_000);
+  const sent = new RegExp(`^\\s*> ${text}`, "m");
+  for (let tries = 0; tries < 3; tries++) {
+    terminal.keys("Enter");
+    if (sent.test(await terminal.waitFor(sent, 5_000))) return;
+  }
 }
 
 /** What every session must show: all calls made, one compaction (its requests all after the eighth call), nothing wrong. */
