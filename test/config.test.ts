@@ -481,13 +481,14 @@ describe("messages kept from the hand-written validators", () => {
   });
 });
 
-describe("the README's example configurations", () => {
+describe("the manual's example configurations (the README's Configuration section and docs/configuration.md)", () => {
   const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
   const section = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("\n## ", readme.indexOf("## Configuration") + 1));
-  const examples = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  const reference = readFileSync(new URL("../docs/configuration.md", import.meta.url), "utf8");
+  const examples = [...(section + reference).matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1]!);
 
   it("are all valid", () => {
-    expect(examples.length).toBeGreaterThanOrEqual(4);
+    expect(examples.length).toBeGreaterThanOrEqual(10);
     for (const example of examples) expect(() => load(example), example).not.toThrow();
   });
 });

@@ -73,9 +73,12 @@ afterAll(async () => {
 });
 
 describe("the packed package", () => {
-  it("holds the built CLI, the dashboard, the README and the LICENSE, and no source map, source or test", () => {
+  it("holds the built CLI, the dashboard, the README with the pages it links to and the LICENSE, and no source map, source or test", () => {
     const paths = packed.map((file) => file.path);
     expect(paths).toEqual(expect.arrayContaining(["bin/gateway.js", "dist/cli/index.js", "dist/ui/index.html", "dist/ui/app.js", "dist/ui/app.css", "README.md", "LICENSE", "package.json"]));
+    const linked = [...readFileSync(join(ROOT, "README.md"), "utf8").matchAll(/\]\((docs\/[\w-]+\.md)/g)].map((match) => match[1]!).filter((path) => path !== "docs/ARCHITECTURE.md");
+    expect(linked.length).toBeGreaterThanOrEqual(4);
+    expect(paths).toEqual(expect.arrayContaining(linked));
     expect(paths.filter((path) => path.endsWith(".map") || /^(src|test|bench|ui|scripts)\//.test(path))).toEqual([]);
     expect(readFileSync(join(ROOT, "LICENSE"), "utf8")).toMatch(/^MIT License\n/);
   });

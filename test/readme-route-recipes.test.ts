@@ -12,12 +12,12 @@ import { envPrefix, hasTmux, openTerminal } from "./helpers/terminal.js";
 import { hasTool, reportToolRun } from "./helpers/tools.js";
 
 /**
- * The README's "Routing recipes", each config exactly as written there (only each upstream's `url` pointed at a fake
+ * docs/configuration.md's "Routing recipes", each config exactly as written there (only each upstream's `url` pointed at a fake
  * upstream, and, where a real tool starts its own gateway, the Anthropic key read from nowhere), through the real
  * server with the official SDK and through `gateway run claude` with the real Claude Code.
  */
 
-const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const readme = readFileSync(new URL("../docs/configuration.md", import.meta.url), "utf8");
 
 /** The first block of `lang` after `heading`. */
 function blockAfter(heading: string, lang: "json" | "sh" | "text"): string {
@@ -36,10 +36,10 @@ function recipe(heading: string, urls: Record<string, string>, noKeys = false): 
   return config;
 }
 
-const BACKGROUND = "#### Claude Code's background model on a local server";
-const IMAGES = "#### Images to a vision model";
-const LONG = "#### Long contexts to a 1M-context model";
-const SUBAGENT = "#### A subagent to a named route";
+const BACKGROUND = "### Claude Code's background model on a local server";
+const IMAGES = "### Images to a vision model";
+const LONG = "### Long contexts to a 1M-context model";
+const SUBAGENT = "### A subagent to a named route";
 const CLAUDE_UA = "claude-cli/2.1.197 (external, cli)";
 const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 

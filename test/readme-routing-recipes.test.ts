@@ -15,13 +15,13 @@ import { tempConfigDir } from "./helpers/gateway.js";
 import { hasTool, privateDir, reportToolRun } from "./helpers/tools.js";
 
 /**
- * The README's own "Routing recipes" (SPEC 11: several keys, budgets, your own login), run as written: each recipe's
+ * docs/configuration.md's "Routing recipes" (SPEC 11: several keys, budgets, your own login), run as written: each recipe's
  * JSON as the config (the provider's address pointed at a fake on loopback, as a user whose server runs elsewhere
  * writes `url`), each command line as a shell runs it, through a real gateway, the official SDKs and the real Claude
  * Code.
  */
 
-const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const readme = readFileSync(new URL("../docs/configuration.md", import.meta.url), "utf8");
 const opened = closeAfterEach();
 
 /** The ```json and the ```sh block that follow a bold recipe title. */

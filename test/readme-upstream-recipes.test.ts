@@ -12,17 +12,17 @@ import { memoryKeyStore } from "./helpers/key-store.js";
 import { startFakeUpstream, type Received } from "./helpers/fake-upstream.js";
 
 /**
- * The README's "Several upstreams" recipes, run as written (their JSON, with each provider's URL pointed at a fake on
+ * docs/configuration.md's "Several upstreams" recipes, run as written (their JSON, with each provider's URL pointed at a fake on
  * loopback), against fakes that serve exactly the paths each real provider serves and refuse what lacks exactly the
  * headers it demands.
  */
 
-const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const readme = readFileSync(new URL("../docs/configuration.md", import.meta.url), "utf8");
 
-/** The JSON block that follows a bold recipe title in the README. */
+/** The JSON block that follows a bold recipe title in docs/configuration.md. */
 function recipe(title: string): Record<string, unknown> {
   const at = readme.indexOf(`**${title}`);
-  if (at < 0) throw new Error(`the README has no recipe "${title}"`);
+  if (at < 0) throw new Error(`docs/configuration.md has no recipe "${title}"`);
   return JSON.parse(/```json\n([\s\S]*?)```/.exec(readme.slice(at))![1]!) as Record<string, unknown>;
 }
 
@@ -85,7 +85,7 @@ async function start(config: Record<string, unknown>, keychain: Record<string, s
   };
 }
 
-describe("the README's recipes for several upstreams", () => {
+describe("the manual's recipes for several upstreams", () => {
   it("a remote gateway, and a local Ollama for Qwen and Llama", async () => {
     const remote = await provider({ serves: (path) => ["/v1/chat/completions", "/anthropic/v1/messages"].includes(path) || path.startsWith("/gemini/v1beta/"), accepts: (h) => h.authorization === "Bearer sk-remote" || h["x-api-key"] === "sk-remote" || h["x-goog-api-key"] === "sk-remote" });
     // Ollama's OpenAI-compatible API: chat only, and it wants no key at all.

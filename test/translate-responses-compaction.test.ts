@@ -179,9 +179,9 @@ describe("a compaction item sent back", () => {
   });
 });
 
-describe("the README", () => {
+describe("the manual's Translation page", () => {
   it("states the summary prompt and the heading of a summary sent back, as the gateway sends them", () => {
-    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const readme = readFileSync(new URL("../docs/translation.md", import.meta.url), "utf8");
     const prose = readme.replace(/\n(> |  )?/g, " ");
     expect(prose).toContain(SUMMARY_PROMPT);
     expect(prose).toContain(`"${SUMMARY_HEADING}"`);

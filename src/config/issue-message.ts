@@ -35,7 +35,7 @@ export function invalidConfig(source: Source, field: string, expected: string, v
     hint:
       source.kind === "flag"
         ? "Fix the value; `gateway <command> --help` lists every option."
-        : "Fix the value, or remove it to use the default. The README's Configuration section lists every field.",
+        : "Fix the value, or remove it to use the default. The README's Configuration section and docs/configuration.md list every field.",
   });
 }
 

@@ -70,7 +70,7 @@ async function probe(ctx: CommandContext, upstream: UpstreamConfig, kind: Kind, 
     const silent = FORMAT_NAMES.filter((format) => !answering.includes(format));
     log.success(`Formats that answer: ${answering.join(", ")}${silent.length ? ` (not ${silent.join(", ")})` : ""}.`);
     // The kind's own formats among them: a local server's Responses or messages endpoint lacks what the tools send,
-    // which the gateway's translation carries (README, Upstream kinds); all of them when none of the kind's answers.
+    // which the gateway's translation carries (docs/configuration.md, Upstream kinds); all of them when none of the kind's answers.
     const used = answering.filter((format) => kind.defaults.formats.includes(format));
     formats = used.length ? used : answering;
     if (formats.length < answering.length) log.info(`The entry uses ${formats.join(", ")}: ${kind.title}'s usual formats (list the others in its "formats" to use them).`);

@@ -65,7 +65,7 @@ export function registerRun(program: Command): void {
       const ctx = createContext();
       const ownLogin = options.ownLogin === true;
       if (ownLogin && !ctx.config.upstreams.some((upstream) => upstream.key.kind === "client")) {
-        log.warn(`No upstream has "key": "client", so the gateway answers the tool's own credential with 401. Give the upstream it should reach "key": "client" in ${ctx.config.configFile} (the README's "Claude Code with your subscription" shows how).`);
+        log.warn(`No upstream has "key": "client", so the gateway answers the tool's own credential with 401. Give the upstream it should reach "key": "client" in ${ctx.config.configFile} ("Claude Code with your subscription" in docs/configuration.md shows how).`);
       }
       const flag = portFlag(options.port);
       const port = await ensureGateway(ctx, flag, options.start);

@@ -19,7 +19,7 @@ export const COMPACT_PATH = "/v1/responses/compact";
 /** How a request asks for a compaction: the endpoint of its own, or a trigger item ending the input. */
 export type CompactionAsk = "endpoint" | "trigger";
 
-/** The instruction the routed model gets after the conversation, as the last user message (stated in the README). */
+/** The instruction the routed model gets after the conversation, as the last user message (stated in docs/translation.md). */
 export const SUMMARY_PROMPT = [
   "Stop here and write a handoff summary of this conversation instead of continuing it. The summary will replace every",
   "message above, and the work will go on from it alone, so leave out nothing the work needs: the user's goal and each",
