@@ -6,6 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { startAgentUpstream } from "./helpers/agent-upstream.js";
 import { BIN, cliEnv, runCli, runProcess, spawnCli } from "./helpers/cli.js";
 import { freePort } from "./helpers/free-port.js";
+import { hasStatusLine } from "../src/running/tool-settings.js";
 import { hasTool, privateDir, toolEnv } from "./helpers/tools.js";
 
 /**
@@ -67,6 +68,17 @@ const writeJson = (file: string, value: unknown) => {
 
 describe("Claude Code's settings files", () => {
   const claude = ["claude", "-p", "hi", "--model", "claude-sonnet-4-5"];
+
+  it("a status line of the user's own: in a settings file, or settings given on the command line either way", () => {
+    const home = privateDir("status-line-");
+    const place = { env: { HOME: home, CLAUDE_CONFIG_DIR: join(home, ".claude") }, cwd: home, platform: "linux" as const };
+    expect(hasStatusLine(place, ["-p", "hi"])).toBe(false);
+    expect(hasStatusLine(place, ["--settings", "mine.json"])).toBe(true);
+    expect(hasStatusLine(place, ["--settings=mine.json"])).toBe(true);
+    writeJson(join(home, ".claude", "settings.json"), { statusLine: { type: "command", command: "echo mine" } });
+    expect(hasStatusLine(place, ["-p", "hi"])).toBe(true);
+    rmSync(home, { recursive: true, force: true });
+  });
 
   it.skipIf(!hasTool("claude"))("env.ANTHROPIC_BASE_URL in ~/.claude/settings.json: warned before Claude Code starts, and its requests really go there", async () => {
     const { home, run, elsewhere, gatewayLog } = await setUp();

@@ -52,10 +52,12 @@ const claudeSettingsFiles = (place: RunPlace): string[] => [
 ];
 
 /**
- * Whether the user's Claude Code settings (or the project's) already have a `statusLine`: `gateway run claude` then
- * leaves it as it is (SPEC 11, Status line).
+ * Whether the user's Claude Code settings (or the project's) already have a `statusLine`, or the command line gives
+ * settings of its own (`--settings file` or `--settings=file`): `gateway run claude` then leaves the status line as it
+ * is (SPEC 11, Status line).
  */
-export const hasStatusLine = (place: RunPlace): boolean => claudeSettingsFiles(place).some((file) => readJson(file)?.statusLine !== undefined);
+export const hasStatusLine = (place: RunPlace, args: readonly string[]): boolean =>
+  args.some((arg) => arg === "--settings" || arg.startsWith("--settings=")) || claudeSettingsFiles(place).some((file) => readJson(file)?.statusLine !== undefined);
 
 /**
  * Claude Code applies the `env` block of its settings files over the environment it was started with (checked with

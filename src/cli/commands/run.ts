@@ -73,7 +73,7 @@ export function registerRun(program: Command): void {
       const address = { env, openaiBaseUrl: env.OPENAI_BASE_URL!, localKey: localKeyOf(ctx), stateDir: ctx.config.stateDir, claudeOnAnthropic: claudeOnAnthropicOnly(ctx.config) };
       const place = { env: { ...process.env, ...env }, cwd: process.cwd(), platform: process.platform, ownLogin };
       // Claude Code's status line is the gateway's, unless the user's settings (or the command line) give one.
-      const statusLine = args.includes("--settings") || hasStatusLine(place) ? undefined : statusLineCommand(flag);
+      const statusLine = hasStatusLine(place, args) ? undefined : statusLineCommand(flag);
       const launch = launchFor(command, address, { offline: options.offline === true, ownLogin, statusLine });
       for (const [path, content] of Object.entries(launch.files ?? {})) writePrivateFile(path, content);
       const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, ...launch.env };
