@@ -75,6 +75,17 @@ describe("a spent budget", () => {
     expect(gateway.records.at(-1)).toMatchObject({ status: 429, upstream: "paid", errorCode: "budget_exceeded" });
   });
 
+  it("still answers a token count the gateway makes itself (its upstream does not serve the format): it costs nothing", async () => {
+    const paid = await upstream("paid");
+    const gateway = await start({ upstreams: { paid: { url: paid.url, key: "none", formats: ["chat"], budgets: { daily: 1 } } } });
+    expect((await chat(gateway, "paid-1")).status).toBe(200);
+    expect((await chat(gateway, "paid-1")).status).toBe(429);
+    const anthropic = new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
+    const count = await anthropic.messages.countTokens({ model: "paid-1", messages: [{ role: "user", content: "hello there" }] });
+    expect(count.input_tokens).toBeGreaterThan(0);
+    expect(paid.received).toHaveLength(1);
+  });
+
   it("falls back, as if its upstream had failed before the first byte, to one whose own and the overall budget allow it", async () => {
     const [paid, spare, other] = [await upstream("paid"), await upstream("spare"), await upstream("other")];
     const gateway = await start({

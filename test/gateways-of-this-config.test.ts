@@ -2,7 +2,9 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./helpers/cli.js";
+import { closeAfterEach } from "./helpers/close-after-each.js";
 import { detach, useConfigurations } from "./helpers/detached.js";
+import { FAKE_UPSTREAM_KEY, startFakeUpstream } from "./helpers/fake-upstream.js";
 import { freePort } from "./helpers/free-port.js";
 
 /**
@@ -12,6 +14,7 @@ import { freePort } from "./helpers/free-port.js";
  */
 
 const configurations = useConfigurations("this-config-");
+const opened = closeAfterEach();
 
 /**
  * A configuration: its own config directory, the state directory given (shared, as XDG_STATE_HOME makes it), and a
@@ -94,6 +97,12 @@ describe("gateway chat through a running gateway of this configuration (issue 43
     const through = await runCli(["chat", "-m", "echo-1", "--api", "messages", "through"], mine);
     expect(through.stdout).toBe("echo: through\n");
     await expect.poll(() => cliRequests(mine), { timeout: 10_000 }).toEqual([expect.objectContaining({ model: "echo-1", status: 200 })]);
+
+    // This configuration with its default upstream overridden (GATEWAY_UPSTREAM) is not what the running one serves.
+    const elsewhere = opened(await startFakeUpstream());
+    const overridden = { ...mine, GATEWAY_UPSTREAM: elsewhere.url, GATEWAY_API_KEY: FAKE_UPSTREAM_KEY };
+    expect((await runCli(["chat", "-m", "any-model", "overridden"], overridden)).stdout).toBe("fake: overridden\n");
+    expect(elsewhere.received).toHaveLength(1);
 
     // Another configuration in the same state directory, with the same local key, starts its own.
     const other = await configuration(stateDir, shared, { upstream: "echo" });

@@ -127,6 +127,25 @@ describe("a request with its own credential", () => {
     expect(credentialsOf(own.last())).toEqual({});
   });
 
+  it("beside the local key (in another header, or Gemini's key=), it is the local key's request: the local key never goes upstream", async () => {
+    const { gateway, own } = await setup();
+    const body = JSON.stringify({ model: "claude-x", max_tokens: 5, messages: [{ role: "user", content: "hi" }] });
+    // Claude Code with ANTHROPIC_API_KEY set and gateway env's ANTHROPIC_AUTH_TOKEN: x-api-key is checked first.
+    const both = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: { ...messagesHeaders(OWN_KEY), authorization: `Bearer ${LOCAL_KEY}` }, body });
+    expect(both.status).toBe(200);
+    expect(credentialsOf(own.last())).toEqual({});
+    const gemini = await rawRequest(gateway.url, {
+      method: "POST",
+      path: `/gemini/v1beta/models/gemini-x:generateContent?key=${LOCAL_KEY}`,
+      headers: { "content-type": "application/json", "x-goog-api-key": GEMINI_OWN_KEY },
+      body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }),
+    });
+    expect(gemini.status).toBe(200);
+    expect(own.last().url).toBe("/gemini/v1beta/models/gemini-x:generateContent");
+    expect(credentialsOf(own.last())).toEqual({});
+    expect(JSON.stringify(own.received.map((r) => [r.url, r.headers]))).not.toContain(LOCAL_KEY);
+  });
+
   it("a none upstream gets no credential from it, and one that spends a key of the gateway's answers 401 in the client's shape", async () => {
     const { gateway, local, paid } = await setup();
     const toLocal = await anthropic(gateway, { apiKey: OWN_TOKEN }).messages.create({ model: "qwen3", max_tokens: 10, messages: [{ role: "user", content: "hi" }] });

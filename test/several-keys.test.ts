@@ -136,6 +136,15 @@ describe("a refused key rests, and the same request goes out at once with the ne
     expect(JSON.stringify(upstream.received.map((r) => r.headers))).not.toContain(KEYS.OTHER);
   });
 
+  it("keys that rest for no time (retry-after: 0) take the request once each, then the 429 reaches the client", async () => {
+    const upstream = await upstreamAnswering(() => ({ status: 429, headers: { "retry-after": "0" }, json: { error: { message: "busy", type: "rate_limit_error" } } }));
+    await startWith({ retries: 0, upstreams: { pool: { url: upstream.url, key: ["env:KEY_A", "env:KEY_B"] } } });
+    const res = await chat();
+    expect(res.status).toBe(429);
+    expect(JSON.parse(res.body)).toEqual({ error: { message: "busy", type: "rate_limit_error" } });
+    expect(upstream.received.map(bearer)).toEqual([KEYS.KEY_A, KEYS.KEY_B]);
+  });
+
   it("with every key resting and no fallback, the upstream's 429 reaches the client as it came", async () => {
     const upstream = await upstreamAnswering(() => ({ status: 429, headers: { "retry-after": "45" }, json: { error: { message: "quota", type: "rate_limit_error" } } }));
     await startWith({ upstreams: { pool: { url: upstream.url, key: ["env:KEY_A", "env:KEY_B"] } } });

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Json } from "../src/translate/hub.js";
-import { COMPACT_PATH, SUMMARY_HEADING, SUMMARY_PROMPT } from "../src/formats/responses/compaction.js";
+import { COMPACT_PATH, SUMMARY_PROMPT } from "../src/formats/responses/compaction.js";
+import { SUMMARY_HEADING } from "../src/translate/compaction-summary.js";
 import { responsesClient } from "../src/formats/responses/translators.js";
 import { createReasoningSeal } from "../src/translate/reasoning-seal.js";
 import type { ResponsesHints } from "../src/formats/responses/to-hub.js";

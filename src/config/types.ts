@@ -201,3 +201,6 @@ export interface EnvSecrets {
 }
 
 export const ECHO_UPSTREAM = "echo";
+
+/** How a running gateway's record, `/health` and its errors name an upstream: `echo`, or its URL's origin. */
+export const upstreamLabel = (url: string): string => (url === ECHO_UPSTREAM ? ECHO_UPSTREAM : new URL(url).origin);

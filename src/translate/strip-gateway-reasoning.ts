@@ -1,3 +1,4 @@
+import { COMPACTION_ITEMS, summaryText } from "./compaction-summary.js";
 import type { Json } from "./hub.js";
 import { SEAL_PREFIX } from "./reasoning-seal.js";
 import type { ReasoningSeal } from "./types.js";
@@ -22,8 +23,8 @@ const isThinkingOn = (thinking: unknown): boolean =>
  * A request for an upstream that serves its format natively, without the reasoning the gateway made on a translated
  * route (SPEC 10 rule 4): a Claude Code session that moved from a chat-only upstream back to Anthropic must not send
  * Anthropic a thinking block signed by the gateway (it answers 400 `Invalid signature in thinking block`, for good:
- * research table E row 8), nor Codex a Responses upstream an `encrypted_content` it cannot read, nor Gemini CLI
- * Google a `thoughtSignature` it did not make (a call's gets Gemini CLI's own stand-in instead). Every block in the
+ * research table E row 8), nor Codex a Responses upstream an `encrypted_content` it cannot read (a compaction's
+ * becomes its summary), nor Gemini CLI Google a `thoughtSignature` it did not make (a call's gets Gemini CLI's own stand-in instead). Every block in the
  * gateway's format goes, the ones another install signed too (a config directory made anew): the provider can check
  * none of them. A turn left with no content goes as well (Anthropic refuses an empty one, and joins the user turns
  * around it into one). Everything else is kept as it came, in its order. Undefined when there is nothing to remove:
@@ -57,11 +58,19 @@ export function stripGatewayReasoning(bytes: Buffer | undefined, seal: Reasoning
     if (loopLostThinking && isThinkingOn(body.thinking)) delete body.thinking;
   }
   if (Array.isArray(body.input)) {
-    const kept = (body.input as (Item | null)[]).filter((item) => !(item?.type === "reasoning" && typeof item.encrypted_content === "string" && seal.marks(item.encrypted_content)));
-    if (kept.length !== body.input.length) {
+    // A compaction the gateway made on a translated route becomes its summary, as there (SPEC 11): OpenAI cannot
+    // read the envelope, and would refuse every later request of the session.
+    body.input = (body.input as (Item | null)[]).flatMap((item) => {
+      if (typeof item?.encrypted_content !== "string" || !seal.marks(item.encrypted_content)) return [item];
+      if (item.type === "reasoning") {
+        removed = true;
+        return [];
+      }
+      if (!COMPACTION_ITEMS.has(item.type)) return [item];
       removed = true;
-      body.input = kept;
-    }
+      const text = summaryText(item as Json, seal);
+      return text ? [{ type: "message", role: "user", content: [{ type: "input_text", text }] }] : [];
+    });
   }
   if (Array.isArray(body.contents)) {
     for (const content of body.contents as ({ parts?: unknown } | null)[]) {

@@ -1,5 +1,5 @@
 import type { GatewayConfig, UpstreamConfig } from "../config/index.js";
-import { ECHO_UPSTREAM } from "../config/index.js";
+import { ECHO_UPSTREAM, upstreamLabel } from "../config/index.js";
 import type { EchoServer } from "../echo/echo-server.js";
 import { createDispatcher } from "./create-dispatcher.js";
 import type { KeySource } from "./key-source.js";
@@ -39,7 +39,7 @@ export async function openUpstreams(config: GatewayConfig, keySourceFor: KeySour
         createUpstream({
           config: upstreamConfig,
           base,
-          label: echo ? ECHO_UPSTREAM : base.origin,
+          label: upstreamLabel(upstreamConfig.url),
           keySource: keySourceFor(upstreamConfig),
           dispatcher: () => createDispatcher(base, upstreamConfig.timeouts),
           secrets,

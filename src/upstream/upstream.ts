@@ -127,6 +127,9 @@ export function createUpstream(options: UpstreamOptions) {
 
   async function send(call: UpstreamCall): Promise<UpstreamReply> {
     let taken = await takeKey();
+    // The keys this round has tried: each takes the request once per round, so keys that rest for no time at all
+    // (`retry-after: 0`, or a date already past) cannot hand it back and forth forever.
+    const tried = new Set([taken.key]);
     let keyRefreshed = false;
     let retries = 0;
     for (let attempts = 1; ; attempts++) {
@@ -160,7 +163,8 @@ export function createUpstream(options: UpstreamOptions) {
       // their waits below apply only once every key rests.
       if (keys.answered(taken, status, response.headers["retry-after"])) {
         const next = await takeKey();
-        if (next.awake) {
+        if (next.awake && !tried.has(next.key)) {
+          tried.add(next.key);
           taken = next;
           keyRefreshed = false;
           await response.body.dump();
@@ -172,7 +176,9 @@ export function createUpstream(options: UpstreamOptions) {
       retries++;
       await response.body.dump();
       await pause(delay, call.signal);
+      tried.clear();
       if (keys.several) taken = await takeKey();
+      tried.add(taken.key);
     }
   }
 

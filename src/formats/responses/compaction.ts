@@ -28,8 +28,6 @@ export const SUMMARY_PROMPT = [
   "error messages exact. Do not call any tool: answer with the summary alone.",
 ].join(" ");
 
-/** What opens a summary sent back later, so the model reads it as the earlier turns it stands for. */
-export const SUMMARY_HEADING = "Summary of the earlier part of this conversation (the turns it replaces were compacted away):";
 
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -46,15 +44,6 @@ export const compactionItem = (id: string, summary: string, seal: ReasoningSeal)
   type: "compaction",
   encrypted_content: seal.sealSummary(summary),
 });
-
-/**
- * The text a `compaction` or `context_compaction` item stands for in the conversation: its summary under
- * `SUMMARY_HEADING` when the gateway sealed it, undefined when it did not (another provider's, a forgery, an edit).
- */
-export function summaryText(item: Json, seal: ReasoningSeal): string | undefined {
-  const summary = typeof item.encrypted_content === "string" ? seal.openSummary(item.encrypted_content) : undefined;
-  return summary ? `${SUMMARY_HEADING}\n\n${summary}` : undefined;
-}
 
 /**
  * The user messages of a compaction endpoint's input, as they came: the API answers "all user messages, followed by

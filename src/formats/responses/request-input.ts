@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { HubMessage, HubTool, Json } from "../../translate/hub.js";
 import type { TranslateContext } from "../../translate/types.js";
 import { createConversation, type Conversation } from "./conversation.js";
-import { summaryText } from "./compaction.js";
+import { summaryText } from "../../translate/compaction-summary.js";
 import { hubParts, toolOutput } from "./request-content.js";
 import type { ToolNames } from "../../translate/tool-names.js";
 

@@ -1,10 +1,24 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { badRequest, unauthorized } from "../../errors/index.js";
+import { OWN_CREDENTIALS } from "../../credential-headers.js";
+import { bearerToken } from "../../formats/bearer.js";
 import type { Family } from "../../formats/index.js";
 import { checkRepeatedHeaders } from "./guard.js";
 
 /** The shape of a gateway's local key (`local-key/local-key.ts`): one of another gateway, or an old one, is never passed on. */
 const LOCAL_KEY_SHAPE = /^gw-[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Whether any carrier of the request holds the local key: each credential header (a bearer without its scheme) and a
+ * query `key=`. A request that sends its own credential beside the local key (Claude Code with both
+ * `ANTHROPIC_API_KEY` and `gateway env`'s token) is served as the local key's, so the local key never goes upstream
+ * with a credential that is passed on.
+ */
+function carriesLocalKey(headers: IncomingHttpHeaders, query: string, keyMatches: (presented: string | undefined) => boolean): boolean {
+  const values = OWN_CREDENTIALS.flatMap((name) => [headers[name] ?? []].flat()).map((value) => bearerToken(value) ?? value);
+  if (query.length > 4) values.push(...new URLSearchParams(query).getAll("key"));
+  return values.some((value) => keyMatches(value));
+}
 
 /** How a request proved it may be served: the local key, or a credential of its own (SPEC 11, Your own login). */
 export type Credential = "local" | "own";
@@ -26,7 +40,8 @@ export function authenticate(
 ): Credential {
   checkRepeatedHeaders(repeatedHeader);
   const presented = family.auth.presentedKey(headers, query);
-  const credential = keyMatches(presented) ? "local" : ownLogins && presented !== undefined && !LOCAL_KEY_SHAPE.test(presented) ? "own" : undefined;
+  const credential =
+    keyMatches(presented) || (ownLogins && carriesLocalKey(headers, query, keyMatches)) ? "local" : ownLogins && presented !== undefined && !LOCAL_KEY_SHAPE.test(presented) ? "own" : undefined;
   if (credential === undefined) {
     throw unauthorized(`Missing or wrong local key. Send ${family.auth.keyHint} with the key printed by \`gateway env\`.`);
   }

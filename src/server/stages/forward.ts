@@ -54,14 +54,6 @@ export async function forward(x: Exchange, ctx: GatewayContext, request: ClientR
   for (let i = 0; ; i++) {
     const upstream = candidates[i]!;
     const last = i === candidates.length - 1;
-    // SPEC 11, Budgets: over its budget (or the overall one), an upstream is not sent the request: it fails as if
-    // before the first byte, so the fallback list goes on, or the budget's 429 is the answer.
-    const spent = ctx.spend.refusal(upstream, route.model);
-    if (spent) {
-      if (last) return { kind: "failed", upstream, tried, plan: undefined, error: budgetSpent(spent, ctx.config.configFile) };
-      tried.push({ upstream: upstream.name, failure: `budget ${spent.period}`, durationMs: 0 });
-      continue;
-    }
     let plan: RoutePlan;
     try {
       plan = planRoute(x, ctx, request, route, upstream);
@@ -69,6 +61,15 @@ export async function forward(x: Exchange, ctx: GatewayContext, request: ClientR
       return { kind: "failed", upstream, tried, plan: undefined, error };
     }
     if (plan.call === undefined) return { kind: "local", upstream, tried, plan };
+    // SPEC 11, Budgets: over its budget (or the overall one), an upstream is not sent the request: it fails as if
+    // before the first byte, so the fallback list goes on, or the budget's 429 is the answer. What the gateway
+    // answers itself (a token count in a format the upstream does not serve) costs nothing, and is answered.
+    const spent = ctx.spend.refusal(upstream, route.model);
+    if (spent) {
+      if (last) return { kind: "failed", upstream, tried, plan: undefined, error: budgetSpent(spent, ctx.config.configFile) };
+      tried.push({ upstream: upstream.name, failure: `budget ${spent.period}`, durationMs: 0 });
+      continue;
+    }
     const { transform } = plan;
     const { capture } = x;
     transform.sending(upstream.name);
