@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { claimPath } from "../src/formats/index.js";
-import { ClientRequest, NOT_PARSED_YET } from "../src/request/client-request.js";
+import { CheckedAsLatin1, ClientRequest } from "../src/request/client-request.js";
 import { LOCAL_KEY, useGatewayPair } from "./helpers/gateway.js";
 import { messagesHeaders, rawRequest } from "./helpers/http.js";
 
@@ -81,10 +81,33 @@ describe("a passthrough body beyond ASCII, checked without being parsed as UTF-8
 });
 
 describe("a request whose body is not parsed yet", () => {
+  const checkedOnly = (body: unknown) => {
+    const bytes = Buffer.from(JSON.stringify(body));
+    const endpoint = claimPath("POST", PATH, {}, { messages: "anthropic", gemini: "gemini" })!;
+    return new ClientRequest(endpoint, "", {}, bytes, new CheckedAsLatin1(JSON.parse(bytes.toString("latin1")) as Record<string, unknown>), "m", false);
+  };
+
+  it("finds a route tag opening its first user message, its name read as UTF-8, and none that a later text only names", () => {
+    const tagged = checkedOnly({ model: "m", max_tokens: 8, messages: [{ role: "user", content: "  <gateway-route>revue→日本</gateway-route> Review this →" }] });
+    expect(tagged.routeTags().map((tag) => [tag.name, tag.rest])).toEqual([["revue→日本", "Review this →"]]);
+    const named = checkedOnly({
+      model: "m",
+      max_tokens: 8,
+      messages: [
+        { role: "user", content: "Read route-tag.ts →" },
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "Read", input: { path: "route-tag.ts" } }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "const TAG = /^\\s*<gateway-route>([^<]*)<\\/gateway-route>/; // →" }] },
+      ],
+    });
+    expect(named.routeTags()).toEqual([]);
+    expect(named.withoutRouteTags()).toBeUndefined();
+  });
+
+
   it("parses it as UTF-8 the first time it is read, and answers questions about it", () => {
     const body = { model: "m", max_tokens: 8, tools: [{ name: "Read→日本", input_schema: {} }], messages: [{ role: "user", content: "🚀" }] };
     const endpoint = claimPath("POST", PATH, {}, { messages: "anthropic", gemini: "gemini" })!;
-    const request = new ClientRequest(endpoint, "", {}, Buffer.from(JSON.stringify(body)), NOT_PARSED_YET, "m", false);
+    const request = new ClientRequest(endpoint, "", {}, Buffer.from(JSON.stringify(body)), new CheckedAsLatin1(JSON.parse(Buffer.from(JSON.stringify(body)).toString("latin1")) as Record<string, unknown>), "m", false);
     expect(request.json).toEqual(body);
     expect(request.json).toBe(request.json);
     expect(request.tools()).toEqual(["Read→日本"]);

@@ -7,7 +7,7 @@ import { countHubTokens, hubTokenBounds } from "../translate/count-tokens.js";
 import type { HubRequest } from "../translate/hub.js";
 import { randomIds } from "../translate/ids.js";
 import type { ReasoningSeal } from "../translate/index.js";
-import { findRouteTags, withoutRouteTags, type FoundTag } from "./route-tag.js";
+import { findRouteTags, mayHoldRouteTag, withoutRouteTags, type FoundTag } from "./route-tag.js";
 
 type Json = Record<string, unknown>;
 
@@ -15,10 +15,14 @@ type Json = Record<string, unknown>;
 const UNASKED = Symbol("unasked");
 
 /**
- * A body known to be a JSON object, not parsed yet: a passthrough request's body is only checked (SPEC 3.5), and
- * parsed the first time something reads it (a translation, a route's question, a token estimate).
+ * A body known to be a JSON object, not parsed as UTF-8 yet: a passthrough request's body is only checked (SPEC 3.5)
+ * from its latin1 text, and parsed the first time something reads its values (a translation, a route's question, a
+ * token estimate). What the check parsed keeps the body's structure and its ASCII exactly (keys, roles, types), so
+ * it can say where a route tag could be without decoding anything.
  */
-export const NOT_PARSED_YET = Symbol("not parsed yet");
+export class CheckedAsLatin1 {
+  constructor(readonly body: Json) {}
+}
 
 /**
  * The request as the client sent it, read once (`server/stages/read-request.ts`) and checked: what routing and
@@ -49,9 +53,9 @@ export class ClientRequest {
   #tags: readonly FoundTag[] | undefined;
   #hub: HubRequest | undefined | typeof UNASKED = UNASKED;
   #inputTokens: Promise<number | undefined> | undefined;
-  #json: Json | undefined | typeof NOT_PARSED_YET;
+  #json: Json | undefined | CheckedAsLatin1;
 
-  constructor(endpoint: Endpoint, query: string, headers: IncomingHttpHeaders, bytes: Buffer | undefined, json: Json | undefined | typeof NOT_PARSED_YET, model: string | undefined, stream: boolean, ownCredential = false) {
+  constructor(endpoint: Endpoint, query: string, headers: IncomingHttpHeaders, bytes: Buffer | undefined, json: Json | undefined | CheckedAsLatin1, model: string | undefined, stream: boolean, ownCredential = false) {
     this.endpoint = endpoint;
     this.query = query;
     this.headers = headers;
@@ -64,7 +68,7 @@ export class ClientRequest {
 
   /** The body parsed, for model calls and counts; undefined for passthrough paths and bodies that are not a JSON object. */
   get json(): Json | undefined {
-    if (this.#json === NOT_PARSED_YET) this.#json = parseJsonObject(this.bytes?.toString("utf8") ?? "");
+    if (this.#json instanceof CheckedAsLatin1) this.#json = parseJsonObject(this.bytes?.toString("utf8") ?? "");
     return this.#json;
   }
 
@@ -105,8 +109,11 @@ export class ClientRequest {
 
   /** The route tags that open its system prompt's texts or its first user message's, in that order. */
   routeTags(): readonly FoundTag[] {
-    // Bytes without the tag's name hold no tag: a passthrough body is then neither parsed nor walked for one.
+    // Bytes without the tag's name hold no tag; nor does a body whose checked text has no tag where one may stand (a
+    // session's files can name it anywhere else): a passthrough body is then not decoded to look for one.
     if (this.bytes !== undefined && this.bytes.indexOf("gateway-route") < 0) this.#tags ??= [];
+    const checked = this.#json instanceof CheckedAsLatin1 ? this.#json.body : undefined;
+    if (checked && this.endpoint.format && !mayHoldRouteTag(checked, this.endpoint.format.facts.tagPlaces(checked))) this.#tags ??= [];
     this.#tags ??= this.#ask((facts, body) => findRouteTags(body, facts.tagPlaces(body))) ?? [];
     return this.#tags;
   }

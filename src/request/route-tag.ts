@@ -20,6 +20,17 @@ export interface FoundTag {
 
 const valueAt = (body: unknown, path: BodyPath): unknown => path.reduce<unknown>((value, key) => (value as Record<string | number, unknown> | undefined)?.[key], body);
 
+/**
+ * Whether a text at `places` holds the tag's opening anywhere: true for every body `findRouteTags` finds a tag in,
+ * and read as well from a body parsed from its latin1 text (the opening is ASCII, found there as in UTF-8).
+ */
+export function mayHoldRouteTag(body: Json, places: readonly BodyPath[]): boolean {
+  return places.some((path) => {
+    const text = valueAt(body, path);
+    return typeof text === "string" && text.includes("<gateway-route>");
+  });
+}
+
 /** The tags opening the texts at `places` (the format says where those are), in the order of the places. */
 export function findRouteTags(body: Json, places: readonly BodyPath[]): FoundTag[] {
   const found: FoundTag[] = [];

@@ -6,7 +6,7 @@ import type { Credential } from "./authenticate.js";
 import { checkBody, textToCheck } from "./check-body.js";
 import { readBody } from "./read-body.js";
 import type { Endpoint } from "../../formats/index.js";
-import { ClientRequest, NOT_PARSED_YET } from "../../request/client-request.js";
+import { CheckedAsLatin1, ClientRequest } from "../../request/client-request.js";
 
 const NO_BODY_METHODS = new Set(["GET", "HEAD"]);
 
@@ -52,7 +52,7 @@ export function checkRequest(headers: IncomingHttpHeaders, endpoint: Endpoint, q
   if (!checked) return new ClientRequest(endpoint, query, headers, bytes, undefined, modelNamed(endpoint, bytes), stream, ownCredential);
   const named = endpoint.pathModel ?? (typeof checked.model === "string" ? checked.model : undefined);
   if (bytes === undefined || ownText || named === undefined || !BEYOND_ASCII.test(named)) {
-    return new ClientRequest(endpoint, query, headers, bytes, ownText ? checked : NOT_PARSED_YET, named, stream, ownCredential);
+    return new ClientRequest(endpoint, query, headers, bytes, ownText ? checked : new CheckedAsLatin1(checked), named, stream, ownCredential);
   }
   const json = parseJsonObject(bytes.toString("utf8"));
   return new ClientRequest(endpoint, query, headers, bytes, json, endpoint.pathModel ?? (typeof json?.model === "string" ? json.model : undefined), stream, ownCredential);
