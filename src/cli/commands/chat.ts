@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createInterface, type Interface } from "node:readline/promises";
 import { Option, type Command } from "commander";
 import { openLocalGateway, runningGateway, type LocalGateway } from "../../chat/local-gateway.js";
-import { CONFIG_FILE_NAME, readEnvSecrets, upstreamLabel, type GatewayConfig } from "../../config/index.js";
+import { CONFIG_FILE_NAME, readEnvSecrets, upstreamLabel } from "../../config/index.js";
 import { readReply, streamReply } from "../../chat/read-reply.js";
 import { UsageError } from "../../errors/index.js";
 import { FAMILY_NAMES, familyNamed } from "../../formats/families.js";
@@ -66,22 +66,17 @@ function configChangedSince(configDir: string, startedAt: string): boolean {
   }
 }
 
-/** The default upstream as a running gateway's record names it: one started with another `--upstream` differs. */
-function defaultLabel(config: GatewayConfig): string {
-  const entry = config.upstreams.find((upstream) => upstream.name === config.defaultUpstream) ?? config.upstreams[0]!;
-  return upstreamLabel(entry.url);
-}
-
 /**
- * A running gateway of this configuration (its record names this config directory and this default upstream, it
- * takes this user's local key, it started after config.json last changed): the same routes and aliases, with its
- * keys already loaded and its server already warm, so a one-off prompt goes there rather than starting its own.
+ * A running gateway of this configuration (its record names this config directory and this default upstream, as one
+ * started with another `--upstream` does not; it takes this user's local key; it started after config.json last
+ * changed): the same routes and aliases, with its keys already loaded and its server already warm, so a one-off
+ * prompt goes there rather than starting its own.
  */
 async function runningGatewayOf(ctx: CommandContext): Promise<LocalGateway | undefined> {
   const localKey = peekLocalKey(ctx.config.configDir, readEnvSecrets(ctx.env).localKey);
   if (!localKey) return undefined;
   const live = (await liveGateways(ctx.config, localKey)).find((gateway) => gateway.thisConfig && gateway.owner === "yours");
-  if (!live?.record || live.record.upstream !== defaultLabel(ctx.config) || configChangedSince(ctx.config.configDir, live.record.startedAt)) return undefined;
+  if (!live?.record || live.record.upstream !== upstreamLabel(ctx.config.upstream) || configChangedSince(ctx.config.configDir, live.record.startedAt)) return undefined;
   return runningGateway(live.port, localKey);
 }
 

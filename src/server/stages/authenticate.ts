@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { badRequest, unauthorized } from "../../errors/index.js";
-import { OWN_CREDENTIALS } from "../../credential-headers.js";
+import { ownCredentialValues } from "../../credential-headers.js";
 import { bearerToken } from "../../formats/bearer.js";
 import type { Family } from "../../formats/index.js";
 import { checkRepeatedHeaders } from "./guard.js";
@@ -15,7 +15,7 @@ const LOCAL_KEY_SHAPE = /^gw-[A-Za-z0-9_-]{43}$/;
  * with a credential that is passed on.
  */
 function carriesLocalKey(headers: IncomingHttpHeaders, query: string, keyMatches: (presented: string | undefined) => boolean): boolean {
-  const values = OWN_CREDENTIALS.flatMap((name) => [headers[name] ?? []].flat()).map((value) => bearerToken(value) ?? value);
+  const values = ownCredentialValues(headers, undefined).map((value) => bearerToken(value) ?? value);
   if (query.length > 4) values.push(...new URLSearchParams(query).getAll("key"));
   return values.some((value) => keyMatches(value));
 }
