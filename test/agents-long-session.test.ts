@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ShellTool } from "./helpers/agent-upstream.js";
+import { qwenShell, type ShellTool } from "./helpers/agent-upstream.js";
 import { agentRuns } from "./helpers/agent-run.js";
 import { BIN } from "./helpers/cli.js";
 import { PAUSED, startLongSession } from "./helpers/long-session.js";
@@ -108,6 +108,6 @@ describe("a long session through gateway run, on a chat-only upstream", () => {
 
   it.skipIf(!hasTool("qwen"))("Qwen Code: twelve run_shell_command calls and a chat compression, every result paired, the summary kept", async () => {
     reportToolRun("qwen", "native", "chat");
-    await longSession({ name: "run_shell_command", args: shell }, [["qwen", "-m", "agent-model", "-p", PROMPT, "--yolo"]], { hugePrompt: 175_000 });
+    await longSession(qwenShell("Print a step number"), [["qwen", "-m", "agent-model", "-p", PROMPT, "--yolo"]], { hugePrompt: 175_000 });
   }, 300_000);
 });

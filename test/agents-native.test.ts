@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startAgentUpstream, type ShellTool } from "./helpers/agent-upstream.js";
+import { qwenShell, startAgentUpstream, type ShellTool } from "./helpers/agent-upstream.js";
 import { agentRuns } from "./helpers/agent-run.js";
 import { hasTool, reportToolRun } from "./helpers/tools.js";
 
@@ -58,7 +58,7 @@ describe("real tools on an upstream of their own format", () => {
 
   it.skipIf(!hasTool("qwen"))("Qwen Code runs run_shell_command on a chat upstream and prints the final text", async () => {
     reportToolRun("qwen", "native", "chat");
-    const { upstream, run } = await setUp({ name: "run_shell_command", args: shell }, "chat");
+    const { upstream, run } = await setUp(qwenShell("Add two numbers"), "chat");
     const result = await run(["qwen", "-m", "agent-model", "-p", "Run the shell command and report its output.", "--yolo"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(FINAL);

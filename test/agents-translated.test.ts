@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startAgentUpstream, type ShellTool } from "./helpers/agent-upstream.js";
+import { qwenShell, startAgentUpstream, type ShellTool } from "./helpers/agent-upstream.js";
 import { agentRuns } from "./helpers/agent-run.js";
 import { hasTool, reportToolRun } from "./helpers/tools.js";
 
@@ -67,7 +67,7 @@ describe("real tools on translated routes", () => {
 
   it.skipIf(!hasTool("qwen"))("Qwen Code runs run_shell_command on a messages-only upstream and prints the final text", async () => {
     reportToolRun("qwen", "translated", "messages");
-    const { run } = await setUp({ name: "run_shell_command", args: (command) => ({ command, description: "Add two numbers" }) }, "messages");
+    const { run } = await setUp(qwenShell("Add two numbers"), "messages");
     const result = await run(["qwen", "-m", "agent-model", "-p", "Run the shell command and report its output.", "--yolo"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(FINAL);

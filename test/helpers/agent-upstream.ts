@@ -43,6 +43,17 @@ export interface ShellTool {
   custom?: boolean;
 }
 
+/**
+ * Qwen Code's run_shell_command with `description`. Its one-shot mode runs commands without a terminal and, when the
+ * child process exits, reads the output it has so far (0.24.4's `childProcessFallback` settles on `exit`, which Node
+ * may emit before the last stdout data): on a busy machine a command as quick as `expr 40 + 2` is reported as
+ * "Output: (empty)". Staying alive half a second after printing lets Qwen Code read what the command printed.
+ */
+export const qwenShell = (description: string): ShellTool => ({
+  name: "run_shell_command",
+  args: (command) => ({ command: `${command}; sleep 0.5`, description }),
+});
+
 /** The request a play decides on: its conversation read whatever its format. */
 export type AgentRequest = Conversation & { format: "chat" | "messages" | "responses" | "gemini"; request: Received };
 
