@@ -25,6 +25,9 @@ const WORDINGS: readonly Wording[] = [
   // vLLM since its renderer checks the length (vllm/renderers/params.py `_token_len_check`): "... However, you
   // requested 1000 output tokens and your prompt contains at least 9000 input tokens, for a total of at least 10000 tokens."
   { pattern: /maximum context length is (\d+) tokens\. However, you requested \d+ output tokens and your prompt contains (?:at least )?\d+ input tokens, for a total of (?:at least )?(\d+) tokens/i, tokens: 2, maximum: 1 },
+  // vLLM's serving layer (vllm/entrypoints/openai/serving_engine.py): "This model's maximum context length is 4096
+  // tokens. However, your request has 5000 input tokens. Please reduce the length of the input messages."
+  { pattern: /maximum context length is (\d+) tokens\.? However, your request has (\d+) input tokens/i, tokens: 2, maximum: 1 },
   // Older vLLM ("However, you requested 40000 tokens (39000 in the messages, 1000 in the completion)") and
   // OpenRouter ("This endpoint's maximum context length is 131072 tokens. However, you requested about 140000 tokens").
   { pattern: /maximum context length is (\d+) tokens\. However, you requested (?:about )?(\d+) tokens/i, tokens: 2, maximum: 1 },

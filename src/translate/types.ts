@@ -35,7 +35,11 @@ export interface UpstreamEvent {
 }
 
 /** What the hub stream carries: chat chunks, or an upstream error that ends the stream. */
-export type HubStreamItem = { type: "chunk"; chunk: HubChunk } | { type: "error"; error: ErrorFields };
+/**
+ * An item of an upstream's stream as the hub reads it. An error keeps the upstream's own error object (`detail`) for
+ * the numbers some servers put beside their words (llama.cpp's `n_prompt_tokens` and `n_ctx` on a context overflow).
+ */
+export type HubStreamItem = { type: "chunk"; chunk: HubChunk } | { type: "error"; error: ErrorFields; detail?: Record<string, unknown> };
 
 /**
  * Hub stream -> one client format, as a state machine fed one item at a time. Every method returns the client

@@ -3,15 +3,21 @@ import type { HubChunk, HubReply } from "../../translate/hub.js";
 import type { ErrorFields, HubStreamItem, UpstreamEvent, UpstreamSide, UpstreamToHubStream } from "../../translate/types.js";
 
 /** The message of an upstream's `{"error": ...}` object (chat, messages and Gemini all nest it so), or a default. */
-export function errorMessageOf(error: unknown, fallback = "The upstream reported an error in the middle of the reply."): string {
+function errorMessageOf(error: unknown, fallback = "The upstream reported an error in the middle of the reply."): string {
   if (typeof error === "string" && error) return error;
   const message = (error as { message?: unknown } | undefined)?.message;
   return typeof message === "string" && message ? message : fallback;
 }
 
 /** An error reported inside an upstream stream: SPEC section 5's `api_error`, with the upstream's words. */
-export function streamError(message: string): ErrorFields {
+function streamError(message: string): ErrorFields {
   return { status: 502, type: "api_error", message, param: null, code: "upstream_error" };
+}
+
+/** An upstream stream's `{"error": ...}` (chat's and messages' alike) as the hub's error item, its object kept. */
+export function streamErrorItem(error: unknown): HubStreamItem {
+  const item: HubStreamItem = { type: "error", error: streamError(errorMessageOf(error)) };
+  return typeof error === "object" && error !== null && !Array.isArray(error) ? { ...item, detail: error as Record<string, unknown> } : item;
 }
 
 /**
@@ -24,7 +30,7 @@ export function chatStreamToHub(): UpstreamToHubStream {
   return {
     push(event: UpstreamEvent): HubStreamItem[] {
       const value = event.data;
-      if (value.error !== undefined && value.error !== null) return [{ type: "error", error: streamError(errorMessageOf(value.error)) }];
+      if (value.error !== undefined && value.error !== null) return [streamErrorItem(value.error)];
       const chunk = value as unknown as HubChunk;
       if (Array.isArray(chunk.choices) && chunk.choices.some((choice) => choice?.finish_reason === "error")) {
         return [{ type: "error", error: streamError("The upstream ended the reply with an error.") }];

@@ -1,4 +1,4 @@
-import { errorMessageOf, streamError } from "../chat/chat-upstream.js";
+import { streamErrorItem } from "../chat/chat-upstream.js";
 import type { HubChunk, HubUsage } from "../../translate/hub.js";
 import type { HubStreamItem, TranslateContext, UpstreamEvent, UpstreamToHubStream } from "../../translate/types.js";
 import { finishReasonOf } from "./stop-reasons.js";
@@ -78,7 +78,7 @@ export function messagesStreamToHub(ctx: TranslateContext): UpstreamToHubStream 
           return [chunk({}, finishReasonOf(delta.stop_reason, toolBlocks > 0), hubUsageOf({ ...started, ...countsOf(data.usage) }))];
         }
         case "error":
-          return [{ type: "error", error: streamError(errorMessageOf(data.error)) }];
+          return [streamErrorItem(data.error)];
         default:
           return [];
       }

@@ -22,7 +22,7 @@ const AFTER_END_LIMIT = 64 * 1024;
  */
 function worded(items: HubStreamItem[], t: Translation): HubStreamItem[] {
   if (!items.some((item) => item.type === "error")) return items;
-  return items.map((item) => (item.type === "error" ? { type: "error", error: streamErrorFields(t, item.error) } : item));
+  return items.map((item) => (item.type === "error" ? { type: "error", error: streamErrorFields(t, item.error, item.detail) } : item));
 }
 
 /** What a translated stream is told by the gateway that runs it. */

@@ -44,12 +44,13 @@ export const upstreamErrorFields = (t: Translation, status: number, bodyText: st
 
 /**
  * An error inside an upstream's stream (`{"error": ...}` as an event) as the client's format says it, as an error
- * reply is: its message redacted, a context overflow in the words the client's tool recovers from.
+ * reply is: its message redacted, a context overflow in the words the client's tool recovers from, read with the
+ * upstream's error object (`detail`) as an error reply's is, so that both say the same numbers.
  */
-export function streamErrorFields(t: Translation, error: ErrorFields): ErrorFields {
+export function streamErrorFields(t: Translation, error: ErrorFields, detail?: Record<string, unknown>): ErrorFields {
   const message = t.secrets.redact(error.message);
   const fields = { ...error, message };
-  return t.from.wordUpstreamError({ fields, upstreamType: undefined, upstreamCode: undefined, overflow: contextOverflowOf(error.status, message, error.code) });
+  return t.from.wordUpstreamError({ fields, upstreamType: undefined, upstreamCode: undefined, overflow: contextOverflowOf(error.status, message, error.code, detail) });
 }
 
 /** An upstream error reply (status >= 400), read whole, as the client's error. */
