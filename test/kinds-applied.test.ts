@@ -197,3 +197,42 @@ describe("a model's context window from its server's model list (SPEC 11, Kinds:
     expect(upstream.received.filter((request) => request.method === "GET")).toHaveLength(1);
   });
 });
+
+describe("a model list asked in its kind's own shape (SPEC 11, Kinds: model list shape)", () => {
+  /** A server that lists `ids` at /v1/models in OpenAI's shape (as DeepSeek and Ollama do, whatever headers come) and knows no other list. */
+  const openAiLister = (ids: readonly string[]) => (request: Received) =>
+    request.method === "GET" && request.path === "/v1/models"
+      ? { json: { object: "list", data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "library" })) } }
+      : { status: 404, json: { error: { message: `no route ${request.path}` } } };
+
+  /** A messages-shaped list (Claude Code's model picker asks this way): status, partial header and body. */
+  async function messagesList(url: string) {
+    const reply = await fetch(`${url}/v1/models`, { headers: { "x-api-key": LOCAL_KEY, "anthropic-version": "2023-06-01" } });
+    return { status: reply.status, partial: reply.headers.get("x-gateway-partial"), body: (await reply.json()) as { data: Record<string, unknown>[] } };
+  }
+
+  it("DeepSeek and an Ollama that serves messages too are asked at /v1/models, and every entry comes back in the messages shape", async () => {
+    const deepseek = opened(await startFakeUpstream({ script: openAiLister(["deepseek-chat"]) }));
+    const ollama = opened(await startFakeUpstream({ script: openAiLister(["qwen3:8b"]) }));
+    const gateway = opened(
+      await startTestGateway(undefined, {
+        file: { upstream: "deepseek", upstreams: { deepseek: { kind: "deepseek", url: deepseek.url, key: "none" }, ollama: { kind: "ollama", url: ollama.url, formats: ["chat", "messages"] } } },
+      }),
+    );
+    const { status, partial, body } = await messagesList(gateway.url);
+    expect([status, partial]).toEqual([200, null]);
+    expect(body.data.map((entry) => entry.id)).toEqual(["deepseek-chat", "qwen3:8b"]);
+    for (const entry of body.data) expect(entry).toMatchObject({ type: "model", display_name: expect.any(String), created_at: expect.any(String) });
+    for (const server of [deepseek, ollama]) expect(server.received.map((request) => `${request.method} ${request.path}`)).toEqual(["GET /v1/models"]);
+  });
+
+  it("a DeepSeek alone is not passed through from a list it does not have: the Anthropic SDK lists its models", async () => {
+    const deepseek = opened(await startFakeUpstream({ script: openAiLister(["deepseek-chat", "deepseek-reasoner"]) }));
+    const gateway = opened(await startTestGateway(undefined, { file: { upstream: "deepseek", upstreams: { deepseek: { kind: "deepseek", url: deepseek.url, key: "none" } } } }));
+    const client = new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
+    const ids: string[] = [];
+    for await (const model of client.models.list()) ids.push(model.id);
+    expect(ids).toEqual(["deepseek-chat", "deepseek-reasoner"]);
+    expect(deepseek.received.map((request) => `${request.method} ${request.path}`)).toEqual(["GET /v1/models"]);
+  });
+});

@@ -35,7 +35,7 @@ export interface CatalogRequest {
 type Listing = { upstream: Upstream; entries: Json[] } | { upstream: Upstream; reply: UpstreamReply } | { upstream: Upstream; error: Error };
 
 async function list(upstream: Upstream, family: Family, request: CatalogRequest): Promise<Listing> {
-  const shape = upstream.families.includes(family) ? family : upstream.families[0]!;
+  const shape = upstream.listShape(family);
   try {
     const reply = await upstream.send({
       family: shape,
@@ -64,7 +64,7 @@ async function list(upstream: Upstream, family: Family, request: CatalogRequest)
 /**
  * Every upstream's catalog in `family`'s shape, fetched concurrently (each bounded by its first-byte timeout, so one
  * that hangs costs the slowest answer, not the sum), in file order with the default first; an upstream that lists
- * in another shape is asked in one it serves and its entries converted (`id` <-> `models/<id>`). Each id is kept
+ * in another shape (`Upstream.listShape`) is asked in that one and its entries converted (`id` <-> `models/<id>`). Each id is kept
  * once, from the first upstream that listed it.
  */
 export async function collectCatalog(upstreams: UpstreamSet, family: Family, request: CatalogRequest): Promise<Catalog> {

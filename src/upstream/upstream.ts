@@ -183,6 +183,10 @@ export function createUpstream(options: UpstreamOptions) {
   }
 
   const { modelList } = kindNamed(config.kind);
+  // A server of a known kind lists its models in one shape whatever is asked (DeepSeek only at /v1/models, Ollama in
+  // OpenAI's shape even to an Anthropic client): ask it in that shape. A generic one (another gateway, a proxy)
+  // answers the shape it is asked in, where it serves it.
+  const kindShape = config.kind === "generic" ? undefined : families.find((family) => family.name === modelList.family);
   const windows = modelList.contextField === undefined || config.url === ECHO_UPSTREAM ? undefined : contextWindows(send, familyNamed(modelList.family), modelList.contextField, config.timeouts.firstByteMs);
 
   return {
@@ -203,8 +207,10 @@ export function createUpstream(options: UpstreamOptions) {
     segments,
     /** Whether it serves `format` natively (SPEC 10, `formats`). */
     serves: (format: Format): boolean => formats.has(format),
-    /** The families of the formats it serves, in config order: the model-list shapes it answers. */
+    /** The families of the formats it serves, in config order. */
     families,
+    /** The shape to ask its model list in for a list asked in `family` (SPEC 11, Kinds: a kind's model list shape). */
+    listShape: (family: Family): Family => kindShape ?? (families.includes(family) ? family : families[0]!),
     send,
     /** The context window of `model` where the kind's model list says it (`context-windows.ts`); undefined otherwise. */
     contextWindow: (model: string): number | undefined => windows?.of(model),

@@ -24,7 +24,7 @@ function withoutGatewayKeys(upstreams: UpstreamSet): UpstreamSet {
 }
 
 /**
- * `GET` of a model list (SPEC section 10, Model lists). A single upstream that serves the asked shape: passthrough as
+ * `GET` of a model list (SPEC section 10, Model lists). A single upstream that lists in the asked shape: passthrough as
  * before, with the exact aliases appended when there are any. Otherwise the union of every upstream's catalog
  * (`collectCatalog`), then the aliases; `x-gateway-upstream` names the upstreams that answered and
  * `x-gateway-partial` those that did not; when none did, the default's error passes through.
@@ -38,7 +38,7 @@ export async function answerModelList(x: Exchange, ctx: GatewayContext, request:
   // SPEC 11, Your own login: the request's own credential goes to `key: "client"` upstreams only.
   const ownHeaders = request.ownCredential ? upstreamRequestHeaders(x.req.rawHeaders, x.req.headers.connection, true) : clientHeaders;
   const headersFor = (upstream: Upstream) => (upstream.takesClientCredential ? ownHeaders : clientHeaders);
-  if (all.length === 1 && all[0]!.families.includes(family)) {
+  if (all.length === 1 && all[0]!.listShape(family) === family) {
     const upstream = all[0]!;
     x.delivery.listedBy = upstream.name;
     // Aliases mean the gateway reads the body: ask for it uncompressed.
