@@ -166,7 +166,7 @@ describe("a request with its own credential", () => {
     const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: "sk-proj-own-openai-key-0123456789", maxRetries: 0 });
     const chatRefused = await openai.chat.completions.create({ model: "gpt-x", messages: [{ role: "user", content: "hi" }] }).catch((error: unknown) => error);
     expect(chatRefused).toBeInstanceOf(OpenAI.AuthenticationError);
-    expect((chatRefused as InstanceType<typeof OpenAI.AuthenticationError>).error).toMatchObject({ type: "authentication_error", code: "local_key_required" });
+    expect((chatRefused as InstanceType<typeof OpenAI.AuthenticationError>).error).toMatchObject({ type: "authentication_error", code: "invalid_api_key" });
     const geminiRefused = await rawRequest(gateway.url, {
       method: "POST",
       path: "/gemini/v1beta/models/gpt-x:generateContent",

@@ -112,8 +112,8 @@ export const apiError = (status: number, message: string, options: ApiErrorOptio
 /** 400: the request itself is wrong. */
 export const badRequest = (message: string, options?: ApiErrorOptions): ApiError => apiError(400, message, options);
 
-/** 401: missing or wrong local key (or, `code` says, a request that needs it). */
-export const unauthorized = (message: string, code = "invalid_api_key"): ApiError => apiError(401, message, { code });
+/** 401: missing or wrong local key, or a request that needs it (SPEC section 4: chat code `invalid_api_key` for every 401). */
+export const unauthorized = (message: string): ApiError => apiError(401, message, { code: "invalid_api_key" });
 
 /** 403: a guard refused the request (Host or Origin). */
 export const forbidden = (message: string, code: string): ApiError => apiError(403, message, { code });

@@ -19,7 +19,7 @@ import { sendJson } from "./send-json.js";
  */
 function withoutGatewayKeys(upstreams: UpstreamSet): UpstreamSet {
   const all = upstreams.all.filter((upstream) => !upstream.usesGatewayKey);
-  if (all.length === 0) throw unauthorized("Every upstream uses a key of the gateway's, so listing models needs the local key: this request carries a credential of its own. Send the key printed by `gateway env`.", "local_key_required");
+  if (all.length === 0) throw unauthorized("Every upstream uses a key of the gateway's, so listing models needs the local key: this request carries a credential of its own. Send the key printed by `gateway env`.");
   return { all, default: all.includes(upstreams.default) ? upstreams.default : all[0]!, named: upstreams.named, close: upstreams.close };
 }
 

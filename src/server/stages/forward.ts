@@ -19,7 +19,6 @@ const failureOf = (outcome: UpstreamReply | UpstreamError): string => (outcome i
 const needsLocalKey = (route: Route, upstream: Upstream) =>
   unauthorized(
     `${route.model === undefined ? "This request" : `The model ${route.model}`} goes to the upstream ${upstream.name}, which uses a key of the gateway's, so it needs the local key: this request carries a credential of its own. Send the key printed by \`gateway env\`, or route it to an upstream with "key": "client" or "none".`,
-    "local_key_required",
   );
 
 /**
