@@ -212,6 +212,29 @@ describe("the route tag", () => {
     expect(posts(main)[0]!.raw.toString()).not.toContain("gateway-route");
     expect(gateway.records.map((r) => r.rule)).toEqual(["reviewer", "reviewer", "reviewer", undefined]);
   });
+
+  it("counts every system or developer message before the first user message as the system prompt: Codex's developer items, a second chat system message", async () => {
+    const { main, review, gateway } = await tagged();
+    const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
+    await openai.responses.create({
+      model: "m",
+      instructions: "Be terse.",
+      input: [
+        { type: "message", role: "developer", content: [{ type: "input_text", text: "<permissions instructions>none</permissions instructions>" }] },
+        { type: "message", role: "developer", content: [{ type: "input_text", text: "<gateway-route>review</gateway-route>Review only." }] },
+        { type: "message", role: "user", content: [{ type: "input_text", text: "hi" }] },
+      ],
+    });
+    expect(posts(review)[0]!.body!.messages).toEqual([{ role: "system", content: "Be terse.\n\n<permissions instructions>none</permissions instructions>\n\nReview only." }, { role: "user", content: "hi" }]);
+    await openai.chat.completions.create({ model: "m", messages: [{ role: "system", content: "a" }, { role: "system", content: "<gateway-route>review</gateway-route>b" }, { role: "user", content: "hi" }] });
+    expect(posts(review)[1]!.body!.messages).toEqual([{ role: "system", content: "a" }, { role: "system", content: "b" }, { role: "user", content: "hi" }]);
+    // After the first user message a system message is the conversation's, not its opening: left alone.
+    const later = [{ role: "user", content: "hi" }, { role: "system", content: "<gateway-route>review</gateway-route>later" }] as const;
+    await openai.chat.completions.create({ model: "m", messages: [...later] });
+    expect(posts(main)[0]!.body!.messages).toEqual(later);
+    for (const request of posts(review)) expect(request.raw.toString()).not.toContain("gateway-route");
+    expect(gateway.records.map((r) => r.rule)).toEqual(["reviewer", "reviewer", undefined]);
+  });
 });
 
 describe("what routing costs", () => {

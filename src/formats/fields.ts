@@ -68,5 +68,18 @@ export function textPaths(content: unknown, path: BodyPath): BodyPath[] {
   return arrayOf<{ text?: unknown } | null>(content).flatMap((part, i) => (typeof part?.text === "string" ? [[...path, i, "text"]] : []));
 }
 
+/**
+ * The texts of the system prompt and the first user message of a list of messages at `path` (chat's `messages`,
+ * Responses' `input`): every system or developer message before the first user message (Codex sends several), then
+ * that user message's.
+ */
+export function openingTextPaths(list: unknown, path: BodyPath): BodyPath[] {
+  const messages = arrayOf<{ role?: unknown; content?: unknown } | null>(list);
+  const user = messages.findIndex((message) => message?.role === "user");
+  return (user === -1 ? messages : messages.slice(0, user + 1)).flatMap((message, i) =>
+    message?.role === "system" || message?.role === "developer" || i === user ? textPaths(message!.content, [...path, i, "content"]) : [],
+  );
+}
+
 /** A reasoning effort that asks for reasoning: any but none and minimal (SPEC 11, Routes: `thinking`). */
 export const asksEffort = (effort: unknown): boolean => typeof effort === "string" && effort !== "none" && effort !== "minimal";

@@ -1,4 +1,4 @@
-import { arrayOf, asksEffort, holdsObject, textPaths } from "../fields.js";
+import { arrayOf, asksEffort, holdsObject, openingTextPaths } from "../fields.js";
 import type { RequestFacts } from "../format-types.js";
 
 type Tool = { type?: unknown; name?: unknown; tools?: unknown };
@@ -9,8 +9,8 @@ const namesOf = (tool: Tool): unknown[] => (tool.type === "namespace" ? arrayOf<
 
 /**
  * What a Responses request says about itself: `input_image` parts (in tool outputs too), the tools of `tools` and of
- * every `additional_tools` input item (where recent Codex declares them), `reasoning.effort`, `instructions` and the
- * first user input.
+ * every `additional_tools` input item (where recent Codex declares them), `reasoning.effort`, `instructions`, and the
+ * developer or system messages of `input` before its first user message, and that one.
  */
 export const responsesFacts: RequestFacts = {
   hasImage: (body) => holdsObject(body.input, (part) => part.type === "input_image"),
@@ -23,8 +23,6 @@ export const responsesFacts: RequestFacts = {
   asksThinking: (body) => asksEffort((body.reasoning as { effort?: unknown } | undefined)?.effort),
   tagPlaces(body) {
     const instructions = typeof body.instructions === "string" ? [["instructions"]] : [];
-    if (typeof body.input === "string") return [...instructions, ["input"]];
-    const user = arrayOf<Item>(body.input).findIndex((item) => item.role === "user");
-    return user === -1 ? instructions : [...instructions, ...textPaths(arrayOf<Item>(body.input)[user]!.content, ["input", user, "content"])];
+    return [...instructions, ...(typeof body.input === "string" ? [["input"]] : openingTextPaths(body.input, ["input"]))];
   },
 };
