@@ -127,6 +127,17 @@ describe("a request with its own credential", () => {
     expect(credentialsOf(own.last())).toEqual({});
   });
 
+  it("a Gemini key in its header goes unchanged to a client upstream that serves chat only, through the translation", async () => {
+    const { gateway, own } = await setup({}, { formats: ["chat"] });
+    const genai = new GoogleGenAI({ apiKey: GEMINI_OWN_KEY, httpOptions: { baseUrl: `${gateway.url}/gemini` } });
+    const reply = await genai.models.generateContent({ model: "gemini-x", contents: "hi" });
+    expect(reply.text).toBe("from own");
+    expect(own.last().path).toBe("/v1/chat/completions");
+    expect(credentialsOf(own.last())).toEqual({ "x-goog-api-key": GEMINI_OWN_KEY });
+    // Gemini's other headers are its format's, and stay behind on a translated route (SPEC 10 rule 1).
+    expect(Object.keys(own.last().headers).filter((name) => name.startsWith("x-goog-"))).toEqual(["x-goog-api-key"]);
+  });
+
   it("beside the local key (in another header, or Gemini's key=), it is the local key's request: the local key never goes upstream", async () => {
     const { gateway, own } = await setup();
     const body = JSON.stringify({ model: "claude-x", max_tokens: 5, messages: [{ role: "user", content: "hi" }] });

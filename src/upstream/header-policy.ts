@@ -3,7 +3,7 @@
  * tested on its own and both directions share it.
  */
 
-import { CLIENT_CREDENTIALS } from "../credential-headers.js";
+import { CLIENT_CREDENTIALS, OWN_CREDENTIALS } from "../credential-headers.js";
 
 /** RFC 9110 section 7.6.1: meaningful for one connection only, never forwarded either way. */
 export const HOP_BY_HOP: ReadonlySet<string> = new Set([
@@ -99,9 +99,12 @@ export function clientResponseHeaders(headers: Record<string, string | string[] 
  */
 const CLIENT_FORMAT_HEADER = /^(anthropic-|x-goog-|openai-beta$|content-type$|content-encoding$|accept$|accept-encoding$)/;
 
-/** `headers` without the client format's own (see `CLIENT_FORMAT_HEADER`). */
-export function withoutClientFormatHeaders(headers: HeaderMap): HeaderMap {
+/**
+ * `headers` without the client format's own (see `CLIENT_FORMAT_HEADER`). `ownCredential`: a request's own credential
+ * stays, Gemini's `x-goog-api-key` too, as it came (SPEC 11, Your own login: "goes to that upstream unchanged").
+ */
+export function withoutClientFormatHeaders(headers: HeaderMap, ownCredential = false): HeaderMap {
   const out: HeaderMap = {};
-  for (const name in headers) if (!CLIENT_FORMAT_HEADER.test(name)) out[name] = headers[name]!;
+  for (const name in headers) if (!CLIENT_FORMAT_HEADER.test(name) || (ownCredential && OWN_CREDENTIALS.includes(name))) out[name] = headers[name]!;
   return out;
 }

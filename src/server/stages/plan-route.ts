@@ -135,7 +135,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
       family: to.family,
       method: "POST",
       path: to.generatePath(tctx.upstreamModel, request.stream),
-      headers: Object.assign(withoutClientFormatHeaders(clientHeaders), {
+      headers: Object.assign(withoutClientFormatHeaders(clientHeaders, own), {
         "content-type": "application/json",
         accept: request.stream ? "text/event-stream" : "application/json",
       }),
