@@ -299,9 +299,13 @@ describe("messages upstream: an Anthropic stream becomes chat chunks", () => {
     expect(calls).toEqual([{ index: 0, id: "toolu_1", type: "function", function: { name: "read_file", arguments: '{"path":"a.txt"}' } }]);
   });
 
-  it("ends with an error item on `event: error`", () => {
+  it("ends with an error item on `event: error`, the upstream's error object kept beside it", () => {
     const sse = 'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":3}}}\n\nevent: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
-    expect(hubItemsOf(sse).at(-1)).toEqual({ type: "error", error: { status: 502, type: "api_error", message: "Overloaded", param: null, code: "upstream_error" } });
+    expect(hubItemsOf(sse).at(-1)).toEqual({
+      type: "error",
+      error: { status: 502, type: "api_error", message: "Overloaded", param: null, code: "upstream_error" },
+      detail: { type: "overloaded_error", message: "Overloaded" },
+    });
   });
 
   it("reads the same as the JSON reply for a chat client (the OpenAI SDK accumulates the stream)", async () => {
