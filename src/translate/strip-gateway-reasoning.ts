@@ -24,9 +24,9 @@ const isThinkingOn = (thinking: unknown): boolean =>
  * route (SPEC 10 rule 4): a Claude Code session that moved from a chat-only upstream back to Anthropic must not send
  * Anthropic a thinking block signed by the gateway (it answers 400 `Invalid signature in thinking block`, for good:
  * research table E row 8), nor Codex a Responses upstream an `encrypted_content` it cannot read (a compaction's
- * becomes its summary), nor Gemini CLI Google a `thoughtSignature` it did not make (a call's gets Gemini CLI's own stand-in instead). Every block in the
- * gateway's format goes, the ones another install signed too (a config directory made anew): the provider can check
- * none of them. A turn left with no content goes as well (Anthropic refuses an empty one, and joins the user turns
+ * becomes its summary), nor Gemini CLI Google a `thoughtSignature` it did not make (a call's gets Gemini CLI's own
+ * stand-in instead). Every block in the gateway's format goes, the ones another install signed too (a config
+ * directory made anew): the provider can check none of them. A turn left with no content goes as well (Anthropic refuses an empty one, and joins the user turns
  * around it into one). Everything else is kept as it came, in its order. Undefined when there is nothing to remove:
  * the bytes go as they came.
  */

@@ -34,10 +34,10 @@ export interface UpstreamEvent {
   data: Record<string, unknown>;
 }
 
-/** What the hub stream carries: chat chunks, or an upstream error that ends the stream. */
 /**
- * An item of an upstream's stream as the hub reads it. An error keeps the upstream's own error object (`detail`) for
- * the numbers some servers put beside their words (llama.cpp's `n_prompt_tokens` and `n_ctx` on a context overflow).
+ * What the hub stream carries: chat chunks, or an upstream error that ends the stream. An error keeps the
+ * upstream's own error object (`detail`) for the numbers some servers put beside their words (llama.cpp's
+ * `n_prompt_tokens` and `n_ctx` on a context overflow).
  */
 export type HubStreamItem = { type: "chunk"; chunk: HubChunk } | { type: "error"; error: ErrorFields; detail?: Record<string, unknown> };
 

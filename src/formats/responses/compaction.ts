@@ -28,7 +28,6 @@ export const SUMMARY_PROMPT = [
   "error messages exact. Do not call any tool: answer with the summary alone.",
 ].join(" ");
 
-
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Whether (and how) a Responses request at `path` asks for a compaction; undefined for an ordinary request. */
