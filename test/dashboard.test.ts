@@ -383,8 +383,8 @@ describe.runIf(hasChromium)("the dashboard in headless Chromium", () => {
     expect(shown.stdout).not.toContain(LOCAL_KEY);
   });
 
-  it("the README's copy-as-curl block runs as written against the running gateway", async () => {
-    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+  it("docs/dashboard.md's copy-as-curl block runs as written against the running gateway", async () => {
+    const readme = readFileSync(new URL("../docs/dashboard.md", import.meta.url), "utf8");
     const block = /\*\*Copy as curl\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
     // `gateway` as npm link installs it; the block's port is the default one, this gateway's is picked at start
     const script = `gateway() { "${process.execPath}" "${BIN}" "$@"; }\n${block.replaceAll("127.0.0.1:8484", new URL(url).host)}`;
