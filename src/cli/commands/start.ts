@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import ms from "ms";
-import { CAPTURE_MODES, ECHO_UPSTREAM, type GatewayConfig } from "../../config/index.js";
+import { CAPTURE_MODES, ECHO_UPSTREAM, otlpSettings, type GatewayConfig } from "../../config/index.js";
 import { createLogFile, type LogFile } from "../../request-log/log-file.js";
 import { fanOut, type RequestSink } from "../../request-log/record.js";
 import { consolaSink } from "../../request-log/request-line.js";
@@ -168,6 +168,8 @@ export function registerStart(program: Command): void {
         onInternalError: (error) => log.error(error),
         onUpgradeRefused: options.quiet ? undefined : (method, path) => serverLog.warn(`${method} ${path} WebSocket upgrade refused (404): the client should fall back to plain HTTP`),
         occupancy: createIdleMemory(),
+        otlp: otlpSettings(ctx.config),
+        onTelemetryWarning: (line) => serverLog.warn(line),
       }).catch(async (error: unknown) => {
         throw await explainListenError(ctx, error);
       });
