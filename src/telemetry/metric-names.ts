@@ -44,5 +44,14 @@ export const ATTRIBUTES = {
   errorType: "error.type",
 } as const;
 
-/** An OpenTelemetry attribute name as a Prometheus label (`gen_ai.request.model` -> `gen_ai_request_model`). */
-export const promLabel = (name: string): string => name.replaceAll(".", "_");
+const PROM_LABELS = new Map<string, string>();
+
+/**
+ * An OpenTelemetry attribute name as a Prometheus label (`gen_ai.request.model` -> `gen_ai_request_model`), kept once
+ * made: every recorded request asks for each of its labels.
+ */
+export function promLabel(name: string): string {
+  let label = PROM_LABELS.get(name);
+  if (label === undefined) PROM_LABELS.set(name, (label = name.replaceAll(".", "_")));
+  return label;
+}
