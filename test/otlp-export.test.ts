@@ -2,12 +2,12 @@ import { createServer, type Socket } from "node:net";
 import { once } from "node:events";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { otlpSettings, type OtlpProtocol, type OtlpSettings } from "../src/config/index.js";
+import { loadConfig, otlpSettings, type OtlpProtocol, type OtlpSettings } from "../src/config/index.js";
 import { clientName } from "../src/request-log/client-name.js";
 import { createExportWarnings, WARNING_INTERVAL_MS } from "../src/telemetry/otlp/export-warnings.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { completion, FAKE_UPSTREAM_KEY, startFakeUpstream } from "./helpers/fake-upstream.js";
-import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
+import { LOCAL_KEY, startTestGateway, tempConfigDir } from "./helpers/gateway.js";
 import { startOtlpReceiver } from "./helpers/otlp-receiver.js";
 
 /**
@@ -201,5 +201,14 @@ describe("OTLP settings", () => {
       spanDelayMs: 5_000,
     });
     expect(() => otlpSettings(config, { OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).toThrow('OTEL_EXPORTER_OTLP_PROTOCOL is "grpc"; the gateway exports over OTLP/HTTP only.');
+  });
+
+  it("take config telemetry.otlp.endpoint as a collector's http(s) base URL, and refuse anything else naming the field", () => {
+    const load = (telemetry: unknown) => loadConfig({ env: { GATEWAY_CONFIG_DIR: tempConfigDir({ telemetry }) } });
+    expect(load({ otlp: { endpoint: "http://localhost:4318/" } }).telemetry).toEqual({ otlp: { endpoint: "http://localhost:4318" } });
+    expect(() => load({ otlp: { endpoint: "ftp://collector" } })).toThrow(
+      '"telemetry.otlp.endpoint" must be an http:// or https:// URL of an OTLP/HTTP collector, without credentials, query or fragment (got "ftp://collector").',
+    );
+    expect(() => load({ otlp: { endpont: "http://x" } })).toThrow('"telemetry.otlp.endpont" must be absent: it is not a known field (did you mean "endpoint"?) (got "http://x").');
   });
 });
