@@ -52,7 +52,10 @@ export function createGatewayMetrics(options: GatewayMetricsOptions) {
       () => void (price = NO_PRICES),
     ));
 
-  /** Adds a sink; the records waiting reach it once the prices are loaded. Every sink is added before the first drain. */
+  /**
+   * Adds a sink; the records waiting reach it once the prices are loaded. A sink added after records were drained
+   * never sees those: the OTLP meter and the Prometheus registry are added together (`startGateway`) for that reason.
+   */
   async function attach(sink: MetricsSink): Promise<void> {
     sinks.push(sink);
     await prices();

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { ROOT_CONTEXT, SpanKind, trace, type Attributes as OtelAttributes, type Meter } from "@opentelemetry/api";
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Meter } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
@@ -96,7 +96,7 @@ function createTracer(provider: BasicTracerProvider, options: OtlpExportOptions,
               client: clientName(record.userAgent),
             }),
           );
-          if (record.status >= 400 || record.outcome !== "complete") span.setStatus({ code: 2 });
+          if (record.status >= 400 || record.outcome !== "complete") span.setStatus({ code: SpanStatusCode.ERROR });
           span.end();
         },
       };
@@ -131,7 +131,7 @@ function createMeter(meter: Meter, readings: GaugeReadings): MetricsSink {
   );
   return {
     add(observation: Observation, costUsd: number | undefined) {
-      requests.add(1, observation.request as OtelAttributes);
+      requests.add(1, observation.request);
       if (costUsd !== undefined) cost.add(costUsd, observation.cost);
       const { call } = observation;
       if (!call) return;
