@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { cliEnv, spawnCli, waitForOutput } from "./helpers/cli.js";
+import { cliEnv, runCli, spawnCli, waitForOutput } from "./helpers/cli.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { tempConfigDir } from "./helpers/gateway.js";
 import { chatHeaders, rawRequest } from "./helpers/http.js";
@@ -78,5 +78,13 @@ describe("what telemetry loads", () => {
     const loaded = packagesLoaded(await gateway.stop());
     expect(loaded).toEqual(expect.arrayContaining(["@opentelemetry/sdk-trace-base", "@opentelemetry/exporter-trace-otlp-proto", "@opentelemetry/sdk-metrics", "prom-client"]));
     expect(loaded).not.toContain("@opentelemetry/exporter-trace-otlp-http");
+  });
+
+  it("a gRPC protocol is refused at start, before detaching, naming the variable and what to set", async () => {
+    const result = await runCli(["start", "--port", "0", "--detach"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      '✖ OTEL_EXPORTER_OTLP_PROTOCOL is "grpc"; the gateway exports over OTLP/HTTP only.\nℹ Set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf (or http/json) and point the endpoint at the collector\'s HTTP port (4318 by default).\n',
+    );
   });
 });

@@ -151,6 +151,8 @@ export function registerStart(program: Command): void {
         capture: options.capture === true ? "all" : options.capture,
       });
       for (const notice of baseUrlNotices(ctx.config)) log.info(notice);
+      // Read before detaching, so that a bad OTEL_* value is told here rather than in a detached gateway's log file.
+      const otlp = otlpSettings(ctx.config);
       const keySourceFor = await startupKeySources(ctx);
       if (options.detach) return detach(options, ctx);
       const localKey = localKeyOf(ctx);
@@ -168,7 +170,7 @@ export function registerStart(program: Command): void {
         onInternalError: (error) => log.error(error),
         onUpgradeRefused: options.quiet ? undefined : (method, path) => serverLog.warn(`${method} ${path} WebSocket upgrade refused (404): the client should fall back to plain HTTP`),
         occupancy: createIdleMemory(),
-        otlp: otlpSettings(ctx.config),
+        otlp,
         onTelemetryWarning: (line) => serverLog.warn(line),
       }).catch(async (error: unknown) => {
         throw await explainListenError(ctx, error);
