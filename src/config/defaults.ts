@@ -20,6 +20,7 @@ export const DEFAULTS: ConfigFields = Object.freeze({
   prices: Object.freeze({}),
   routes: Object.freeze([]) as readonly RouteRule[],
   budgets: Object.freeze({}),
+  telemetry: Object.freeze({}),
 });
 
 /**

@@ -8,3 +8,4 @@ export { loadConfig, readEnvSecrets, type LoadConfigOptions } from "./load-confi
 export { readConfigFile, CONFIG_FILE_NAME } from "./read-config-file.js";
 export type { ConfigFlags } from "./env-and-flags.js";
 export { FLAG_SOURCE, validatePort } from "./validate-fields.js";
+export { otlpSettings, type OtlpSettings, type OtlpTarget, type OtlpProtocol } from "./otlp-settings.js";

@@ -1,5 +1,6 @@
 import type { Format } from "../formats/names.js";
 import type { KindName } from "../kinds/types.js";
+import type { TelemetryFields } from "./schemas/telemetry.js";
 
 /** Upstream timeouts, in milliseconds. */
 export interface Timeouts {
@@ -56,6 +57,8 @@ export interface ConfigFields {
   routes: readonly RouteRule[];
   /** Caps on all spending, per local day and month (SPEC 11, Budgets). @default {} */
   budgets: Readonly<Budgets>;
+  /** Where traces and metrics go over OTLP (SPEC 12); the `OTEL_*` variables win (`otlp-settings.ts`). @default {} */
+  telemetry: Readonly<TelemetryFields>;
 }
 
 /** The conditions of a route, each optional; a rule holds when every condition it has holds (SPEC 11, Routes). */

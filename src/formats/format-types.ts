@@ -57,6 +57,8 @@ export interface RequestFacts {
   tools(body: Json): string[];
   /** Whether it asks for reasoning. */
   asksThinking(body: Json): boolean;
+  /** The output-token cap it asks for, when it sets one (a span's `gen_ai.request.max_tokens`, SPEC 12). */
+  maxTokens(body: Json): number | undefined;
   /**
    * Where a route tag may open a text: each text of its system prompt, then each text part of its first user message
    * (Claude Code puts `<system-reminder>` parts before a subagent's prompt).

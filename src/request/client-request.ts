@@ -107,6 +107,11 @@ export class ClientRequest {
     return this.#thinking;
   }
 
+  /** The output-token cap it asks for, when it sets one; asked only for a span (SPEC 12), never on the plain path. */
+  maxTokens(): number | undefined {
+    return this.#ask((facts, body) => facts.maxTokens(body));
+  }
+
   /** The route tags that open its system prompt's texts or its first user message's, in that order. */
   routeTags(): readonly FoundTag[] {
     // Bytes without the tag's name hold no tag; nor does a body whose checked text has no tag where one may stand (a

@@ -4,6 +4,7 @@ import type { CaptureRecorder } from "../dashboard/capture-store.js";
 import { ApiError } from "../errors/index.js";
 import type { Usage } from "../formats/index.js";
 import type { RequestRecord } from "../request-log/record.js";
+import type { RequestSpan } from "../telemetry/request-tracer.js";
 import { AbortSwitch } from "./abort-switch.js";
 
 /**
@@ -39,6 +40,8 @@ export interface Exchange {
   requestId: string | undefined;
   /** This request's capture, when captures are on and this one is kept. */
   capture: CaptureRecorder | undefined;
+  /** Its span, when traces go over OTLP (SPEC 12). */
+  span: RequestSpan | undefined;
   readonly delivery: Delivery;
 }
 
@@ -51,6 +54,7 @@ export function createExchange(req: IncomingMessage, res: ServerResponse): Excha
     cors: {},
     requestId: undefined,
     capture: undefined,
+    span: undefined,
     delivery: {
       status: undefined,
       firstByteAt: undefined,

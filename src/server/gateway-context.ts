@@ -16,6 +16,10 @@ import type { UpstreamSet } from "../upstream/upstream-set.js";
 import { createApp, type AppHandler } from "./app.js";
 import { createInflight, type Inflight, type Occupancy } from "./inflight.js";
 import { createKeyCheck } from "./local-auth.js";
+import { gaugeReadings, type GaugeReadings } from "../telemetry/gauge-readings.js";
+import { createGatewayMetrics, type GatewayMetrics } from "../telemetry/gateway-metrics.js";
+import { RequestObserver } from "../telemetry/observations.js";
+import type { RequestTracer } from "../telemetry/request-tracer.js";
 
 /** A translated messages stream starts the client's stream when the upstream has not answered within this time (SPEC 10, Details). */
 export const EARLY_START_MS = 10_000;
@@ -83,6 +87,14 @@ export interface GatewayContext {
   readonly earlyStartMs: number;
   readonly keepAliveMs: number;
   readonly inflight: Inflight;
+  /** `GET /metrics` and the OTLP meter's source (SPEC 12): fed every record. */
+  readonly metrics: GatewayMetrics;
+  /** What the gauges read when collected: in-flight requests, budgets, resting keys. */
+  readonly readings: GaugeReadings;
+  /** A span per request when traces go over OTLP; set once by `startGateway`, before it listens. */
+  tracer: RequestTracer | undefined;
+  /** The upstreams' price table, loaded on first use (shared by the dashboard, budgets and telemetry). */
+  readonly pricing: () => Promise<Pricer>;
   readonly onInternalError: (error: unknown) => void;
   /** A new request id: random per gateway, so ids of different runs in one log never collide. */
   nextRequestId(): string;
@@ -108,6 +120,9 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
   let pricer: Promise<Pricer> | undefined;
   const pricing = () => (pricer ??= loadPricer(config));
   const spend = createSpendTracker({ config, pricer: pricing, recent: feed.recent });
+  const inflight = createInflight(options.occupancy);
+  const readings = gaugeReadings(upstreams, spend, () => inflight.size());
+  const metrics = createGatewayMetrics({ observer: new RequestObserver((name) => upstreams.named(name)?.config.kind), pricer: pricing, readings });
   return {
     config,
     upstreams,
@@ -120,7 +135,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     allowedOrigins: new Set(config.cors),
     aliases,
     router: createRouter({ upstreams, aliases, routes: config.routes, seal: options.seal }),
-    onRequest: fanOut([...(options.onRequest ? [options.onRequest] : []), feed.sink, spend.sink])!,
+    onRequest: fanOut([...(options.onRequest ? [options.onRequest] : []), feed.sink, spend.sink, metrics.sink])!,
     spend,
     recordHeaders: options.recordHeaders === true,
     feed,
@@ -142,7 +157,11 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     bodyTimeoutMs: options.bodyTimeoutMs,
     earlyStartMs: options.earlyStartMs ?? EARLY_START_MS,
     keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS,
-    inflight: createInflight(options.occupancy),
+    inflight,
+    metrics,
+    readings,
+    tracer: undefined,
+    pricing,
     onInternalError,
     nextRequestId,
   };

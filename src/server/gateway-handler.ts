@@ -7,6 +7,7 @@ import { clientLeft, createExchange, type Exchange } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { ownCredentialValues } from "../credential-headers.js";
 import { redactHeaders } from "./redact-headers.js";
+import { answerMetrics } from "./reply/metrics.js";
 import { answerModelList } from "./reply/model-list.js";
 import { sendError } from "./reply/send-error.js";
 import { sendEmpty } from "./reply/send-json.js";
@@ -88,6 +89,7 @@ export function createGatewayHandler(ctx: GatewayContext) {
     const family = resolved.kind === "proxy" ? resolved.endpoint.family : chatFamily;
     const trail: Trail = { path: resolved.path, family: resolved.kind === "proxy" ? family.name : null, format: undefined, model: undefined, request: undefined, route: undefined, forwarded: undefined, clientLeft: false };
     const leave = resolved.kind === "proxy" ? ctx.inflight.enter(x) : undefined;
+    if (ctx.tracer && resolved.kind === "proxy") x.span = ctx.tracer.start(req.headers);
     // One listener ends both: the upstream call of a client that went away, and the request's time in flight.
     res.once("close", () => {
       if (!res.writableFinished) x.abort.abort();
@@ -118,6 +120,11 @@ export function createGatewayHandler(ctx: GatewayContext) {
           for (const [name, value] of Object.entries(x.cors)) res.setHeader(name, value);
           await ctx.app(req, res);
           return;
+        case "metrics":
+          // SPEC 12: the local key as a bearer, refused like the chat family's requests (and such a refusal recorded).
+          authenticate(chatFamily, req.headers, "", repeated, ctx.keyMatches, false);
+          recorded = false;
+          return await answerMetrics(x, ctx.metrics);
         case "preconnect":
           recorded = false;
           return void res.writeHead(200, x.cors).end();

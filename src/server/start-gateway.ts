@@ -1,9 +1,10 @@
-import type { GatewayConfig } from "../config/index.js";
+import type { GatewayConfig, OtlpSettings } from "../config/index.js";
 import { upstreamFailed } from "../errors/index.js";
 import type { RequestSink } from "../request-log/record.js";
 import type { ReasoningSeal } from "../translate/index.js";
 import { openUpstreams, type KeySourceFor } from "../upstream/upstream-set.js";
-import { createGatewayContext } from "./gateway-context.js";
+import type { OtlpExport } from "../telemetry/otlp/otlp-export.js";
+import { createGatewayContext, type GatewayContext } from "./gateway-context.js";
 import { createGatewayHandler } from "./gateway-handler.js";
 import type { Occupancy } from "./inflight.js";
 import { listenHandler, type RunningServer } from "./listen.js";
@@ -34,6 +35,10 @@ export interface StartGatewayOptions {
   onUpgradeRefused?: (method: string, path: string) => void;
   /** Told when the gateway goes from no request open to one, and back (`createIdleMemory` for `gateway start`). */
   occupancy?: Occupancy;
+  /** Where traces and metrics go over OTLP (`otlpSettings`); nothing is exported, nor any OpenTelemetry module loaded, without. */
+  otlp?: OtlpSettings | undefined;
+  /** Told, at most once a minute, that OTLP exports fail (a collector that is down). @default console.warn */
+  onTelemetryWarning?: (line: string) => void;
 }
 
 /** A running local gateway. */
@@ -53,6 +58,29 @@ export interface Gateway {
   close(graceMs?: number): Promise<void>;
 }
 
+/**
+ * Starts the OTLP export (SPEC 12) before the gateway serves, so every request has its span: the OpenTelemetry SDK is
+ * a dynamic import, loaded only here. With metrics exported, the Prometheus registry loads now too, so that `/metrics`
+ * and the collector count the same requests.
+ */
+async function exportOverOtlp(ctx: GatewayContext, settings: OtlpSettings, options: StartGatewayOptions): Promise<OtlpExport> {
+  const { startOtlpExport } = await import("../telemetry/otlp/otlp-export.js");
+  const otlp = await startOtlpExport({
+    settings,
+    version: options.version,
+    readings: ctx.readings,
+    pricer: ctx.pricing,
+    upstreamOf: (name) => {
+      const upstream = ctx.upstreams.named(name);
+      return upstream && { kind: upstream.config.kind, origin: upstream.isEcho ? undefined : upstream.label };
+    },
+    warn: options.onTelemetryWarning ?? ((line) => console.warn(line)),
+  });
+  ctx.tracer = otlp.tracer;
+  if (otlp.meter) await Promise.all([ctx.metrics.attach(otlp.meter), ctx.metrics.loadPrometheus()]);
+  return otlp;
+}
+
 /** Starts the upstreams, the request handler and the listener: everything `gateway start` runs. */
 export async function startGateway(options: StartGatewayOptions): Promise<Gateway> {
   // The keys this gateway handles, hidden in everything it keeps (captures): its local key, and each upstream key it sends.
@@ -62,7 +90,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_DEADLINE_MS;
   const ctx = createGatewayContext({ ...options, upstreams, bodyTimeoutMs, secrets });
   let running: RunningServer;
+  let otlp: OtlpExport | undefined;
   try {
+    if (options.otlp) otlp = await exportOverOtlp(ctx, options.otlp, options);
     // Budgets are checked from the first request: what the log says was spent this month is read before serving.
     if (ctx.spend.budgets.length > 0) await ctx.spend.ledger();
     // Node's own request timeout is only the backstop: the handler's body deadline answers first, in the family's shape.
@@ -74,6 +104,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     });
   } catch (error) {
     await upstreams.close();
+    await otlp?.close();
     throw error;
   }
   running.server.on("upgrade", refuseUpgrade(ctx.nextRequestId, options.onUpgradeRefused));
@@ -90,6 +121,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     running.server.closeAllConnections();
     await closed;
     await upstreams.close();
+    // The last spans and a last metrics export go out now (each exporter gives up after its timeout).
+    await otlp?.close();
   }
 
   return {

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig, type ConfigFlags, type GatewayConfig } from "../../src/config/index.js";
+import { loadConfig, type ConfigFlags, type GatewayConfig, type OtlpSettings } from "../../src/config/index.js";
 import type { KeySourceFor } from "../../src/upstream/upstream-set.js";
 import { startGateway, type Gateway } from "../../src/server/start-gateway.js";
 import type { RequestRecord } from "../../src/request-log/record.js";
@@ -36,6 +36,9 @@ export interface TestGatewayOptions {
   /** Each upstream's key, as the CLI resolves it (default: the fake upstream's key for every real upstream). */
   keySourceFor?: (config: GatewayConfig) => KeySourceFor;
   onInternalError?: (error: unknown) => void;
+  /** OTLP export (SPEC 12), and where its warnings go. */
+  otlp?: OtlpSettings;
+  onTelemetryWarning?: (line: string) => void;
 }
 
 export async function startTestGateway(upstream: string | undefined, options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -55,6 +58,8 @@ export async function startTestGateway(upstream: string | undefined, options: Te
     earlyStartMs: options.earlyStartMs,
     keepAliveMs: options.keepAliveMs,
     onInternalError: options.onInternalError,
+    otlp: options.otlp,
+    onTelemetryWarning: options.onTelemetryWarning,
   });
   return { ...gateway, records, configDir };
 }

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import ms from "ms";
-import { CAPTURE_MODES, ECHO_UPSTREAM, type GatewayConfig } from "../../config/index.js";
+import { CAPTURE_MODES, ECHO_UPSTREAM, otlpSettings, type GatewayConfig } from "../../config/index.js";
 import { createLogFile, type LogFile } from "../../request-log/log-file.js";
 import { fanOut, type RequestSink } from "../../request-log/record.js";
 import { consolaSink } from "../../request-log/request-line.js";
@@ -151,6 +151,8 @@ export function registerStart(program: Command): void {
         capture: options.capture === true ? "all" : options.capture,
       });
       for (const notice of baseUrlNotices(ctx.config)) log.info(notice);
+      // Read before detaching, so that a bad OTEL_* value is told here rather than in a detached gateway's log file.
+      const otlp = otlpSettings(ctx.config);
       const keySourceFor = await startupKeySources(ctx);
       if (options.detach) return detach(options, ctx);
       const localKey = localKeyOf(ctx);
@@ -168,6 +170,8 @@ export function registerStart(program: Command): void {
         onInternalError: (error) => log.error(error),
         onUpgradeRefused: options.quiet ? undefined : (method, path) => serverLog.warn(`${method} ${path} WebSocket upgrade refused (404): the client should fall back to plain HTTP`),
         occupancy: createIdleMemory(),
+        otlp,
+        onTelemetryWarning: (line) => serverLog.warn(line),
       }).catch(async (error: unknown) => {
         throw await explainListenError(ctx, error);
       });

@@ -4,6 +4,7 @@ import { budgets } from "./budgets.js";
 import { modelAliases } from "./model-aliases.js";
 import { modelPrices } from "./prices.js";
 import { routes } from "./routes.js";
+import { telemetry } from "./telemetry.js";
 import { fields } from "./shapes.js";
 import { upstreamEntries } from "./upstream-entry.js";
 import { capture, maxBodyBytes, nonEmptyText, origin, port, retries, segment, shutdownGraceMs, timeouts } from "./values.js";
@@ -31,6 +32,7 @@ export const configFile = v.pipe(
       budgets: v.optional(budgets),
       upstreams: v.optional(upstreamEntries),
       routes: v.optional(routes),
+      telemetry: v.optional(telemetry),
     },
     "a JSON object",
   ),

@@ -1,4 +1,4 @@
-import { arrayOf, asksEffort, holdsObject, openingTextPaths } from "../fields.js";
+import { arrayOf, asksEffort, count, holdsObject, openingTextPaths } from "../fields.js";
 import type { RequestFacts } from "../format-types.js";
 
 type Tool = { type?: unknown; name?: unknown; function?: { name?: unknown }; custom?: { name?: unknown } };
@@ -11,5 +11,6 @@ export const chatFacts: RequestFacts = {
       .map((tool) => tool.function?.name ?? tool.custom?.name ?? tool.name ?? tool.type)
       .filter((name): name is string => typeof name === "string"),
   asksThinking: (body) => asksEffort(body.reasoning_effort),
+  maxTokens: (body) => count(body.max_completion_tokens) ?? count(body.max_tokens),
   tagPlaces: (body) => openingTextPaths(body.messages, ["messages"]),
 };

@@ -1,4 +1,4 @@
-import { arrayOf, holdsObject, textPaths } from "../fields.js";
+import { arrayOf, count, holdsObject, textPaths } from "../fields.js";
 import type { RequestFacts } from "../format-types.js";
 
 type Content = { role?: unknown; parts?: unknown };
@@ -17,6 +17,7 @@ export const geminiFacts: RequestFacts = {
     arrayOf<Record<string, unknown>>(body.tools).flatMap((tool) =>
       Object.keys(tool).flatMap((kind) => (kind === "functionDeclarations" ? arrayOf<{ name?: unknown }>(tool[kind]).map((declaration) => declaration.name) : [kind])),
     ).filter((name): name is string => typeof name === "string"),
+  maxTokens: (body) => count((body.generationConfig as { maxOutputTokens?: unknown } | undefined)?.maxOutputTokens),
   asksThinking(body) {
     const config = (body.generationConfig as { thinkingConfig?: ThinkingConfig } | undefined)?.thinkingConfig;
     return config !== undefined && ((typeof config.thinkingBudget === "number" && config.thinkingBudget !== 0) || config.includeThoughts === true);

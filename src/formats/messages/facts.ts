@@ -1,4 +1,4 @@
-import { arrayOf, holdsObject, textPaths } from "../fields.js";
+import { arrayOf, count, holdsObject, textPaths } from "../fields.js";
 import type { RequestFacts } from "../format-types.js";
 
 type Message = { role?: unknown; content?: unknown };
@@ -14,6 +14,7 @@ export const messagesFacts: RequestFacts = {
     arrayOf<{ name?: unknown }>(body.tools)
       .map((tool) => tool.name)
       .filter((name): name is string => typeof name === "string"),
+  maxTokens: (body) => count(body.max_tokens),
   asksThinking(body) {
     const type = (body.thinking as { type?: unknown } | undefined)?.type;
     return typeof type === "string" && type !== "disabled";

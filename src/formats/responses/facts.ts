@@ -1,4 +1,4 @@
-import { arrayOf, asksEffort, holdsObject, openingTextPaths } from "../fields.js";
+import { arrayOf, asksEffort, count, holdsObject, openingTextPaths } from "../fields.js";
 import type { RequestFacts } from "../format-types.js";
 
 type Tool = { type?: unknown; name?: unknown; tools?: unknown };
@@ -21,6 +21,7 @@ export const responsesFacts: RequestFacts = {
       .filter((name): name is string => typeof name === "string");
   },
   asksThinking: (body) => asksEffort((body.reasoning as { effort?: unknown } | undefined)?.effort),
+  maxTokens: (body) => count(body.max_output_tokens),
   tagPlaces(body) {
     const instructions = typeof body.instructions === "string" ? [["instructions"]] : [];
     return [...instructions, ...(typeof body.input === "string" ? [["input"]] : openingTextPaths(body.input, ["input"]))];

@@ -73,6 +73,8 @@ export async function forward(x: Exchange, ctx: GatewayContext, request: ClientR
     const { capture } = x;
     transform.sending(upstream.name);
     const started = performance.now();
+    // SPEC 12: the upstream is told the gateway's span as its parent, in place of the client's trace context.
+    if (x.span) Object.assign(plan.call.headers, x.span.upstreamHeaders);
     let outcome: UpstreamReply | UpstreamError;
     try {
       outcome = await upstream.send({ signal: x.abort, onAttempt: capture && ((attempt) => capture.attempt({ upstream: upstream.name, ...attempt })), ...plan.call });

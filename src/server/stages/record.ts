@@ -81,6 +81,7 @@ export function record(x: Exchange, ctx: GatewayContext, trail: Trail): void {
   try {
     x.capture?.finish(entry);
     ctx.onRequest(entry);
+    x.span?.end(entry, request);
   } catch (error) {
     // A sink that fails (a full disk, a bug) must not take the request, or the gateway, down with it.
     ctx.onInternalError(error);

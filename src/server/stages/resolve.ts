@@ -4,7 +4,7 @@ import { FAMILIES, claimPath, type Endpoint, type Segments } from "../../formats
 /** What the gateway does with a request, decided from its method, path and headers before any check runs. */
 export type Resolved =
   | { kind: "proxy"; path: string; query: string; endpoint: Endpoint }
-  | { kind: "health" | "dashboard" | "preconnect" | "not_found"; path: string; query: string };
+  | { kind: "health" | "metrics" | "dashboard" | "preconnect" | "not_found"; path: string; query: string };
 
 /** Paths with nothing WHATWG parsing would change: no dot segments, escapes, backslashes or odd characters. */
 const PLAIN_PATH = /^(\/[A-Za-z0-9_~.:-]+)+$/;
@@ -41,6 +41,7 @@ function isBaseUrl(path: string, segments: Segments): boolean {
 export function resolve(method: string, url: string, headers: IncomingHttpHeaders, segments: Segments): Resolved {
   const { path, query } = splitUrl(url);
   if (path === "/health" && (method === "GET" || method === "HEAD")) return { kind: "health", path, query };
+  if (path === "/metrics" && method === "GET") return { kind: "metrics", path, query };
   if (path === "/ui" || path.startsWith("/ui/")) return { kind: "dashboard", path, query };
   const endpoint = ENCODED_SEPARATOR.test(path) || path.includes("\\") ? undefined : claimPath(method, path, headers, segments);
   if (endpoint) return { kind: "proxy", path, query, endpoint };

@@ -1,0 +1,90 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { once } from "node:events";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { cliEnv, runCli, spawnCli, waitForOutput } from "./helpers/cli.js";
+import { closeAfterEach } from "./helpers/close-after-each.js";
+import { tempConfigDir } from "./helpers/gateway.js";
+import { chatHeaders, rawRequest } from "./helpers/http.js";
+import { startOtlpReceiver } from "./helpers/otlp-receiver.js";
+
+/**
+ * SPEC 12: nothing is exported, and no OpenTelemetry module loads, when no endpoint is set; `/metrics` loads
+ * prom-client on its first scrape. Checked on a real `gateway start` child whose every loaded module is written to a
+ * file (`helpers/module-log.mjs`, loaded with `node --import`).
+ */
+
+const MODULE_LOG = fileURLToPath(new URL("./helpers/module-log.mjs", import.meta.url));
+const KEY = "gw-telemetry-loading-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+const opened = closeAfterEach();
+const children: ReturnType<typeof spawnCli>[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null) {
+    const exited = once(child, "exit");
+    child.kill("SIGTERM");
+    await exited;
+  }
+});
+
+/** Starts `gateway start` with the module log; resolves with its URL and a reader of the modules it loaded so far. */
+async function startLogged(env: Record<string, string> = {}) {
+  const log = join(mkdtempSync(join(tmpdir(), "gateway-modules-")), "modules.txt");
+  writeFileSync(log, "");
+  const child = spawnCli(["start", "--port", "0", "--quiet", "--no-request-log"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), GATEWAY_LOCAL_KEY: KEY, GATEWAY_TEST_MODULE_LOG: log, ...env }), ["--import", MODULE_LOG]);
+  children.push(child);
+  const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+  return {
+    url: url!,
+    /** Stops the gateway (its CommonJS modules are written at exit) and returns every module it loaded. */
+    async stop(): Promise<string[]> {
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      await exited;
+      return readFileSync(log, "utf8").split("\n").filter(Boolean);
+    },
+  };
+}
+
+const chat = (url: string) => rawRequest(url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders(KEY), body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }) });
+const packagesLoaded = (modules: string[]) => [...new Set(modules.flatMap((m) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(m)?.[1] ?? []))];
+
+describe("what telemetry loads", () => {
+  it("with no endpoint, serving requests loads no OpenTelemetry module and no prom-client", async () => {
+    const gateway = await startLogged();
+    expect((await chat(gateway.url)).status).toBe(200);
+    const loaded = packagesLoaded(await gateway.stop());
+    expect(loaded).toContain("h3");
+    expect(loaded.filter((name) => name.startsWith("@opentelemetry/") || name === "prom-client")).toEqual([]);
+  });
+
+  it("the first scrape loads prom-client (and the OpenTelemetry API it requires), never the SDK or an exporter", async () => {
+    const gateway = await startLogged();
+    expect((await chat(gateway.url)).status).toBe(200);
+    const scraped = await rawRequest(gateway.url, { method: "GET", path: "/metrics", headers: { authorization: `Bearer ${KEY}` } });
+    expect(scraped.status).toBe(200);
+    expect(scraped.body).toContain('gateway_requests_total{format="chat",upstream="default",route="",status_code="200"} 1');
+    const loaded = packagesLoaded(await gateway.stop());
+    expect(loaded.filter((name) => name.startsWith("@opentelemetry/") || name === "prom-client").sort()).toEqual(["@opentelemetry/api", "prom-client"]);
+  });
+
+  it("with OTEL_EXPORTER_OTLP_ENDPOINT, the SDK loads before the gateway serves, and each request's span reaches the collector", async () => {
+    const receiver = opened(await startOtlpReceiver());
+    const gateway = await startLogged({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: "10" });
+    expect((await chat(gateway.url)).status).toBe(200);
+    await receiver.until(() => receiver.spans.length === 1);
+    expect(receiver.spans[0]).toMatchObject({ name: "chat m", attributes: { "gen_ai.provider.name": "generic", "gateway.upstream": "default" } });
+    const loaded = packagesLoaded(await gateway.stop());
+    expect(loaded).toEqual(expect.arrayContaining(["@opentelemetry/sdk-trace-base", "@opentelemetry/exporter-trace-otlp-proto", "@opentelemetry/sdk-metrics", "prom-client"]));
+    expect(loaded).not.toContain("@opentelemetry/exporter-trace-otlp-http");
+  });
+
+  it("a gRPC protocol is refused at start, before detaching, naming the variable and what to set", async () => {
+    const result = await runCli(["start", "--port", "0", "--detach"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      '✖ OTEL_EXPORTER_OTLP_PROTOCOL is "grpc"; the gateway exports over OTLP/HTTP only.\nℹ Set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf (or http/json) and point the endpoint at the collector\'s HTTP port (4318 by default).\n',
+    );
+  });
+});
