@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { H3, H3Event } from "h3";
 import { notFound, unauthorized } from "../errors/index.js";
 import { bearerToken } from "../formats/bearer.js";
+import { INSTALL_ROOT } from "../install-root.js";
 import type { BudgetState } from "../budgets/budgets.js";
 import type { SessionSpend } from "../budgets/spend-ledger.js";
 import type { SpendTracker } from "../budgets/spend-tracker.js";
@@ -70,7 +72,7 @@ const files = new Map<string, Buffer>();
 function pageFile(name: string): Buffer | undefined {
   if (!files.has(name)) {
     try {
-      files.set(name, readFileSync(new URL(`../ui/${name}`, import.meta.url)));
+      files.set(name, readFileSync(join(INSTALL_ROOT, "dist", "ui", name)));
     } catch {
       return undefined;
     }
