@@ -3,13 +3,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { qwenShell, startAgentUpstream, type ShellTool } from "./helpers/agent-upstream.js";
 import { agentRuns } from "./helpers/agent-run.js";
+import { refusalOf, STRICT_KINDS } from "./helpers/strict/index.js";
 import { hasTool, reportToolRun } from "./helpers/tools.js";
 
 /**
  * The real coding tools do a tool-using turn through `gateway run` on an upstream that does not speak their format
- * (SPEC 10): Claude Code, Codex and Gemini CLI on a chat-only upstream, Qwen Code on a messages-only one. The fake
- * upstream plays the model: it calls the tool's shell with `expr 40 + 2`, and once the result comes back, answers
- * with a sentence and what the tool said. "42" appears only if the tool really ran the command.
+ * (SPEC 10): Claude Code, Codex and Gemini CLI on a chat-only upstream of kind `openai`, Qwen Code on DeepSeek's
+ * messages endpoint. The fake upstream is that kind's strict fake (it refuses what the real server refuses) and plays
+ * the model: it calls the tool's shell with `expr 40 + 2`, and once the result comes back, answers with a sentence and
+ * what the tool said. "42" appears only if the tool really ran the command.
  */
 
 const COMMAND = "expr 40 + 2";
@@ -17,10 +19,14 @@ const FINAL = "The command printed its answer.";
 const setUpRun = agentRuns();
 let upstream: Awaited<ReturnType<typeof startAgentUpstream>> | undefined;
 
-/** A fake upstream that speaks only `format`, a gateway config routing every model to it, and the tool's HOME and work tree. */
+/** Which kind of upstream serves each format here, and its strict fake. */
+const UPSTREAM_KIND = { chat: { kind: "openai", strict: STRICT_KINDS.openai }, messages: { kind: "deepseek", strict: STRICT_KINDS["deepseek-anthropic"] } } as const;
+
+/** The strict fake of the kind that speaks only `format`, a gateway config routing every model to it, and the tool's HOME and work tree. */
 async function setUp(tool: ShellTool, format: "chat" | "messages") {
-  upstream = await startAgentUpstream({ tool, command: COMMAND, final: FINAL });
-  const { run, work, state, log } = setUpRun(upstream, format);
+  const { kind, strict } = UPSTREAM_KIND[format];
+  upstream = await startAgentUpstream({ tool, command: COMMAND, final: FINAL, refuse: (request) => refusalOf(strict, request) });
+  const { run, work, state, log } = setUpRun(upstream, format, {}, { upstreams: { local: { kind, url: upstream.url, formats: [format], key: "none" } } });
   return { run, work, state, log };
 }
 
@@ -72,6 +78,6 @@ describe("real tools on translated routes", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(FINAL);
     expect(result.stdout).toMatch(/Output: 42/);
-    expect(upstream!.received.every((r) => r.path.endsWith("/v1/messages"))).toBe(true);
+    expect(upstream!.received.every((r) => r.path.endsWith("/anthropic/v1/messages"))).toBe(true);
   }, 150_000);
 });

@@ -100,14 +100,15 @@ export async function startPlayingUpstream(play: Play, options: { refuse?: (requ
 
 /**
  * A model doing one agentic turn: asked with the shell tool, it calls it with `command`; once the tool's result comes
- * back, it answers with `final` and the result's text. Requests without that tool get a short answer.
+ * back, it answers with `final` and the result's text. Requests without that tool get a short answer. `refuse` answers
+ * first, as an upstream that checks what it is sent (a strict fake's rules).
  */
-export function startAgentUpstream(options: { tool: ShellTool; command: string; final: string }) {
+export function startAgentUpstream(options: { tool: ShellTool; command: string; final: string; refuse?: (request: Received) => ScriptedReply | undefined }) {
   let calls = 0;
   return startPlayingUpstream(({ tools, items }) => {
     if (!tools.includes(options.tool.name)) return { move: { kind: "text", text: "ok" } };
     const last = latestResult(items);
     if (last) return { move: { kind: "text", text: `${options.final} [tool said: ${last.text.slice(0, 300)}]` } };
     return { move: callMove(options.tool, options.command, ++calls) };
-  });
+  }, { refuse: options.refuse });
 }

@@ -74,6 +74,14 @@ export function promptTokens(body: Json): number {
 const isGeneration = (request: Received, format: StrictFormat) =>
   request.method === "POST" && request.path.endsWith(format === "chat" ? "/chat/completions" : "/v1/messages");
 
+/** The kind's refusal of `request` as its server sends it, or undefined when the server would take it (or it generates nothing). */
+export function refusalOf(kind: StrictKind, request: Received, limits: ServerLimits = kind): ScriptedReply | undefined {
+  if (!isGeneration(request, kind.format)) return undefined;
+  if (!request.body) return refusalReply(kind, { message: "We could not parse the JSON body of your request." });
+  const refusal = firstRefusal(kind, request.body, limits);
+  return refusal && refusalReply(kind, refusal);
+}
+
 /**
  * A script that answers as the kind's server: its model list on GET `.../models`, its refusal to a generation request
  * that breaks a rule, else what `answer` says (a test's exact bytes), by default a short reply that streams the way
@@ -82,12 +90,7 @@ const isGeneration = (request: Received, format: StrictFormat) =>
 export function strictScript(kind: StrictKind, answer: Script = defaultReply, limits: ServerLimits = kind): Script {
   return (request) => {
     if (request.method === "GET" && request.path.endsWith("/models")) return { json: kind.models };
-    if (isGeneration(request, kind.format)) {
-      if (!request.body) return refusalReply(kind, { message: "We could not parse the JSON body of your request." });
-      const refusal = firstRefusal(kind, request.body, limits);
-      if (refusal) return refusalReply(kind, refusal);
-    }
-    return answer(request);
+    return refusalOf(kind, request, limits) ?? answer(request);
   };
 }
 

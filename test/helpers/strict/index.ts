@@ -1,5 +1,6 @@
 import type { StrictKind } from "./core.js";
 import { deepseekAnthropicKind, deepseekKind } from "./deepseek.js";
+import { genericKind } from "./generic.js";
 import { lmstudioKind, ollamaKind, vllmKind } from "./local-servers.js";
 import { openaiKind } from "./openai.js";
 import { openrouterKind } from "./openrouter.js";
@@ -9,6 +10,7 @@ import { openrouterKind } from "./openrouter.js";
  * real): import a kind from here and start it with `startStrictFake`.
  */
 export const STRICT_KINDS = {
+  generic: genericKind,
   openai: openaiKind,
   deepseek: deepseekKind,
   "deepseek-anthropic": deepseekAnthropicKind,
@@ -18,4 +20,4 @@ export const STRICT_KINDS = {
   lmstudio: lmstudioKind,
 } as const satisfies Record<string, StrictKind>;
 
-export { startStrictFake, strictScript, firstRefusal, type StrictKind } from "./core.js";
+export { firstRefusal, refusalOf, startStrictFake, strictScript, type StrictKind } from "./core.js";
