@@ -67,36 +67,38 @@ export const openaiOverflow = (prompt: number, window: number): Refusal =>
   refusal(`This model's maximum context length is ${window} tokens. However, your messages resulted in ${prompt} tokens. Please reduce the length of the messages.`, "messages", "context_length_exceeded");
 
 /**
- * What OpenAI refuses in the conversation and its tools; OpenRouter passes these on to OpenAI's models, so its fake
- * refuses them too (in its own envelope).
+ * What OpenAI refuses in the conversation and its tools, by name: OpenRouter passes these on to OpenAI's models (its
+ * fake refuses them all, in its own envelope), and the generic chat fake takes those every chat server shares.
  */
-export const OPENAI_CONVERSATION_RULES: readonly Rule[] = [
-  toolCount(128, "vishalmysore/Tools4AI#16 (message, param `tools`, code `array_above_max_length`); musistudio/claude-code-router#686 (129 tools)", (count) =>
+export const OPENAI_CONVERSATION = {
+  toolCount: toolCount(128, "vishalmysore/Tools4AI#16 (message, param `tools`, code `array_above_max_length`); musistudio/claude-code-router#686 (129 tools)", (count) =>
     refusal(`Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length ${count} instead.`, "tools", "array_above_max_length"),
   ),
-  functionNames("brekkylab/ailoy#109 and run-llama/llama_index#16093 (pattern: param, code `invalid_value`); mcp-use/mcp-use#90 (the same for `messages[9].tool_calls[0].function.name`); nanbingxyz/5ire#33 (the `string too long` wording of OpenAI's length checks)", (where, name) =>
+  functionNames: functionNames("brekkylab/ailoy#109 and run-llama/llama_index#16093 (pattern: param, code `invalid_value`); mcp-use/mcp-use#90 (the same for `messages[9].tool_calls[0].function.name`); nanbingxyz/5ire#33 (the `string too long` wording of OpenAI's length checks)", (where, name) =>
     name.length > 64
       ? refusal(`Invalid '${where}': string too long. Expected a string with maximum length 64, but got a string with length ${name.length} instead.`, where, "string_above_max_length")
       : refusal(`Invalid '${where}': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, where, "invalid_value"),
   ),
-  toolAfterCall("smarter-sh/smarter#264, miurla/morphic#136 (message, param `messages.[i].role`, code null)", (index) =>
+  toolAfterCall: toolAfterCall("smarter-sh/smarter#264, miurla/morphic#136 (message, param `messages.[i].role`, code null)", (index) =>
     refusal("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", dotted(index, "role")),
   ),
-  callsAnswered("router-for-me/CLIProxyAPI#2798 (message, param `messages.[6].role`, code null), BerriAI/litellm#10083", (index, ids) =>
+  callsAnswered: callsAnswered("router-for-me/CLIProxyAPI#2798 (message, param `messages.[6].role`, code null), BerriAI/litellm#10083", (index, ids) =>
     refusal(`An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${ids.join(", ")}`, dotted(index, "role")),
   ),
-  emptyAssistant(
+  emptyAssistant: emptyAssistant(
     "run-llama/llama_index#17921 (message, param `messages.[24].content`); vercel/ai#14950 (verified live: `content: \"\"` is accepted, `null` without tool_calls is not)",
     (content) => content === null || content === undefined,
     (index) => refusal("Invalid value for 'content': expected a string, got null.", dotted(index, "content")),
   ),
-  schemaPatterns(
+  schemaPatterns: schemaPatterns(
     "Alishahryar1/free-claude-code#1730 (Claude Code's Artifact pattern: message, param, code `invalid_function_parameters`); pleaseai/shunt#488 (the validator is Python's `re`, the pattern quoted by Python's repr)",
     (pattern) => pythonReError(pattern) === undefined,
     (i, name, pattern) => refusal(`Invalid schema for function '${name}': ${pythonRepr(pattern)} is not a 'regex'.`, `tools[${i}].function.parameters`, "invalid_function_parameters"),
   ),
-  strictSchemaRule(),
-];
+  strictSchemas: strictSchemaRule(),
+} satisfies Record<string, Rule>;
+
+export const OPENAI_CONVERSATION_RULES: readonly Rule[] = Object.values(OPENAI_CONVERSATION);
 
 export const OPENAI_RULES: readonly Rule[] = [
   knownFields(CHAT_FIELDS, "issues quoting the 400: nashsu/llm_wiki#336 (`thinking`), xlinx/sd-webui-decadetw-auto-prompt-llm#29 (`top_k`)", (field) =>
