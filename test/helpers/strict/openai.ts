@@ -33,13 +33,17 @@ const CHAT_FIELDS = new Set([
 /** Reasoning models: the o-series and gpt-5 (their 400 to `max_tokens`). */
 const REASONING_MODEL = /^(o\d|gpt-5)/;
 
-/** `strict: true` functions: every object closed and every property required (structured outputs' rules). */
+/** Keywords a strict schema may not hold, each shown refused: instructor#1074, notion-mcp-server#117, json-render#180. */
+const STRICT_REFUSED_KEYWORDS = new Set(["default", "allOf", "propertyNames"]);
+
+/** `strict: true` functions: no keyword it does not take, every object closed and every property required (structured outputs' rules). */
 function strictSchemaRule(): Rule {
   return {
-    rule: "a strict function whose schema leaves an object open, a property optional, or uses lookaround",
+    rule: "a strict function whose schema holds a keyword strict mode refuses, leaves an object open or a property optional, or uses lookaround",
     source:
       "platform.openai.com/docs/guides/structured-outputs (supported schemas: additionalProperties false and all fields required on every object); " +
-      "wording: lastmile-ai/openai-agents-mcp#2 (additionalProperties, with `context` as a Python tuple), agentscope-ai/agentscope-java#2548 (required), " +
+      "wording: lastmile-ai/openai-agents-mcp#2 (additionalProperties, with `context` as a Python tuple), agentscope-ai/agentscope-java#2548 and sherifkozman/the-llm-council#9 (required), " +
+      "567-labs/instructor#1074 (`'default' is not permitted`, param `tools[0].function.parameters` on Chat Completions), makenotion/notion-mcp-server#117 (`allOf`), vercel-labs/json-render#180 (`propertyNames`), " +
       "decolua/9router#1556 (lookaround: param `tools`, code `invalid_json_schema`)",
     check: (body) => {
       for (const [i, declared] of chatFunctions(body).entries()) {
@@ -47,8 +51,10 @@ function strictSchemaRule(): Rule {
         const { name } = declared;
         const invalid = (text: string) => refusal(`Invalid schema for function '${name}': ${text}`, `tools[${i}].function.parameters`, "invalid_function_parameters");
         for (const { schema, path } of schemasIn(declared.parameters)) {
-          if (schema.type !== "object" && !("properties" in schema)) continue;
           const context = `In context=${pythonTuple(path)}`;
+          const refused = Object.keys(schema).find((keyword) => STRICT_REFUSED_KEYWORDS.has(keyword));
+          if (refused !== undefined) return invalid(`${context}, '${refused}' is not permitted.`);
+          if (schema.type !== "object" && !("properties" in schema)) continue;
           if (schema.additionalProperties !== false) return invalid(`${context}, 'additionalProperties' is required to be supplied and to be false.`);
           const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
           const missing = Object.keys((schema.properties as Json | undefined) ?? {}).find((key) => !required.includes(key));
