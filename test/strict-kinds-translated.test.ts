@@ -1,9 +1,11 @@
+import { readFileSync } from "node:fs";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { scripted } from "./helpers/chat-script.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
+import { messagesHeaders, rawRequest } from "./helpers/http.js";
 import { startStrictFake, STRICT_KINDS, type StrictKind } from "./helpers/strict/index.js";
 import type { Script } from "./helpers/fake-upstream.js";
 
@@ -86,5 +88,29 @@ describe("OpenAI: what every client sends on a translated route is what api.open
     const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
     await openai.responses.create({ model: "gpt-5.4", input: "hi", max_output_tokens: 1000, reasoning: { effort: "high" }, store: false, prompt_cache_key: "s" });
     expect(accepted()).toHaveLength(2);
+  });
+});
+
+describe("Claude Code 2.1.197's recorded request, translated for each kind, is what that kind's server accepts", () => {
+  const golden = JSON.parse(readFileSync(new URL("./fixtures/claude-code-2.1.197-messages.json", import.meta.url), "utf8")) as { headers: Record<string, string>; body: Record<string, unknown> };
+  const send = (url: string, model: string) =>
+    rawRequest(url, { method: "POST", path: "/v1/messages?beta=true", headers: { ...golden.headers, ...messagesHeaders(LOCAL_KEY) }, body: JSON.stringify({ ...golden.body, model, stream: false }) });
+
+  it.each(["openai", "deepseek", "openrouter", "ollama", "lmstudio"] as const)("%s", async (kind) => {
+    const { gateway, accepted } = await behind(kind, STRICT_KINDS[kind], scripted({ text: "ok" }));
+    const res = await send(gateway.url, "claude-sonnet-4-5");
+    expect(res.status, res.body).toBe(200);
+    expect(accepted()).toHaveLength(1);
+  });
+
+  it("vLLM: the first request asks for more output than the window leaves and is refused as the client's own 400; the next is capped to the listed max_model_len", async () => {
+    const { gateway, accepted } = await behind("vllm", STRICT_KINDS.vllm, scripted({ text: "ok" }));
+    const model = "Qwen/Qwen3-Coder-30B-A3B-Instruct";
+    const first = await send(gateway.url, model);
+    // Its words are SPEC 11's for prompt plus output (the tools work's): only the family's shape is checked here.
+    expect(first.status).toBe(400);
+    expect(JSON.parse(first.body)).toMatchObject({ type: "error", error: { type: "invalid_request_error" } });
+    await expect.poll(async () => (await send(gateway.url, model)).status).toBe(200);
+    expect(accepted().at(-1)!.max_tokens).toBeLessThanOrEqual(32768 - 1000);
   });
 });

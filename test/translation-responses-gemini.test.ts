@@ -7,7 +7,7 @@ import { closeAfterEach } from "./helpers/close-after-each.js";
 import { startStrictFake, STRICT_KINDS } from "./helpers/strict/index.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, rawRequest } from "./helpers/http.js";
-import { chatSse, chunk, startFakeUpstream, type Script, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { chatSse, chunk, type Script, type FakeUpstream } from "./helpers/fake-upstream.js";
 
 /** Responses -> chat (Codex) and Gemini -> chat (Gemini CLI) through a real gateway, with the official SDKs. */
 
