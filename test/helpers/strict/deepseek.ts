@@ -25,7 +25,7 @@ const PATTERN_SOURCE =
   "zed-industries/zed#64386 and Dokploy/mcp#43 (wording); SPEC 12 and lidge-jun/opencodex#5658 (`^[^\\u0000]*$` refused), Yachiyo-5i/xLyra#60 (Claude Code's Artifact pattern refused, on `/anthropic` too)";
 
 /** Thinking mode: on for `deepseek-reasoner`, for the V4 models unless switched off, and wherever `thinking` turns it on. */
-function thinks(body: Json): boolean {
+export function deepseekThinks(body: Json): boolean {
   const type = (body.thinking as { type?: string } | undefined)?.type;
   if (type !== undefined) return type === "enabled";
   return body.model === "deepseek-reasoner" || String(body.model).startsWith("deepseek-v4");
@@ -41,7 +41,7 @@ const reasoningReplay: Rule = {
   rule: "thinking mode: an assistant tool call of the current turn sent back without its reasoning_content",
   source: "api-docs.deepseek.com/guides/thinking_mode (tool calls); wording: Kuberwastaken/claurst#121, research translation.md A1 (JohnnyZ93/oai-compatible-copilot#215)",
   check: (body) => {
-    if (!thinks(body)) return undefined;
+    if (!deepseekThinks(body)) return undefined;
     const messages = messagesOf(body);
     const lastUser = messages.map((message) => message.role).lastIndexOf("user");
     const missing = messages.some((message, i) => i > lastUser && message.role === "assistant" && (message.tool_calls?.length ?? 0) > 0 && typeof message.reasoning_content !== "string");
