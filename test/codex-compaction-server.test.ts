@@ -4,6 +4,7 @@ import { SUMMARY_PROMPT } from "../src/formats/responses/compaction.js";
 import { SUMMARY_HEADING } from "../src/translate/compaction-summary.js";
 import { scripted } from "./helpers/chat-script.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
+import { startStrictFake, STRICT_KINDS } from "./helpers/strict/index.js";
 import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
 import { startFakeUpstream } from "./helpers/fake-upstream.js";
 import { testSeal } from "./helpers/translate.js";
@@ -32,7 +33,7 @@ const triggerBody = (stream: boolean) => ({ model: "qwen3-coder", instructions: 
 
 /** A gateway with a chat-only upstream for `qwen*` (it answers with the summary) and a native Responses one for `gpt-*`. */
 async function setup(nativeReply: unknown = {}) {
-  const chat = opened(await startFakeUpstream({ script: scripted({ text: SUMMARY, reasoning: "Thinking it over." }) }));
+  const chat = opened(await startStrictFake(STRICT_KINDS.generic, { script: scripted({ text: SUMMARY, reasoning: "Thinking it over." }) }));
   const native = opened(await startFakeUpstream({ script: () => ({ json: nativeReply }) }));
   const gateway = opened(await startTestGateway(undefined, {
     file: {

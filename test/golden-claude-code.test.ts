@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { scripted } from "./helpers/chat-script.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
+import { startStrictFake, STRICT_KINDS } from "./helpers/strict/index.js";
 import { startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { rawRequest } from "./helpers/http.js";
-import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+import type { FakeUpstream } from "./helpers/fake-upstream.js";
 
 /**
  * A request Claude Code 2.1.197 really sent (recorded through the gateway; long texts and the tool list trimmed),
@@ -23,7 +24,7 @@ let gateway: TestGateway;
 
 describe("Claude Code 2.1.197's request on a chat-only upstream", () => {
   it("arrives with its meaning and without anything only Anthropic understands", async () => {
-    upstream = opened(await startFakeUpstream({ script: scripted({ text: "ok" }) }));
+    upstream = opened(await startStrictFake(STRICT_KINDS.generic, { script: scripted({ text: "ok" }) }));
     gateway = opened(await startTestGateway(undefined, { file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", maxOutputTokens: 16384 } } } }));
     const res = await rawRequest(gateway.url, {
       method: "POST",

@@ -5,13 +5,15 @@ import { describe, expect, it, vi } from "vitest";
 import type { KindName } from "../src/kinds/index.js";
 import { scripted } from "./helpers/chat-script.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
-import { FAKE_UPSTREAM_KEY, startFakeUpstream, type Received } from "./helpers/fake-upstream.js";
+import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream, type Received } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
 import { messagesHeaders, rawRequest } from "./helpers/http.js";
+import { startStrictFake, STRICT_KINDS, type StrictKind } from "./helpers/strict/index.js";
 
 /**
- * SPEC 11, Kinds, through the real server: each kind's quirks reach an upstream of that kind and no other. One fake
- * upstream answers as a chat server on every kind's real path (OpenRouter's under `/api`), and records what it got.
+ * SPEC 11, Kinds, through the real server: each kind's quirks reach an upstream of that kind and no other. Each kind's
+ * chat upstream is its strict fake (which refuses what that server refuses) on its real path (OpenRouter's under
+ * `/api`), and records what it got.
  */
 
 const opened = closeAfterEach();
@@ -19,18 +21,25 @@ const opened = closeAfterEach();
 /** Where each kind's chat path lives under its usual base URL. */
 const BASE_PATH: Partial<Record<KindName, string>> = { openrouter: "/api" };
 
-/** A gateway with one chat-only upstream per kind, model `m-<kind>` routed to it, all in front of one fake. */
+/** A fake chat server of `kind`: its strict fake where the suite has one (test/helpers/strict), else the lenient one. */
+async function chatServerOf(kind: KindName): Promise<FakeUpstream> {
+  const strict = (STRICT_KINDS as Partial<Record<string, StrictKind>>)[kind];
+  return opened(strict ? await startStrictFake(strict, { script: scripted({ text: "ok" }) }) : await startFakeUpstream({ script: scripted({ text: "ok" }) }));
+}
+
+/** A gateway with one chat-only upstream per kind, model `m-<kind>` routed to it, each in front of its kind's fake. */
 async function gatewayOverKinds(kinds: readonly KindName[], entry: Record<string, unknown> = { formats: ["chat"] }) {
-  const upstream = opened(await startFakeUpstream({ script: scripted({ text: "ok" }) }));
-  const upstreams = Object.fromEntries(kinds.map((kind) => [kind, { kind, url: `${upstream.url}${BASE_PATH[kind] ?? ""}`, models: [`m-${kind}`], ...entry }]));
+  const fakes = new Map<KindName, FakeUpstream>();
+  for (const kind of kinds) fakes.set(kind, await chatServerOf(kind));
+  const upstreams = Object.fromEntries(kinds.map((kind) => [kind, { kind, url: `${fakes.get(kind)!.url}${BASE_PATH[kind] ?? ""}`, models: [`m-${kind}`], ...entry }]));
   const gateway = opened(await startTestGateway(undefined, { file: { upstreams } }));
-  /** What the upstream got for the one request to `kind`'s model. */
+  /** What the upstream of `kind` got for the one request to its model. */
   const receivedBy = (kind: KindName): Received => {
-    const got = upstream.received.filter((request) => request.body?.model === `m-${kind}`);
+    const got = fakes.get(kind)!.received.filter((request) => request.body?.model === `m-${kind}`);
     expect(got, kind).toHaveLength(1);
     return got[0]!;
   };
-  return { upstream, gateway, receivedBy };
+  return { gateway, receivedBy };
 }
 
 describe("hub quirks on a translated route reach only their kind (SPEC 11, Kinds)", () => {

@@ -4,7 +4,7 @@ import OpenAI from "openai";
 import { describe, expect, it, vi } from "vitest";
 import { scripted, type ChatScript } from "./helpers/chat-script.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
-import { startFakeUpstream } from "./helpers/fake-upstream.js";
+import { startStrictFake, STRICT_KINDS } from "./helpers/strict/index.js";
 import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
 
 /**
@@ -25,7 +25,7 @@ const USAGES: readonly [string, Record<string, unknown>, { read: number; write: 
 ];
 
 async function gatewayOver(usage: Record<string, unknown>) {
-  const upstream = opened(await startFakeUpstream({ script: scripted({ text: "cached answer", usage: usage as ChatScript["usage"] }) }));
+  const upstream = opened(await startStrictFake(STRICT_KINDS.generic, { script: scripted({ text: "cached answer", usage: usage as ChatScript["usage"] }) }));
   const gateway = opened(await startTestGateway(undefined, { file: { upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none" } } } }));
   return gateway;
 }

@@ -4,6 +4,7 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { decodeEvents } from "../src/sse/sse.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
+import { startStrictFake, STRICT_KINDS } from "./helpers/strict/index.js";
 import { FAKE_UPSTREAM_KEY } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
@@ -20,7 +21,7 @@ let upstream: FakeUpstream;
 let gateway: TestGateway;
 
 async function chatOnly(script: Script, entry: Record<string, unknown> = {}) {
-  upstream = opened(await startFakeUpstream({ script: script }));
+  upstream = opened(await startStrictFake(STRICT_KINDS.generic, { script }));
   gateway = opened(await startTestGateway(undefined, { file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", retries: 0, ...entry } } } }));
 }
 

@@ -3,6 +3,7 @@ import { gzipSync } from "node:zlib";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { closeAfterEach } from "./helpers/close-after-each.js";
+import { startStrictFake, STRICT_KINDS } from "./helpers/strict/index.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { chunkFrames, messagesHeaders, nextOnEach, rawPost, rawRequest } from "./helpers/http.js";
 import { chatSse, chunk, FAKE_UPSTREAM_KEY, inWrites, messagesSse, startFakeUpstream, type FakeUpstream, type Script } from "./helpers/fake-upstream.js";
@@ -19,7 +20,7 @@ let upstream: FakeUpstream;
 let gateway: TestGateway;
 
 async function chatOnly(script: Script, options: { file?: Record<string, unknown>; earlyStartMs?: number; keepAliveMs?: number } = {}) {
-  upstream = opened(await startFakeUpstream({ script: script }));
+  upstream = opened(await startStrictFake(STRICT_KINDS.generic, { script }));
   gateway = opened(await startTestGateway(undefined, {
     file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", ...options.file } } },
     earlyStartMs: options.earlyStartMs,

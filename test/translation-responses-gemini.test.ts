@@ -4,9 +4,10 @@ import { describe, expect, it } from "vitest";
 import { decodeEvents } from "../src/sse/sse.js";
 import { scripted, type ChatScript } from "./helpers/chat-script.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
+import { startStrictFake, STRICT_KINDS } from "./helpers/strict/index.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, rawRequest } from "./helpers/http.js";
-import { chatSse, chunk, startFakeUpstream, type Script, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { chatSse, chunk, type Script, type FakeUpstream } from "./helpers/fake-upstream.js";
 
 /** Responses -> chat (Codex) and Gemini -> chat (Gemini CLI) through a real gateway, with the official SDKs. */
 
@@ -15,7 +16,7 @@ let upstream: FakeUpstream;
 let gateway: TestGateway;
 
 async function chatOnly(script: Script, file: Record<string, unknown> = {}) {
-  upstream = opened(await startFakeUpstream({ script: script }));
+  upstream = opened(await startStrictFake(STRICT_KINDS.generic, { script }));
   gateway = opened(await startTestGateway(undefined, { file: { upstream: "local", upstreams: { local: { url: upstream.url, formats: ["chat"], key: "none", retries: 0 } }, ...file } }));
   return gateway;
 }

@@ -7,6 +7,7 @@ import { closeAfterEach } from "./helpers/close-after-each.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { startStrictFake, STRICT_KINDS } from "./helpers/strict/index.js";
 import { testSeal } from "./helpers/translate.js";
 
 /**
@@ -24,9 +25,12 @@ const opened = closeAfterEach();
 const FIRST_TURN = { reasoning: "Plan: list the files.", text: "Running ls.", toolCalls: [{ id: "call_1", name: "Bash", args: { command: "ls" } }] };
 const BASH = { name: "Bash", description: "Run a shell command", input_schema: { type: "object" as const, properties: { command: { type: "string" } }, required: ["command"] } };
 
-/** A gateway with a chat-only upstream for `qwen*` and a native one (Anthropic's or OpenAI's format) for the rest of the ids. */
+/**
+ * A gateway with a chat-only upstream for `qwen*` (the generic strict fake) and a native one (Anthropic's or OpenAI's
+ * format, the lenient fake: its requests are compared byte for byte) for the rest of the ids.
+ */
 async function twoUpstreams(native: "messages" | "responses" | "gemini", nativeReply: unknown) {
-  const chat = opened(await startFakeUpstream({ script: scripted(FIRST_TURN) }));
+  const chat = opened(await startStrictFake(STRICT_KINDS.generic, { script: scripted(FIRST_TURN) }));
   const provider = opened(await startFakeUpstream({ script: () => ({ json: nativeReply }) }));
   const gateway: TestGateway = opened(await startTestGateway(undefined, {
     file: {

@@ -65,12 +65,12 @@ function geminiReply(move: Move, stream: boolean, usage: MoveUsage): ScriptedRep
   return stream ? { chunks: [encodeEvents([{ data: reply }])] } : { json: reply };
 }
 
-/** The move in the format the request came in, streamed when it asked for a stream. */
-export function replyInFormat(format: "chat" | "messages" | "responses" | "gemini", move: Move, stream: boolean, usage: MoveUsage): ScriptedReply {
+/** The move in the format the request came in, streamed when it asked for a stream; a chat reply carries `reasoning` as `reasoning_content`. */
+export function replyInFormat(format: "chat" | "messages" | "responses" | "gemini", move: Move, stream: boolean, usage: MoveUsage, reasoning?: string): ScriptedReply {
   if (format === "messages") return messagesReply(move, stream, usage);
   if (format === "responses") return responsesReply(move, stream, usage);
   if (format === "gemini") return geminiReply(move, stream, usage);
   const counts = { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output };
-  const script = move.kind === "text" ? { text: move.text, usage: counts } : { toolCalls: [{ id: move.id, name: move.name, args: move.args }], usage: counts };
+  const script = { reasoning, usage: counts, ...(move.kind === "text" ? { text: move.text } : { toolCalls: [{ id: move.id, name: move.name, args: move.args }] }) };
   return stream ? scriptStream(script) : scriptJson(script);
 }

@@ -74,7 +74,7 @@ export const callMove = (tool: ShellTool, command: string, n: number): Move => (
  * An upstream that plays a model in any of the four formats (whichever path it is asked on), its moves decided by
  * `play`. Model lists and side calls that want JSON (titles, Gemini CLI's router) are answered without it.
  */
-export async function startPlayingUpstream(play: Play, options: { refuse?: (request: Received) => ScriptedReply | undefined } = {}) {
+export async function startPlayingUpstream(play: Play, options: { refuse?: (request: Received) => ScriptedReply | undefined; reasoning?: (request: Received) => string | undefined } = {}) {
   const moves: Move["kind"][] = [];
   const reply = (request: Received): ScriptedReply => {
     // An upstream that checks what it is sent (a credential) answers a request it refuses before playing.
@@ -92,7 +92,7 @@ export async function startPlayingUpstream(play: Play, options: { refuse?: (requ
     moves.push(move.kind);
     // A prompt's size as a model would count it (about four bytes a token), unless the play says otherwise: tools
     // compare it with what they compacted to.
-    return replyInFormat(conversation.format, move, stream, usage ?? { input: Math.ceil(request.raw.length / 4), output: 7 });
+    return replyInFormat(conversation.format, move, stream, usage ?? { input: Math.ceil(request.raw.length / 4), output: 7 }, options.reasoning?.(request));
   };
   const upstream = await startFakeUpstream({ script: reply });
   return Object.assign(upstream, { moves });
@@ -100,14 +100,16 @@ export async function startPlayingUpstream(play: Play, options: { refuse?: (requ
 
 /**
  * A model doing one agentic turn: asked with the shell tool, it calls it with `command`; once the tool's result comes
- * back, it answers with `final` and the result's text. Requests without that tool get a short answer.
+ * back, it answers with `final` and the result's text. Requests without that tool get a short answer. `refuse` answers
+ * first, as an upstream that checks what it is sent (a strict fake's rules); `reasoning` is the chat reply's
+ * `reasoning_content` for a request (a thinking model's).
  */
-export function startAgentUpstream(options: { tool: ShellTool; command: string; final: string }) {
+export function startAgentUpstream(options: { tool: ShellTool; command: string; final: string; refuse?: (request: Received) => ScriptedReply | undefined; reasoning?: (request: Received) => string | undefined }) {
   let calls = 0;
   return startPlayingUpstream(({ tools, items }) => {
     if (!tools.includes(options.tool.name)) return { move: { kind: "text", text: "ok" } };
     const last = latestResult(items);
     if (last) return { move: { kind: "text", text: `${options.final} [tool said: ${last.text.slice(0, 300)}]` } };
     return { move: callMove(options.tool, options.command, ++calls) };
-  });
+  }, { refuse: options.refuse, reasoning: options.reasoning });
 }

@@ -1,6 +1,7 @@
 import { SUMMARY_PROMPT } from "../../src/formats/responses/compaction.js";
 import { unpaired, type Item } from "./agent-conversation.js";
 import { callMove, startPlayingUpstream, type AgentRequest, type ShellTool } from "./agent-upstream.js";
+import { refusalOf, STRICT_KINDS } from "./strict/index.js";
 
 /**
  * What each tool sends to compact: its summarising instruction, in the system prompt or the last user message (the
@@ -38,7 +39,8 @@ function isCompaction({ items }: AgentRequest): boolean {
  * by itself, or (`pause`) answers `PAUSED`, ending the tool's run so that the test can ask for a compaction;
  * the compaction request (known by each tool's summarising instruction) gets a summary. Every other request is
  * checked, and what is wrong goes into `problems`: every tool call paired with its result; before the compaction
- * every earlier command's output still there, after it the summary and every later output.
+ * every earlier command's output still there, after it the summary and every later output. It is the generic strict
+ * chat fake, so a request any chat server would refuse (a call without its result) gets that server's 400.
  */
 export async function startLongSession(options: { tool: ShellTool; calls: number; compactAfter: number; hugePrompt?: number; pause?: boolean; final: string }) {
   let issued = 0;
@@ -64,6 +66,6 @@ export async function startLongSession(options: { tool: ShellTool; calls: number
     issued++;
     const usage = issued === options.compactAfter && options.hugePrompt ? { input: options.hugePrompt, output: 7 } : undefined;
     return { move: callMove(options.tool, sessionCommand(issued), issued), usage };
-  });
+  }, { refuse: (request) => refusalOf(STRICT_KINDS.generic, request) });
   return Object.assign(upstream, { problems, compactions, issued: () => issued });
 }
