@@ -29,6 +29,8 @@ export const gemini: Kind = {
   quirks: {
     systemFirst: false,
     refusedSchemaKeywords: [],
+    refusedPatternSyntax: [],
+    schemaFormats: "any",
     booleanSchemas: true,
     reasoningField: "none",
     effortDialect: "reasoning_effort",

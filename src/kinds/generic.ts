@@ -27,6 +27,8 @@ export const generic: Kind = {
   quirks: {
     systemFirst: false,
     refusedSchemaKeywords: [],
+    refusedPatternSyntax: [],
+    schemaFormats: "any",
     booleanSchemas: true,
     reasoningField: "as-seen",
     effortDialect: "reasoning_effort",

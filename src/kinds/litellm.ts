@@ -37,6 +37,8 @@ export const litellm: Kind = {
   quirks: {
     systemFirst: false,
     refusedSchemaKeywords: [],
+    refusedPatternSyntax: [],
+    schemaFormats: "any",
     booleanSchemas: true,
     reasoningField: "reasoning_content",
     effortDialect: "reasoning_effort",

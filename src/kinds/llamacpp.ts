@@ -51,6 +51,8 @@ export const llamacpp: Kind = {
   quirks: {
     systemFirst: true,
     refusedSchemaKeywords: [],
+    refusedPatternSyntax: [],
+    schemaFormats: "any",
     booleanSchemas: false,
     reasoningField: "reasoning_content",
     effortDialect: "reasoning_effort",

@@ -48,6 +48,8 @@ export const lmstudio: Kind = {
   quirks: {
     systemFirst: false,
     refusedSchemaKeywords: [],
+    refusedPatternSyntax: [],
+    schemaFormats: "any",
     booleanSchemas: true,
     reasoningField: "reasoning_content",
     effortDialect: "reasoning_effort",

@@ -44,6 +44,8 @@ export const ollama: Kind = {
   quirks: {
     systemFirst: false,
     refusedSchemaKeywords: [],
+    refusedPatternSyntax: [],
+    schemaFormats: "any",
     booleanSchemas: true,
     reasoningField: "reasoning",
     effortDialect: "reasoning_effort",

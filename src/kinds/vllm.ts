@@ -52,6 +52,8 @@ export const vllm: Kind = {
   quirks: {
     systemFirst: true,
     refusedSchemaKeywords: [],
+    refusedPatternSyntax: [],
+    schemaFormats: "any",
     booleanSchemas: true,
     reasoningField: "reasoning",
     effortDialect: "reasoning_effort_and_template_switch",
