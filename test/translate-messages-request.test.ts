@@ -249,7 +249,9 @@ describe("messages client: a request becomes a chat request", () => {
     expect(effort({ thinking: { type: "adaptive" }, output_config: { effort: "low" } })).toBe("low");
     expect(effort({ thinking: { type: "adaptive" }, output_config: { effort: "xhigh" } })).toBe("high");
     expect(effort({ thinking: { type: "adaptive" }, output_config: { effort: "max" } })).toBe("high");
-    expect(effort({ thinking: { type: "enabled", budget_tokens: 20000 }, output_config: { effort: "low" } })).toBe("low");
+    // An explicit budget keeps precedence over the effort word (SPEC 12).
+    expect(effort({ thinking: { type: "enabled", budget_tokens: 20000 }, output_config: { effort: "low" } })).toBe("high");
+    expect(effort({ thinking: { type: "enabled", budget_tokens: 1024 }, output_config: { effort: "max" } })).toBe("low");
     expect(effort({ thinking: { type: "adaptive" } })).toBe("high");
     expect(effort({ thinking: { type: "disabled" }, output_config: { effort: "high" } })).toBeUndefined();
     expect(effort({ output_config: { effort: "high" } })).toBeUndefined();

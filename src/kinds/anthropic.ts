@@ -37,6 +37,7 @@ export const anthropic: Kind = {
     maxTokensField: "max_tokens",
     betas: "all",
     promptCacheKey: false,
+    priorityTier: false,
     bearerInEveryFormat: false,
     billingHeader: true,
   },

@@ -45,6 +45,7 @@ export const deepseek: Kind = {
     maxTokensField: "max_tokens",
     betas: [],
     promptCacheKey: false,
+    priorityTier: false,
     bearerInEveryFormat: false,
     billingHeader: false,
   },

@@ -37,6 +37,7 @@ export const gemini: Kind = {
     maxTokensField: "max_tokens",
     betas: [],
     promptCacheKey: false,
+    priorityTier: false,
     bearerInEveryFormat: false,
     billingHeader: false,
   },

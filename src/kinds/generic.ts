@@ -35,6 +35,7 @@ export const generic: Kind = {
     maxTokensField: "max_tokens",
     betas: "all",
     promptCacheKey: false,
+    priorityTier: false,
     bearerInEveryFormat: false,
     billingHeader: true,
   },

@@ -79,6 +79,7 @@ export const litellm: Kind = {
       "web-search-2025-03-05",
     ],
     promptCacheKey: false,
+    priorityTier: false,
     bearerInEveryFormat: false,
     billingHeader: false,
   },

@@ -59,6 +59,7 @@ export const llamacpp: Kind = {
     maxTokensField: "max_tokens",
     betas: [],
     promptCacheKey: false,
+    priorityTier: false,
     bearerInEveryFormat: false,
     billingHeader: false,
   },

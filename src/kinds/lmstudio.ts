@@ -56,6 +56,7 @@ export const lmstudio: Kind = {
     maxTokensField: "max_tokens",
     betas: [],
     promptCacheKey: false,
+    priorityTier: false,
     bearerInEveryFormat: false,
     billingHeader: false,
   },

@@ -52,6 +52,7 @@ export const ollama: Kind = {
     maxTokensField: "max_tokens",
     betas: ["mid-conversation-system-2026-04-07"],
     promptCacheKey: false,
+    priorityTier: false,
     bearerInEveryFormat: false,
     billingHeader: false,
   },

@@ -47,6 +47,7 @@ export const openrouter: Kind = {
     maxTokensField: "max_tokens",
     betas: [],
     promptCacheKey: true,
+    priorityTier: false,
     bearerInEveryFormat: true,
     billingHeader: false,
   },

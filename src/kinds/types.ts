@@ -98,6 +98,8 @@ export interface KindQuirks {
   readonly betas: "all" | readonly string[];
   /** Its chat endpoint takes `prompt_cache_key` (SPEC 11: OpenAI and OpenRouter). */
   readonly promptCacheKey: boolean;
+  /** Its chat endpoint takes `service_tier: "priority"`, which Claude Code's `speed: "fast"` becomes (SPEC 12). */
+  readonly priorityTier: boolean;
   /** Its key goes as `Authorization: Bearer` in every format, messages included, not as `x-api-key`. */
   readonly bearerInEveryFormat: boolean;
   /**

@@ -60,6 +60,7 @@ export const vllm: Kind = {
     maxTokensField: "max_tokens",
     betas: [],
     promptCacheKey: false,
+    priorityTier: false,
     bearerInEveryFormat: true,
     billingHeader: false,
   },
