@@ -4,6 +4,7 @@ import type { ReplyHints, ToHub, TranslateContext } from "../../translate/types.
 import { conversationToHub } from "./content-to-hub.js";
 import { effortOfRequest } from "./reasoning-effort.js";
 import { systemToHub, turnsOf } from "./system-prompt.js";
+import { loadedTools } from "./tool-search.js";
 import { schemaOf, toolsToHub } from "./tools-to-hub.js";
 import { isRecord, positive } from "./wire.js";
 
@@ -25,7 +26,7 @@ const stopOf = (value: unknown): string[] => (Array.isArray(value) ? value.filte
  * `message_start`, before the upstream reports usage.
  */
 export function messagesToHub(body: Json, ctx: TranslateContext): ToHub {
-  const { fields, toolNames } = toolsToHub(body.tools, body.tool_choice);
+  const { fields, toolNames } = toolsToHub(body.tools, body.tool_choice, loadedTools(body.messages));
   const request: HubRequest = {
     model: ctx.upstreamModel,
     messages: [...systemToHub(body.system, ctx.keepsBillingHeader), ...conversationToHub(turnsOf(body.messages), ctx.seal)],
