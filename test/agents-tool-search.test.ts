@@ -22,7 +22,7 @@ const FORECAST = "mcp__weather__forecast";
 
 describe.skipIf(!hasTool("claude"))("Claude Code's tool search through gateway env, translated to chat (SPEC 12)", () => {
   it("the chat upstream sees the deferred MCP tool only after the search result names it, and Claude Code then calls it", async () => {
-    reportToolRun("claude", "translated", "chat");
+    reportToolRun("claude", "translated", "chat", "tool-search");
     /** Per request with ToolSearch declared: whether the conversation had loaded the tool, and whether it was sent. */
     const seen: { loaded: boolean; declared: boolean }[] = [];
     /** Tools a request declared that Claude Code had deferred and never loaded (2.1.332's DeferredToolPlaceholder). */

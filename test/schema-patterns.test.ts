@@ -8,6 +8,7 @@ import { scripted } from "./helpers/chat-script.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { type Received, startFakeUpstream } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
+import { constraints, openaiSchemaRefusal, refusedPattern } from "./helpers/openai-patterns.js";
 
 /**
  * SPEC 12, Tool schemas a chat upstream refuses: a `pattern` (or `format`) the upstream's kind cannot compile moves
@@ -20,28 +21,6 @@ const ARTIFACT = JSON.parse(readFileSync(new URL("./fixtures/claude-code-2.1.332
   version: string;
   tool: { name: string; description: string; input_schema: Record<string, unknown> };
 };
-
-/** Every `pattern` and `format` of a schema, with where it is. */
-function constraints(schema: unknown, at = ""): string[] {
-  if (Array.isArray(schema)) return schema.flatMap((item, i) => constraints(item, `${at}/${i}`));
-  if (typeof schema !== "object" || schema === null) return [];
-  return Object.entries(schema).flatMap(([key, value]) => [
-    ...((key === "pattern" || key === "format") && typeof value === "string" ? [`${at}/${key}=${value}`] : []),
-    ...constraints(value, `${at}/${key}`),
-  ]);
-}
-
-/**
- * What OpenAI's validator (Python `re`) refuses of the syntax SPEC 12 names, written apart from the gateway's scanner
- * so that the two can disagree: `\p`/`\P`, `\u{`, and the lookaround, atomic and possessive constructs SPEC 12 lists.
- * The `strict` helper's full fakes replace this check.
- */
-const OPENAI_REFUSES = [/\\[pP]/, /\\u\{/, /\(\?<?[=!]/, /\(\?>/, /[*+?}]\+/];
-function refusedPattern(parameters: unknown): string | undefined {
-  return constraints(parameters)
-    .filter((entry) => entry.includes("/pattern="))
-    .find((entry) => OPENAI_REFUSES.some((rule) => rule.test(entry.slice(entry.indexOf("=") + 1))));
-}
 
 describe("patterns a kind's validator cannot compile (SPEC 12)", () => {
   it("reads the syntax a pattern uses, an escaped character being a literal", () => {
@@ -83,13 +62,7 @@ describe("patterns a kind's validator cannot compile (SPEC 12)", () => {
   it(`Claude Code ${ARTIFACT.version}'s Artifact tool reaches an OpenAI upstream that refuses its patterns: 200, each pattern in its description`, async () => {
     const upstream = opened(
       await startFakeUpstream({
-        script: (request: Received) => {
-          const tools = (request.body?.tools ?? []) as { function: { name: string; parameters: unknown } }[];
-          const bad = tools.find((tool) => refusedPattern(tool.function.parameters) !== undefined);
-          if (!bad) return scripted({ text: "ok" })(request);
-          const message = `Invalid schema for function '${bad.function.name}': ${refusedPattern(bad.function.parameters)} is not a 'regex'.`;
-          return { status: 400, json: { error: { message, type: "invalid_request_error", param: "tools[0].function.parameters", code: "invalid_function_parameters" } } };
-        },
+        script: (request: Received) => openaiSchemaRefusal(request.body) ?? scripted({ text: "ok" })(request),
       }),
     );
     const gateway = opened(await startTestGateway(undefined, { file: { upstreams: { openai: { kind: "openai", url: upstream.url, formats: ["chat"], key: "none", models: ["gpt-*"] } } } }));
