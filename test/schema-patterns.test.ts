@@ -65,7 +65,7 @@ describe("patterns a kind's validator cannot compile (SPEC 12)", () => {
         script: (request: Received) => openaiSchemaRefusal(request.body) ?? scripted({ text: "ok" })(request),
       }),
     );
-    const gateway = opened(await startTestGateway(undefined, { file: { upstreams: { openai: { kind: "openai", url: upstream.url, formats: ["chat"], key: "none", models: ["gpt-*"] } } } }));
+    const gateway = opened(await startTestGateway(undefined, { file: { capture: "all", upstreams: { openai: { kind: "openai", url: upstream.url, formats: ["chat"], key: "none", models: ["gpt-*"] } } } }));
     const client = new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
     const artifact = ARTIFACT.tool as unknown as Anthropic.Tool;
     // The fake refuses the tool as Claude Code sent it.
@@ -82,5 +82,8 @@ describe("patterns a kind's validator cannot compile (SPEC 12)", () => {
     expect(properties.doc_id!.description).toContain(`(pattern: ${docId})`);
     // The contract's version pattern compiles everywhere: it stays where it was.
     expect(constraints(got).filter((entry) => entry.startsWith("/properties/contract/anyOf/1/pattern="))).toHaveLength(1);
+    // The capture keeps what the client sent, patterns and all.
+    const detail = (await (await fetch(`${gateway.url}/ui/api/requests/${gateway.records.at(-1)!.requestId}`, { headers: { authorization: `Bearer ${LOCAL_KEY}` } })).json()) as { capture: { request: { body: string } } };
+    expect((JSON.parse(detail.capture.request.body) as { tools: { input_schema: unknown }[] }).tools[0]!.input_schema).toEqual(artifact.input_schema);
   });
 });
