@@ -34,7 +34,8 @@ const run = spawnSync("sh", ["scripts/with-keyring.sh", "node", "node_modules/vi
 });
 
 const day = new Date().toISOString().slice(0, 10);
-const table = compatibilityTable(readResults(results), `Written by \`npm run canary\` on ${day}: the registry's newest releases that day, not pinned.`);
+const only = filters.length ? ` (only ${filters.join(", ")})` : "";
+const table = compatibilityTable(readResults(results), `Written by \`npm run canary\`${only} on ${day}: the registry's newest releases that day, not pinned.`);
 console.log(table);
 if (write) writeBetweenMarkers(join(root, "README.md"), "canary-table", table);
 process.exitCode = run.status ?? 1;
