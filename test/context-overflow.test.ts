@@ -19,6 +19,8 @@ interface Case {
   body: unknown;
   tokens: number | null;
   maximum: number | null;
+  /** The part of `tokens` asked for as output, where the server says it apart. */
+  output: number | null;
 }
 
 const { cases } = JSON.parse(readFileSync(new URL("fixtures/context-overflow-errors.json", import.meta.url), "utf8")) as { cases: Case[] };
@@ -29,8 +31,15 @@ const messageOf = (body: unknown): string => {
   return typeof error === "string" ? error : ((error as { message?: string } | undefined)?.message ?? (body as { message: string }).message);
 };
 
-/** What Claude Code must read for the case. */
-const claudeWords = (c: Case) => (c.tokens !== null ? `prompt is too long: ${c.tokens} tokens > ${c.maximum} maximum` : `prompt is too long: ${messageOf(c.body)}`);
+/**
+ * What Claude Code must read for the case: where the prompt alone fits the window, Anthropic's words for an output
+ * limit too large (Claude Code retries with a smaller one); else its words for a prompt too long (it compacts).
+ */
+function claudeWords(c: Case): string {
+  if (c.tokens === null) return `prompt is too long: ${messageOf(c.body)}`;
+  if (c.output !== null && c.tokens - c.output < c.maximum!) return `input length and \`max_tokens\` exceed context limit: ${c.tokens - c.output} + ${c.output} > ${c.maximum}, decrease input length or \`max_tokens\` and try again`;
+  return `prompt is too long: ${c.tokens} tokens > ${c.maximum} maximum`;
+}
 
 const opened = closeAfterEach();
 
@@ -63,7 +72,7 @@ async function caught(promise: Promise<unknown>): Promise<SdkError> {
 describe("context-length errors in each server's words are read with their numbers", () => {
   it.each(cases.map((c) => [c.server, c] as const))("%s", (_server, c) => {
     const error = typeof (c.body as { error?: unknown }).error === "object" ? ((c.body as { error: Record<string, unknown> }).error) : undefined;
-    expect(contextOverflowOf(c.status, messageOf(c.body), undefined, error)).toEqual({ tokens: c.tokens ?? undefined, maximum: c.maximum ?? undefined });
+    expect(contextOverflowOf(c.status, messageOf(c.body), undefined, error)).toEqual({ tokens: c.tokens ?? undefined, maximum: c.maximum ?? undefined, output: c.output ?? undefined });
   });
 
   it("a rate limit or an overload is never an overflow, whatever its words", () => {

@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
@@ -109,6 +111,36 @@ describe("the model list a picker reads", () => {
 
 const setUp = agentRuns();
 
+describe("gateway run claude's ENABLE_TOOL_SEARCH, as the launched command sees it (SPEC 11)", () => {
+  /** A stand-in named `claude` (the profile is chosen by the command's file name) that prints the variable it got. */
+  const standIn = (dir: string) => {
+    const path = join(dir, "claude");
+    writeFileSync(path, '#!/bin/sh\necho "ENABLE_TOOL_SEARCH=${ENABLE_TOOL_SEARCH-unset}"\n', { mode: 0o755 });
+    return path;
+  };
+  const seen = async (kind: "anthropic" | "generic", own: string | undefined) => {
+    const upstream = await startPlayingUpstream(() => ({ move: { kind: "text", text: "done" } }));
+    const fields = kind === "anthropic" ? { kind, url: `${upstream.url}/anthropic` } : { url: upstream.url, formats: ["messages"] };
+    const { run, work } = setUp(upstream, "messages", { ENABLE_TOOL_SEARCH: own }, { upstreams: { local: { ...fields, key: "none" } } });
+    const result = await run([standIn(work)]);
+    expect(result.code, result.stderr).toBe(0);
+    return result.stdout.trim();
+  };
+
+  it("true when every claude* model goes to an anthropic upstream", async () => {
+    expect(await seen("anthropic", undefined)).toBe("ENABLE_TOOL_SEARCH=true");
+  }, 60_000);
+  it("false when a claude* model can reach another kind", async () => {
+    expect(await seen("generic", undefined)).toBe("ENABLE_TOOL_SEARCH=false");
+  }, 60_000);
+  it("a value the user set is kept either way", async () => {
+    expect(await seen("generic", "true")).toBe("ENABLE_TOOL_SEARCH=true");
+  }, 60_000);
+  it("a user's false is kept where the gateway would say true", async () => {
+    expect(await seen("anthropic", "false")).toBe("ENABLE_TOOL_SEARCH=false");
+  }, 60_000);
+});
+
 describe.skipIf(!hasTool("claude"))("gateway run claude and tool search", () => {
   /** The tools of Claude Code's main request (the one with Bash), each with whether it is deferred. */
   async function toolsSent(kind: "anthropic" | "generic"): Promise<{ name: string; deferred: boolean }[]> {
@@ -136,19 +168,13 @@ describe.skipIf(!hasTool("claude"))("gateway run claude and tool search", () => 
     expect(eager(tools), why).not.toContain("NotebookEdit");
   }, 150_000);
 
-  it("leaves it unset when a claude* model can reach another kind: Claude Code keeps its own default", async () => {
+  it("sets ENABLE_TOOL_SEARCH=false when a claude* model can reach another kind: Claude Code then sends every tool in full", async () => {
     reportToolRun("claude", "native", "messages");
     const tools = await toolsSent("generic");
-    const version = toolVersion("claude");
-    const why = `${version}: ${JSON.stringify(tools)}`;
-    // 2.1.197 searches only a first-party API unless told to: every tool in full, none deferred. 2.1.332 searches
-    // behind any base URL unless ENABLE_TOOL_SEARCH says no (its check for a first-party URL is gone).
-    if (version.localeCompare("2.1.332", undefined, { numeric: true }) < 0) {
-      expect(eager(tools), why).toContain("NotebookEdit");
-      expect(eager(tools), why).not.toContain("ToolSearch");
-      expect(tools.filter((tool) => tool.deferred), why).toEqual([]);
-    } else {
-      expect(eager(tools), why).toContain("ToolSearch");
-    }
+    const why = `${toolVersion("claude")}: ${JSON.stringify(tools)}`;
+    // 2.1.332 searches behind any base URL unless ENABLE_TOOL_SEARCH says no (its check for a first-party URL is gone).
+    expect(eager(tools), why).toContain("NotebookEdit");
+    expect(eager(tools), why).not.toContain("ToolSearch");
+    expect(tools.filter((tool) => tool.deferred), why).toEqual([]);
   }, 150_000);
 });

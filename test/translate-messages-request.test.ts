@@ -249,7 +249,9 @@ describe("messages client: a request becomes a chat request", () => {
     expect(effort({ thinking: { type: "adaptive" }, output_config: { effort: "low" } })).toBe("low");
     expect(effort({ thinking: { type: "adaptive" }, output_config: { effort: "xhigh" } })).toBe("high");
     expect(effort({ thinking: { type: "adaptive" }, output_config: { effort: "max" } })).toBe("high");
-    expect(effort({ thinking: { type: "enabled", budget_tokens: 20000 }, output_config: { effort: "low" } })).toBe("low");
+    // An explicit budget keeps precedence over the effort word (SPEC 12).
+    expect(effort({ thinking: { type: "enabled", budget_tokens: 20000 }, output_config: { effort: "low" } })).toBe("high");
+    expect(effort({ thinking: { type: "enabled", budget_tokens: 1024 }, output_config: { effort: "max" } })).toBe("low");
     expect(effort({ thinking: { type: "adaptive" } })).toBe("high");
     expect(effort({ thinking: { type: "disabled" }, output_config: { effort: "high" } })).toBeUndefined();
     expect(effort({ output_config: { effort: "high" } })).toBeUndefined();
@@ -282,5 +284,35 @@ describe("messages client: a request becomes a chat request", () => {
     );
     expect(JSON.stringify(request)).not.toMatch(/cache_control|top_k|metadata|\$schema|output_config|service_tier|user_id/);
     for (const key of Object.keys(request)) expect(["model", "messages", "stream", "max_tokens", "temperature", "top_p", "stop", "tools", "tool_choice", "parallel_tool_calls", "response_format", "reasoning_effort"]).toContain(key);
+  });
+});
+
+describe("Claude Code's tool search on a translated route (SPEC 12)", () => {
+  const TOOL_SEARCH = { name: "ToolSearch", description: "Fetches full schema definitions for deferred tools.", input_schema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } };
+  const WEATHER = { name: "mcp__weather__forecast", description: "The forecast for a city", input_schema: { type: "object", properties: { city: { type: "string" } } }, defer_loading: true };
+  const PLACEHOLDER = { name: "DeferredToolPlaceholder", description: "Reserved placeholder.", input_schema: { type: "object", properties: {} }, defer_loading: true };
+  const names = (request: Json) => ((request.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
+  const search = assistant([{ type: "tool_use", id: "toolu_s", name: "ToolSearch", input: { query: "select:mcp__weather__forecast" } }]);
+  const found = user([{ type: "tool_result", tool_use_id: "toolu_s", content: [{ type: "tool_reference", tool_name: "mcp__weather__forecast" }] }]);
+
+  it("leaves a deferred tool out until a tool_reference loads it; non-deferred tools go as always", () => {
+    const tools = [BASH, TOOL_SEARCH, WEATHER, PLACEHOLDER];
+    expect(names(hubOf(body([user("weather in Oslo?")], { tools })))).toEqual(["Bash", "ToolSearch"]);
+    const after = hubOf(body([user("weather in Oslo?"), search, found], { tools }));
+    expect(names(after)).toEqual(["Bash", "ToolSearch", "mcp__weather__forecast"]);
+    expect((after.tools as { function: Record<string, unknown> }[])[2]!.function).toEqual({ name: "mcp__weather__forecast", description: "The forecast for a city", parameters: WEATHER.input_schema });
+    expect(JSON.stringify(after.tools)).not.toContain("defer_loading");
+  });
+
+  it("a tool_reference block reads `Tool loaded: NAME` in the tool result", () => {
+    const two = user([{ type: "tool_result", tool_use_id: "toolu_s", content: [{ type: "tool_reference", tool_name: "a" }, { type: "tool_reference", tool_name: "b" }] }]);
+    expect(hubOf(body([user("go"), search, two], { tools: [TOOL_SEARCH] })).messages.at(-1)).toEqual({ role: "tool", tool_call_id: "toolu_s", content: "Tool loaded: a\nTool loaded: b" });
+    expect(hubOf(body([user("go"), search, found], { tools: [TOOL_SEARCH] })).messages.at(-1)).toEqual({ role: "tool", tool_call_id: "toolu_s", content: "Tool loaded: mcp__weather__forecast" });
+  });
+
+  it("a tool_choice naming a deferred tool not yet loaded is dropped with it", () => {
+    const request = hubOf(body([user("go")], { tools: [BASH, WEATHER], tool_choice: { type: "tool", name: "mcp__weather__forecast" } }));
+    expect(names(request)).toEqual(["Bash"]);
+    expect(request).not.toHaveProperty("tool_choice");
   });
 });

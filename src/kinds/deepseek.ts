@@ -13,6 +13,8 @@ import type { Kind } from "./types.js";
  * - Messages (guides/anthropic_api, compatibility table): `anthropic-beta` is ignored, `image` and `document` blocks
  *   are not supported, and unknown body fields are refused by Anthropic-compatible endpoints of its kind (research
  *   tools-2026.md (c)): no beta is known to be taken.
+ * - Tool schemas: it refuses Claude Code's Artifact `pattern` as OpenAI does, and even `^[^\u0000]*$`
+ *   (research tools-2026-12.md 1: QuantumNous/new-api#7303, lidge-jun/opencodex#5658), so `\uXXXX` escapes go too.
  * - It bills by token: a probe only reads the model list.
  */
 export const deepseek: Kind = {
@@ -35,12 +37,15 @@ export const deepseek: Kind = {
   quirks: {
     systemFirst: false,
     refusedSchemaKeywords: [],
+    refusedPatternSyntax: ["lookaround", "atomic-group", "possessive-quantifier", "unicode-property", "code-point-escape", "unicode-escape"],
+    schemaFormats: "any",
     booleanSchemas: true,
     reasoningField: "reasoning_content",
     effortDialect: "thinking_switch",
     maxTokensField: "max_tokens",
     betas: [],
     promptCacheKey: false,
+    priorityTier: false,
     bearerInEveryFormat: false,
     billingHeader: false,
   },

@@ -22,6 +22,7 @@ export function applyHubQuirks(quirks: KindQuirks, request: HubRequest): HubRequ
     delete out.max_tokens;
   }
   if (!quirks.promptCacheKey) delete out.prompt_cache_key;
+  if (!quirks.priorityTier) delete out.service_tier;
   return out;
 }
 

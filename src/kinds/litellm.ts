@@ -37,6 +37,8 @@ export const litellm: Kind = {
   quirks: {
     systemFirst: false,
     refusedSchemaKeywords: [],
+    refusedPatternSyntax: [],
+    schemaFormats: "any",
     booleanSchemas: true,
     reasoningField: "reasoning_content",
     effortDialect: "reasoning_effort",
@@ -77,6 +79,7 @@ export const litellm: Kind = {
       "web-search-2025-03-05",
     ],
     promptCacheKey: false,
+    priorityTier: false,
     bearerInEveryFormat: false,
     billingHeader: false,
   },

@@ -15,6 +15,8 @@ import type { Kind } from "./types.js";
  *   guaranteed to work with the Anthropic first-party provider", while the gateway's translation to chat works with
  *   every model; add `messages` to `formats` for Claude models. Which betas that endpoint takes is not documented:
  *   all are withheld.
+ * - Tool schemas: it passes them to whichever provider serves the model (OpenAI, DeepSeek among them), so a
+ *   `pattern` either of those refuses is refused (SPEC 12); formats are left to the provider.
  * - It bills by token: a probe only reads the model list.
  */
 export const openrouter: Kind = {
@@ -37,12 +39,15 @@ export const openrouter: Kind = {
   quirks: {
     systemFirst: false,
     refusedSchemaKeywords: [],
+    refusedPatternSyntax: ["lookaround", "atomic-group", "possessive-quantifier", "unicode-property", "code-point-escape", "unicode-escape"],
+    schemaFormats: "any",
     booleanSchemas: true,
     reasoningField: "reasoning",
     effortDialect: "reasoning_object",
     maxTokensField: "max_tokens",
     betas: [],
     promptCacheKey: true,
+    priorityTier: false,
     bearerInEveryFormat: true,
     billingHeader: false,
   },

@@ -1,5 +1,6 @@
 import type { FamilyName, Format } from "../formats/names.js";
 import type { ReasoningField } from "../translate/hub.js";
+import type { PatternSyntax } from "./pattern-syntax.js";
 
 /**
  * What one kind of server is (SPEC 11, Kinds): the defaults an `upstreams` entry of that kind starts from, how a
@@ -82,6 +83,10 @@ export interface KindQuirks {
   readonly systemFirst: boolean;
   /** JSON-schema keywords its tool parameters refuse: removed, at any depth. */
   readonly refusedSchemaKeywords: readonly string[];
+  /** Regex syntax its validator cannot compile: a `pattern` using any goes into its property's description instead. */
+  readonly refusedPatternSyntax: readonly PatternSyntax[];
+  /** The string `format`s it takes (`any`: every one); another goes into its property's description instead. */
+  readonly schemaFormats: "any" | readonly string[];
   /** It takes `true` where a schema belongs (`"items": true`); false: such a sub-schema becomes `{}`, which means the same. */
   readonly booleanSchemas: boolean;
   /** The assistant field it reads reasoning from (`none`: it reads none; `as-seen`: the field its replies used). */
@@ -93,6 +98,8 @@ export interface KindQuirks {
   readonly betas: "all" | readonly string[];
   /** Its chat endpoint takes `prompt_cache_key` (SPEC 11: OpenAI and OpenRouter). */
   readonly promptCacheKey: boolean;
+  /** Its chat endpoint takes `service_tier: "priority"`, which Claude Code's `speed: "fast"` becomes (SPEC 12). */
+  readonly priorityTier: boolean;
   /** Its key goes as `Authorization: Bearer` in every format, messages included, not as `x-api-key`. */
   readonly bearerInEveryFormat: boolean;
   /**

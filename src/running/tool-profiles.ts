@@ -28,6 +28,8 @@ export interface LaunchOptions {
 export interface ToolLaunch {
   /** Variables to set (a value) or remove (undefined) on top of the inherited environment and `gateway env`. */
   env: Record<string, string | undefined>;
+  /** Variables to set only where the inherited environment has none: a value the user set is kept. */
+  envDefaults?: Record<string, string>;
   /** Arguments to put in front of the user's own. */
   leadingArgs: string[];
   /** Files of the gateway's own (path → content) to write before the tool starts. */
@@ -76,15 +78,17 @@ const PROFILES: Readonly<Record<string, Profile>> = {
   // which it sends as a bearer token to ANTHROPIC_BASE_URL (checked with Claude Code 2.1.197), or the user's own key.
   // Its status line is `gateway statusline`, from a settings file of the gateway's own passed with `--settings`
   // (loaded over the user's and the project's files; never written into them). Behind a base URL of its own it
-  // searches its tools (deferred tools, `tool_reference`) only when told to; only Anthropic's API serves that, so it
-  // is told so only when every claude* model is routed there (SPEC 11); otherwise a value the user set passes as it was.
+  // searches its tools (deferred tools, `tool_reference`) unless told not to (2.1.3xx; 2.1.197 only when told to);
+  // Anthropic's API expands them itself, so it is told `true` when every claude* model is routed there and `false`
+  // otherwise (SPEC 11), a value the user set passing as it was. (On a translated route the gateway expands them
+  // too, SPEC 12, which is why `gateway env` sets nothing.)
   claude: (g, { ownLogin, statusLine }) => {
-    const toolSearch = g.claudeOnAnthropic ? { ENABLE_TOOL_SEARCH: "true" } : {};
     const files = statusLine ? settingsFile(g, "claude-code", false, { statusLine: { type: "command", command: statusLine, padding: 0 } }) : undefined;
     return {
       env: ownLogin
-        ? { CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1", ...toolSearch }
-        : { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey, CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1", ...toolSearch },
+        ? { CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1" }
+        : { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: g.localKey, CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1" },
+      envDefaults: { ENABLE_TOOL_SEARCH: g.claudeOnAnthropic ? "true" : "false" },
       leadingArgs: files ? ["--settings", Object.keys(files)[0]!] : [],
       ...(files ? { files } : {}),
     };

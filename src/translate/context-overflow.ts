@@ -8,6 +8,8 @@ export interface ContextOverflow {
   tokens: number | undefined;
   /** The model's context, where the upstream said. */
   maximum: number | undefined;
+  /** The part of `tokens` asked for as output (`max_tokens`), where the upstream said it apart. */
+  output?: number | undefined;
 }
 
 /** A wording that names both numbers: its pattern, and which group holds each. */
@@ -42,6 +44,12 @@ const WORDINGS: readonly Wording[] = [
 ];
 
 /**
+ * The output part of a total, where a server says it apart: vLLM's "you requested 4096 output tokens" and "(39000 in
+ * the messages, 1000 in the completion)", OpenRouter's "(136225 of text input, 4096 in the output)".
+ */
+const OUTPUT = /(\d+) output tokens|(\d+) in the (?:completion|output)\b/i;
+
+/**
  * Words that say the context overflowed without both numbers: those above, llama.cpp's older "the request exceeds the
  * available context size, try increasing it" and its error type `exceed_context_size_error`, Ollama's "prompt too
  * long; exceeded max context length by 4021 tokens" (when it refuses rather than truncates; as other clients' overflow
@@ -66,15 +74,26 @@ export function contextOverflowOf(status: number, message: string, code: string 
   if (NOT_OVERFLOW_STATUS.has(status)) return undefined;
   for (const wording of WORDINGS) {
     const match = wording.pattern.exec(message);
-    if (match) return { tokens: Number(match[wording.tokens]), maximum: Number(match[wording.maximum]) };
+    if (!match) continue;
+    const output = OUTPUT.exec(message);
+    return { tokens: Number(match[wording.tokens]), maximum: Number(match[wording.maximum]), output: output ? Number(output[1] ?? output[2]) : undefined };
   }
   const type = typeof error?.type === "string" ? error.type : "";
   if (code !== "context_length_exceeded" && !OVERFLOW.test(message) && !OVERFLOW.test(type)) return undefined;
   return { tokens: fieldNumber(error, "n_prompt_tokens"), maximum: fieldNumber(error, "n_ctx") };
 }
 
-/** The message Claude Code compacts on: Anthropic's own words, with both numbers when the upstream said them. */
+/**
+ * An overflow in Anthropic's own words, which Claude Code recovers from: when the prompt alone fits and only the
+ * output asked for does not, "input length and `max_tokens` exceed context limit: N + K > M", on which it retries
+ * with a smaller `max_tokens`; else "prompt is too long: N tokens > M maximum" (or the upstream's words after
+ * `prompt is too long: ` when it did not say both numbers), on which it compacts the conversation.
+ */
 export function promptTooLong(overflow: ContextOverflow, message: string): string {
-  if (overflow.tokens !== undefined && overflow.maximum !== undefined) return `prompt is too long: ${overflow.tokens} tokens > ${overflow.maximum} maximum`;
+  const { tokens, maximum, output } = overflow;
+  if (tokens !== undefined && maximum !== undefined && output !== undefined && output < tokens && tokens - output < maximum) {
+    return `input length and \`max_tokens\` exceed context limit: ${tokens - output} + ${output} > ${maximum}, decrease input length or \`max_tokens\` and try again`;
+  }
+  if (tokens !== undefined && maximum !== undefined) return `prompt is too long: ${tokens} tokens > ${maximum} maximum`;
   return /^prompt is too long/i.test(message) ? message : `prompt is too long: ${message}`;
 }

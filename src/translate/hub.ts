@@ -65,6 +65,8 @@ export interface HubRequest {
   reasoning_effort?: "low" | "medium" | "high";
   /** Codex's cache routing key; only kinds that take it keep it (`KindQuirks.promptCacheKey`). */
   prompt_cache_key?: string;
+  /** Claude Code's fast mode; only kinds that take it keep it (`KindQuirks.priorityTier`). */
+  service_tier?: "priority";
   /** Anything else a client format maps 1:1 (seed, presence_penalty, n, user). */
   [extra: string]: unknown;
 }

@@ -60,13 +60,19 @@ export function toolVersion(command: string): string {
 export type ToolRoute = "native" | "translated";
 
 /**
+ * A capability the compatibility table has a column for (scripts/tool-table.mjs `FEATURES`): a test that proves one
+ * names it, and its outcome fills that column too.
+ */
+export type ToolFeature = "artifact-schema" | "tool-search" | "catalog" | "websocket";
+
+/**
  * Reports how the current test ends (passed or not) for the compatibility table: one JSON line appended to the file
  * `GATEWAY_TEST_RESULTS` names (.ci/run sets it; nothing is written without it). `upstream` is the format the fake
  * upstream spoke.
  */
-export function reportToolRun(command: string, route: ToolRoute, upstream: string): void {
+export function reportToolRun(command: string, route: ToolRoute, upstream: string, feature?: ToolFeature): void {
   const file = process.env.GATEWAY_TEST_RESULTS;
   if (!file) return;
-  const run = { tool: command, package: TOOL_PACKAGES[command], version: toolVersion(command), node: process.version, route, upstream };
+  const run = { tool: command, package: TOOL_PACKAGES[command], version: toolVersion(command), node: process.version, route, upstream, ...(feature ? { feature } : {}) };
   onTestFinished(({ task }) => appendFileSync(file, `${JSON.stringify({ ...run, test: task.name, passed: task.result?.state === "pass" })}\n`));
 }

@@ -76,7 +76,7 @@ export function registerRun(program: Command): void {
       const statusLine = hasStatusLine(place, args) ? undefined : statusLineCommand(flag);
       const launch = launchFor(command, address, { offline: options.offline === true, ownLogin, statusLine });
       for (const [path, content] of Object.entries(launch.files ?? {})) writePrivateFile(path, content);
-      const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, ...launch.env };
+      const childEnv: NodeJS.ProcessEnv = { ...launch.envDefaults, ...process.env, ...env, ...launch.env };
       for (const [name, value] of Object.entries(launch.env)) if (value === undefined) delete childEnv[name];
       for (const bypass of await findBypasses(command, { ...place, env: childEnv })) {
         log.warn(`${bypass.file} sets ${bypass.setting}: ${bypass.effect}. ${bypass.fix}`);

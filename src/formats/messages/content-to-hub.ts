@@ -2,6 +2,7 @@ import type { HubContentPart, HubMessage, HubToolCall, ReasoningField } from "..
 import type { ReasoningSeal } from "../../translate/types.js";
 import type { Turn } from "./system-prompt.js";
 import { chatToolName } from "../../translate/tool-names.js";
+import { referenceText } from "./tool-search.js";
 import { type Block, blocksOf, isRecord, textOf } from "./wire.js";
 
 type AssistantMessage = Extract<HubMessage, { role: "assistant" }>;
@@ -28,9 +29,13 @@ function documentText(block: Block): string {
   return `[document left out (${what}): this model's server takes no files]`;
 }
 
-/** A user block as chat content parts: text (never empty), images (base64 as a data URL, or the URL), documents as text. */
+/**
+ * A user block as chat content parts: text (never empty), images (base64 as a data URL, or the URL), documents as
+ * text, and a tool result's `tool_reference` as `Tool loaded: NAME` (SPEC 12, tool search).
+ */
 function partsOf(block: Block): HubContentPart[] {
   if (block.type === "text") return textPart(textOf(block));
+  if (block.type === "tool_reference") return textPart(referenceText(block));
   if (block.type === "document") return textPart(documentText(block));
   const url = block.type === "image" ? imageUrl(block.source) : undefined;
   return url ? [{ type: "image_url", image_url: { url } }] : [];

@@ -3,16 +3,16 @@ import { isRecord, positive } from "./wire.js";
 
 /**
  * The reasoning effort a messages request asks for: none unless thinking is `enabled` or `adaptive` (an absent or
- * disabled thinking asks for none, research table E row 14); then `output_config.effort` when it names one (the
- * word is more exact than a bucketed budget), else the bucket of `budget_tokens`. Thinking switched on with no
- * amount at all is `high`, the effort Anthropic itself applies when none is given.
+ * disabled thinking asks for none, research table E row 14); then the bucket of an explicit `budget_tokens`, which
+ * keeps precedence (SPEC 12), else `output_config.effort` when it names one (Claude Code sends it with adaptive
+ * thinking). Thinking switched on with no amount at all is `high`, the effort Anthropic itself applies when none is
+ * given.
  */
 export function effortOfRequest(thinking: unknown, outputConfig: unknown): Effort | undefined {
   if (!isRecord(thinking) || (thinking.type !== "enabled" && thinking.type !== "adaptive")) return undefined;
-  const word = isRecord(outputConfig) ? effortOfWord(outputConfig.effort) : undefined;
-  if (word) return word;
   const budget = positive(thinking.budget_tokens);
-  return budget === undefined ? "high" : effortOfBudget(budget);
+  if (budget !== undefined) return effortOfBudget(budget);
+  return (isRecord(outputConfig) ? effortOfWord(outputConfig.effort) : undefined) ?? "high";
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ReplyHints, ToHub, TranslateContext } from "../../translate/types.
 import { conversationToHub } from "./content-to-hub.js";
 import { effortOfRequest } from "./reasoning-effort.js";
 import { systemToHub, turnsOf } from "./system-prompt.js";
+import { loadedTools } from "./tool-search.js";
 import { schemaOf, toolsToHub } from "./tools-to-hub.js";
 import { isRecord, positive } from "./wire.js";
 
@@ -19,12 +20,13 @@ const stopOf = (value: unknown): string[] => (Array.isArray(value) ? value.filte
 /**
  * A messages request as a chat request, built field by field from what chat can say (an unknown field is a 400
  * on a strict server): `top_k`, `metadata`, `cache_control`, `service_tier`, `context_management`, `container`,
- * `mcp_servers` and `output_config` itself never go out. `reasoning_effort` is set whenever thinking is on; the
+ * `mcp_servers`, `safeguards`, `diagnostics` and `output_config` itself never go out (SPEC 12). `speed: "fast"`
+ * becomes `service_tier: "priority"`, which only kinds that take it keep. `reasoning_effort` is set whenever thinking is on; the
  * caller removes it for upstreams that do not take it. `hints.inputTokens` is a quick estimate for
  * `message_start`, before the upstream reports usage.
  */
 export function messagesToHub(body: Json, ctx: TranslateContext): ToHub {
-  const { fields, toolNames } = toolsToHub(body.tools, body.tool_choice);
+  const { fields, toolNames } = toolsToHub(body.tools, body.tool_choice, loadedTools(body.messages));
   const request: HubRequest = {
     model: ctx.upstreamModel,
     messages: [...systemToHub(body.system, ctx.keepsBillingHeader), ...conversationToHub(turnsOf(body.messages), ctx.seal)],
@@ -39,6 +41,7 @@ export function messagesToHub(body: Json, ctx: TranslateContext): ToHub {
   Object.assign(request, fields);
   const format = responseFormatOf(body.output_config, body.output_format);
   if (format) request.response_format = format;
+  if (body.speed === "fast") request.service_tier = "priority";
   const effort = effortOfRequest(body.thinking, body.output_config);
   if (effort) request.reasoning_effort = effort;
   const hints: ReplyHints = { inputTokens: estimateHubTokens(request) };

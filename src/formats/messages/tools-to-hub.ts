@@ -1,6 +1,7 @@
 import type { HubRequest, HubTool, HubToolChoice, Json } from "../../translate/hub.js";
 import type { ReplyHints } from "../../translate/types.js";
 import { chatToolName } from "../../translate/tool-names.js";
+import { sentNow } from "./tool-search.js";
 import { isRecord } from "./wire.js";
 
 type ToolFields = Pick<HubRequest, "tools" | "tool_choice" | "parallel_tool_calls">;
@@ -31,12 +32,12 @@ function choiceOf(choice: unknown, declared: ReadonlySet<string>): HubToolChoice
 
 /**
  * `tools` and `tool_choice` as chat's: each custom tool a function (name made valid, description, schema), server
- * tools left out; `any` -> `required`, a named tool -> that function, `disable_parallel_tool_use` ->
+ * tools left out, and so is a deferred tool until a `tool_reference` has loaded it (`loaded`); `any` -> `required`, a named tool -> that function, `disable_parallel_tool_use` ->
  * `parallel_tool_calls: false`. With no tool left, neither a choice nor the parallel switch is sent (OpenAI
  * rejects both without tools). `toolNames` maps each renamed tool back to the client's name.
  */
-export function toolsToHub(tools: unknown, toolChoice: unknown): { fields: ToolFields; toolNames: NonNullable<ReplyHints["toolNames"]> } {
-  const declared = (Array.isArray(tools) ? tools.filter(isRecord) : []).filter((tool) => !isServerTool(tool) && typeof tool.name === "string");
+export function toolsToHub(tools: unknown, toolChoice: unknown, loaded: ReadonlySet<string>): { fields: ToolFields; toolNames: NonNullable<ReplyHints["toolNames"]> } {
+  const declared = (Array.isArray(tools) ? tools.filter(isRecord) : []).filter((tool) => !isServerTool(tool) && typeof tool.name === "string" && sentNow(tool, loaded));
   const toolNames = new Map<string, { name: string }>();
   const functions: HubTool[] = declared.map((tool) => {
     const clientName = tool.name as string;
