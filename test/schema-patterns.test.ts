@@ -9,6 +9,7 @@ import { closeAfterEach } from "./helpers/close-after-each.js";
 import { type Received, startFakeUpstream } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
 import { constraints, openaiSchemaRefusal, refusedPattern } from "./helpers/openai-patterns.js";
+import { STRICT_KINDS, startStrictFake } from "./helpers/strict/index.js";
 
 /**
  * SPEC 12, Tool schemas a chat upstream refuses: a `pattern` (or `format`) the upstream's kind cannot compile moves
@@ -85,5 +86,25 @@ describe("patterns a kind's validator cannot compile (SPEC 12)", () => {
     // The capture keeps what the client sent, patterns and all.
     const detail = (await (await fetch(`${gateway.url}/ui/api/requests/${gateway.records.at(-1)!.requestId}`, { headers: { authorization: `Bearer ${LOCAL_KEY}` } })).json()) as { capture: { request: { body: string } } };
     expect((JSON.parse(detail.capture.request.body) as { tools: { input_schema: unknown }[] }).tools[0]!.input_schema).toEqual(artifact.input_schema);
+  });
+
+  it("Claude Code 2.1.265's Artifact pattern (SPEC 12's): OpenAI's strict fake refuses it sent directly with its 400, and the same request through the gateway succeeds", async () => {
+    const upstream = opened(await startStrictFake(STRICT_KINDS.openai));
+    const pattern = String.raw`^(?!__.*__$)[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}"\\./[\]]{1,200}$`;
+    const parameters = { type: "object", properties: { title: { type: "string", pattern } }, required: ["title"] };
+    const direct = await fetch(`${upstream.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "gpt-5.1", messages: [{ role: "user", content: "hi" }], tools: [{ type: "function", function: { name: "Artifact", parameters } }] }),
+    });
+    expect(direct.status).toBe(400);
+    expect(((await direct.json()) as { error: { message: string } }).error.message).toBe(String.raw`Invalid schema for function 'Artifact': '^(?!__.*__$)[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}"\\\\./[\\]]{1,200}$' is not a 'regex'.`);
+
+    const gateway = opened(await startTestGateway(undefined, { file: { upstreams: { openai: { kind: "openai", url: upstream.url, formats: ["chat"], key: "none", models: ["gpt-*"] } } } }));
+    const client = new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
+    const reply = await client.messages.create({ model: "gpt-5.1", max_tokens: 100, messages: [{ role: "user", content: "hi" }], tools: [{ name: "Artifact", input_schema: parameters as Anthropic.Tool.InputSchema }] });
+    expect(reply.content[0]).toMatchObject({ type: "text", text: "ok" });
+    const sent = (upstream.received.at(-1)!.body!.tools as { function: { parameters: { properties: { title: { pattern?: string; description?: string } } } } }[])[0]!.function.parameters;
+    expect(sent.properties.title).toEqual({ type: "string", description: `(pattern: ${pattern})` });
   });
 });
