@@ -227,6 +227,36 @@ describe("a request with the local key, beside a client upstream", () => {
     expect(JSON.stringify([...own.received, ...paid.received].map((r) => r.headers))).not.toContain(LOCAL_KEY);
   });
 
+  it("as key= is a credential only in the gemini family: a chat or messages request with only ?key=<local key> gets 401, and the key never goes upstream", async () => {
+    const { gateway, own, local, paid } = await setup();
+    const chat = await rawRequest(gateway.url, {
+      method: "POST",
+      path: `/v1/chat/completions?key=${LOCAL_KEY}`,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "claude-x", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(chat.status).toBe(401);
+    expect(JSON.parse(chat.body)).toEqual({
+      error: { message: "Missing or wrong local key. Send Authorization: Bearer <key> with the key printed by `gateway env`.", type: "authentication_error", param: null, code: "invalid_api_key" },
+    });
+    const messages = await rawRequest(gateway.url, {
+      method: "POST",
+      path: `/v1/messages?key=${LOCAL_KEY}`,
+      headers: { "content-type": "application/json", "anthropic-version": "2023-06-01" },
+      body: JSON.stringify({ model: "claude-x", max_tokens: 5, messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(messages.status).toBe(401);
+    expect(JSON.parse(messages.body)).toEqual({ type: "error", error: { type: "authentication_error", message: "Missing or wrong local key. Send x-api-key: <key> with the key printed by `gateway env`." } });
+    // With the local key in its header the request is served, and the copy in its query (under any name) stays behind.
+    const served = await new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 }).chat.completions.create(
+      { model: "gpt-x", messages: [{ role: "user", content: "hi" }] },
+      { query: { key: LOCAL_KEY, keep: "1", token: LOCAL_KEY } },
+    );
+    expect(served.choices[0]!.message.content).toBe("from paid");
+    expect(paid.last().url).toBe("/v1/chat/completions?keep=1");
+    expect(JSON.stringify([...own.received, ...local.received, ...paid.received].map((r) => [r.url, r.headers]))).not.toContain(LOCAL_KEY);
+  });
+
   it("a value shaped like a local key that is not this gateway's is refused as a wrong local key, never passed on", async () => {
     const { gateway, own } = await setup();
     const stale = `gw-${"A".repeat(43)}`;
