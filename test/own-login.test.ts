@@ -45,6 +45,7 @@ async function upstream(name: string) {
   return opened(
     await startFakeUpstream({
       script: (request) => {
+        if (request.method === "GET" && request.path.endsWith("/v1beta/models")) return { json: { models: [{ name: `models/${name}-model`, displayName: name }] } };
         if (request.method === "GET") return { json: { object: "list", data: [{ id: `${name}-model`, object: "model", created: 0, owned_by: name }] } };
         if (JSON.stringify(request.body).includes("please fail")) return { status: 529, json: { type: "error", error: { type: "overloaded_error", message: `echoing what came: ${JSON.stringify(request.headers)}` } } };
         if (request.path.endsWith("/v1/messages")) {
@@ -211,6 +212,19 @@ describe("a request with its own credential", () => {
     for await (const model of anthropic(gateway, { authToken: OWN_TOKEN }).models.list()) models.push(model.id);
     expect(models).toEqual(["own-model", "local-model"]);
     expect(credentialsOf(own.last())).toEqual({ authorization: `Bearer ${OWN_TOKEN}` });
+    expect(credentialsOf(local.last())).toEqual({});
+    expect(paid.received).toHaveLength(0);
+  });
+
+  it("a Gemini client's own x-goog-api-key goes with the model-list request to the client upstream", async () => {
+    const { gateway, own, local, paid } = await setup();
+    const genai = new GoogleGenAI({ apiKey: GEMINI_OWN_KEY, httpOptions: { baseUrl: `${gateway.url}/gemini` } });
+    const pager = await genai.models.list();
+    const names = [];
+    for await (const model of pager) names.push(model.name);
+    expect(names).toEqual(["models/own-model", "models/local-model"]);
+    expect(own.last().method).toBe("GET");
+    expect(credentialsOf(own.last())).toEqual({ "x-goog-api-key": GEMINI_OWN_KEY });
     expect(credentialsOf(local.last())).toEqual({});
     expect(paid.received).toHaveLength(0);
   });
