@@ -93,6 +93,16 @@ describe("a refused key rests, and the same request goes out at once with the ne
     ]);
   });
 
+  it("a retry-after that is neither delay-seconds nor an HTTP-date (-1, 5, 7, a loose date) rests the key 60 s, not 0 ms", async () => {
+    for (const retryAfter of ["-1", "5, 7", "2026-12-07"]) {
+      const upstream = await upstreamAnswering((key) => (key === KEYS.KEY_A ? { status: 429, headers: { "retry-after": retryAfter }, json: { error: { message: "slow down", type: "rate_limit_error" } } } : undefined));
+      await startWith({ retries: 0, upstreams: { pool: { url: upstream.url, key: ["env:KEY_A", "env:KEY_B"] } } });
+      for (let i = 0; i < 3; i++) expect((await chat()).status).toBe(200);
+      // Key A is asked once: resting, it is not the first tried on every request.
+      expect([retryAfter, upstream.received.map(bearer)]).toEqual([retryAfter, [KEYS.KEY_A, KEYS.KEY_B, KEYS.KEY_B, KEYS.KEY_B]]);
+    }
+  });
+
   it("401 rests a key that has answered 2xx; from a key that never worked it is the answer, as before", async () => {
     let revoked = false;
     const upstream = await upstreamAnswering((key) => {
