@@ -109,9 +109,10 @@ export class ClientRequest {
 
   /** The route tags that open its system prompt's texts or its first user message's, in that order. */
   routeTags(): readonly FoundTag[] {
-    // Bytes without the tag's name hold no tag; nor does a body whose checked text has no tag where one may stand (a
-    // session's files can name it anywhere else): a passthrough body is then not decoded to look for one.
-    if (this.bytes !== undefined && this.bytes.indexOf("gateway-route") < 0) this.#tags ??= [];
+    // Bytes without the tag's name hold no tag, unless a JSON `\u` escape spells it (`\u0067ateway-route`); nor does a
+    // body whose checked text has no tag where one may stand (a session's files can name it anywhere else): a
+    // passthrough body is then not decoded to look for one.
+    if (this.bytes !== undefined && this.bytes.indexOf("gateway-route") < 0 && this.bytes.indexOf("\\u") < 0) this.#tags ??= [];
     const checked = this.#json instanceof CheckedAsLatin1 ? this.#json.body : undefined;
     if (checked && this.endpoint.format && !mayHoldRouteTag(checked, this.endpoint.format.facts.tagPlaces(checked))) this.#tags ??= [];
     this.#tags ??= this.#ask((facts, body) => findRouteTags(body, facts.tagPlaces(body))) ?? [];
