@@ -75,6 +75,17 @@ describe("a spent budget", () => {
     expect(gateway.records.at(-1)).toMatchObject({ status: 429, upstream: "paid", errorCode: "budget_exceeded" });
   });
 
+  it("is summed and compared in whole millionths: ten $0.10 requests spend a $1.00 budget exactly, and the eleventh is not sent", async () => {
+    const paid = await upstream("paid");
+    // 5 output tokens at $20,000 per million: $0.10 a reply.
+    const gateway = await start({ prices: { "tenth-*": { input: 0, output: 20_000 } }, upstreams: { paid: { url: paid.url, key: "none", budgets: { daily: 1 } } } });
+    for (let i = 0; i < 10; i++) expect((await chat(gateway, "tenth-1")).status).toBe(200);
+    const refused = await chat(gateway, "tenth-1");
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body).error.message).toMatch(/^The daily budget of the upstream paid \(\$1\.00\) is spent: \$1\.00 estimated/);
+    expect(paid.received).toHaveLength(10);
+  });
+
   it("still answers a token count the gateway makes itself (its upstream does not serve the format): it costs nothing", async () => {
     const paid = await upstream("paid");
     const gateway = await start({ upstreams: { paid: { url: paid.url, key: "none", formats: ["chat"], budgets: { daily: 1 } } } });

@@ -1,3 +1,4 @@
+import { toMicros } from "../pricing/micros.js";
 import { NO_PRICES, type Cost, type Pricer } from "../pricing/pricer.js";
 import { clientName } from "../request-log/client-name.js";
 import { cutShort, type RequestRecord } from "../request-log/record.js";
@@ -65,7 +66,8 @@ interface Priced {
 function group(name: string, priced: readonly Priced[]): GroupStats {
   const records = priced.map((p) => p.record);
   const sum = (pick: (r: RequestRecord) => number | undefined) => records.reduce((total, r) => total + (pick(r) ?? 0), 0);
-  const costUsd = priced.reduce((total, p) => total + (p.cost ?? 0), 0);
+  // Summed in whole millionths (SPEC 11, Budgets), as the budgets sum them.
+  const costMicros = priced.reduce((total, p) => total + toMicros(p.cost ?? 0), 0);
   return {
     name,
     requests: records.length,
@@ -76,7 +78,7 @@ function group(name: string, priced: readonly Priced[]): GroupStats {
     cacheWriteTokens: sum((r) => r.cacheWriteTokens),
     durationMs: percentiles(records.map((r) => r.durationMs)),
     ttfbMs: percentiles(records.flatMap((r) => (typeof r.ttfbMs === "number" ? [r.ttfbMs] : []))),
-    costUsd: Math.round(costUsd * 1e6) / 1e6,
+    costUsd: costMicros / 1e6,
     unpricedRequests: priced.filter((p) => p.cost === null).length,
   };
 }
