@@ -55,22 +55,27 @@ export class SpendLedger {
     return spend;
   }
 
-  /** Adds one record: its estimated cost to the periods it falls in and to its session. */
+  /**
+   * Adds one record: its estimated cost to the periods it falls in and to its session. A request through the user's
+   * own login (`ownLogin`) counts toward its upstream's spend only: never the overall spend, nor its session's
+   * (SPEC 11, Budgets).
+   */
   add(record: RequestRecord): void {
     const cost = this.#price(record);
     if (cost === undefined && record.session === undefined) return;
     const time = Date.parse(record.time);
     const micros = toMicros(cost ?? 0);
+    const own = record.ownLogin === true;
     for (const period of PERIODS) {
       const spend = this.#current(period, Math.max(time, this.#now()));
       if (time < spend.span.start || time >= spend.span.end) continue;
-      spend.all += micros;
-      if (cost === null) spend.unpriced++;
+      if (!own) spend.all += micros;
+      if (cost === null && !own) spend.unpriced++;
       if (record.upstream === undefined) continue;
       spend.byUpstream.set(record.upstream, (spend.byUpstream.get(record.upstream) ?? 0) + micros);
       if (cost === null) spend.unpricedByUpstream.set(record.upstream, (spend.unpricedByUpstream.get(record.upstream) ?? 0) + 1);
     }
-    if (record.session !== undefined) this.#addToSession(record.session, record, micros, cost === null);
+    if (record.session !== undefined) this.#addToSession(record.session, record, own ? 0 : micros, cost === null && !own);
   }
 
   #addToSession(id: string, record: RequestRecord, micros: number, unpriced: boolean): void {

@@ -3,7 +3,7 @@ import type { Endpoint, RequestFacts } from "../formats/index.js";
 import { generic } from "../kinds/generic.js";
 import { parseJsonObject } from "../parse-json.js";
 import { knownClient, type KnownClient } from "../request-log/client-name.js";
-import { countHubTokens, hubTokenBounds } from "../translate/count-tokens.js";
+import { countHubTokens, estimateHubTokens, hubTokenBounds } from "../translate/count-tokens.js";
 import type { HubRequest } from "../translate/hub.js";
 import { randomIds } from "../translate/ids.js";
 import type { ReasoningSeal } from "../translate/index.js";
@@ -141,6 +141,15 @@ export class ClientRequest {
     const { low, high } = hubTokenBounds(hub);
     if (low >= min || high < min) return low >= min;
     return this.inputTokens(seal).then((tokens) => tokens !== undefined && tokens >= min);
+  }
+
+  /**
+   * The quick estimate of its input tokens (the local count's characters and fixed amounts, without the tokenizer),
+   * for a reply that reported no usage (SPEC 11, Budgets); undefined for a body the hub cannot read.
+   */
+  estimatedInputTokens(seal: ReasoningSeal): number | undefined {
+    const hub = this.#hubRequest(seal);
+    return hub === undefined ? undefined : estimateHubTokens(hub);
   }
 
   /** The estimate of its input tokens that a local count gives (SPEC 10 rule 6), counted by the tokenizer. */

@@ -28,6 +28,13 @@ export interface GroupStats {
   costUsd: number;
   /** Requests that reported tokens for a model without a known price: their cost is unknown, not 0. */
   unpricedRequests: number;
+  /**
+   * What the requests through the user's own login (`ownLogin`, a `key: "client"` upstream) would cost at API
+   * prices: shown apart, never in `costUsd` (SPEC 11, Budgets).
+   */
+  ownLoginCostUsd: number;
+  /** Requests whose tokens the gateway estimated (their reply reported no usage): the token and cost figures are estimates. */
+  estimatedRequests: number;
 }
 
 export interface UsageSummary {
@@ -66,8 +73,8 @@ interface Priced {
 function group(name: string, priced: readonly Priced[]): GroupStats {
   const records = priced.map((p) => p.record);
   const sum = (pick: (r: RequestRecord) => number | undefined) => records.reduce((total, r) => total + (pick(r) ?? 0), 0);
-  // Summed in whole millionths (SPEC 11, Budgets), as the budgets sum them.
-  const costMicros = priced.reduce((total, p) => total + toMicros(p.cost ?? 0), 0);
+  // Summed in whole millionths (SPEC 11, Budgets), as the budgets sum them; the own login's apart.
+  const micros = (own: boolean) => priced.reduce((total, p) => total + ((p.record.ownLogin === true) === own ? toMicros(p.cost ?? 0) : 0), 0);
   return {
     name,
     requests: records.length,
@@ -78,8 +85,10 @@ function group(name: string, priced: readonly Priced[]): GroupStats {
     cacheWriteTokens: sum((r) => r.cacheWriteTokens),
     durationMs: percentiles(records.map((r) => r.durationMs)),
     ttfbMs: percentiles(records.flatMap((r) => (typeof r.ttfbMs === "number" ? [r.ttfbMs] : []))),
-    costUsd: costMicros / 1e6,
+    costUsd: micros(false) / 1e6,
     unpricedRequests: priced.filter((p) => p.cost === null).length,
+    ownLoginCostUsd: micros(true) / 1e6,
+    estimatedRequests: records.filter((r) => r.estimated === true).length,
   };
 }
 
