@@ -67,9 +67,11 @@ const figureClass = (column: (typeof FIGURES)[number]): string => (column.phone 
  * to its name through `choose`, choosing the row in effect again clears it; `active` is the name filtered on now.
  */
 export function renderGroups(table: HTMLTableElement, title: string, groups: readonly GroupStats[], active: string, choose: (name: string) => void): void {
+  // The own login's column only where some request went through one: most users have none.
+  const figures = groups.some((g) => g.ownLoginCostUsd > 0) ? FIGURES : FIGURES.filter((column) => column.value !== ownLogin);
   const head = el("tr");
   head.append(el("th", title));
-  for (const column of FIGURES) head.append(el("th", column.title, figureClass(column)));
+  for (const column of figures) head.append(el("th", column.title, figureClass(column)));
   const rows = groups.map((g) => {
     const tr = el("tr", undefined, g.name === active ? "pick active" : "pick");
     tr.tabIndex = 0;
@@ -78,7 +80,7 @@ export function renderGroups(table: HTMLTableElement, title: string, groups: rea
     const name = el("td", undefined, "name");
     name.append(...breakable(g.name));
     tr.append(name);
-    for (const column of FIGURES) {
+    for (const column of figures) {
       const td = el("td", column.value(g), figureClass(column));
       const note = column.note?.(g);
       if (note) td.title = note;
