@@ -1,19 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliEnv, spawnCli, waitForOutput } from "./helpers/cli.js";
+import { ARTIFACTS, hasChromium, launchChromium, requireChromiumInCi, startDashboardGateway, type DashboardGateway } from "./helpers/chromium.js";
 import { chatSse, chunk, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { LOCAL_KEY, tempConfigDir } from "./helpers/gateway.js";
+import { LOCAL_KEY } from "./helpers/gateway.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) throw new Error(`the dashboard estimates test must run in CI, but ${CHROMIUM} is missing`);
-
-/** Screenshots for people to look at: test-artifacts/ (kept by CI runs), not committed. */
-const ARTIFACTS = new URL("../test-artifacts/", import.meta.url).pathname;
+requireChromiumInCi("the dashboard estimates test");
 
 /**
  * The dashboard shows what the gateway estimated and what your own login spent as such (SPEC 11, Budgets), in
@@ -23,13 +16,11 @@ const ARTIFACTS = new URL("../test-artifacts/", import.meta.url).pathname;
  */
 describe.runIf(hasChromium)("the dashboard's estimates and own login", () => {
   let upstream: FakeUpstream;
-  let gateway: ReturnType<typeof spawnCli>;
+  let gateway: DashboardGateway;
   let url: string;
   let browser: Browser;
-  const stateDir = mkdtempSync(join(tmpdir(), "gateway-dashboard-estimates-"));
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     // A chat server that reports usage only when asked, as real ones do.
     upstream = await startFakeUpstream({
       script: () => ({ headers: { "content-type": "text/event-stream" }, chunks: [chatSse([chunk({ role: "assistant", content: "" }), chunk({ content: "Hello there, my good friend." }), chunk({}, "stop")])] }),
@@ -39,26 +30,20 @@ describe.runIf(hasChromium)("the dashboard's estimates and own login", () => {
       prices: { "paid-*": { input: 100_000, output: 10_000 } },
       upstreams: { paid: { url: upstream.url, key: "none" }, own: { url: upstream.url, key: "client", models: ["paid-own"] } },
     };
-    const env = cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(config), GATEWAY_STATE_DIR: stateDir, GATEWAY_LOCAL_KEY: LOCAL_KEY });
-    gateway = spawnCli(["start", "--port", "0", "--quiet"], env);
-    url = (await waitForOutput(gateway, /listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
+    gateway = await startDashboardGateway(config, "dashboard-estimates");
+    url = gateway.url;
     const openai = new OpenAI({ baseURL: `${url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
     for (const model of ["paid-1", "paid-own"]) {
       const events = await openai.chat.completions.create({ model, stream: true, messages: [{ role: "user", content: "hi" }] });
       for await (const _ of events);
     }
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    gateway?.kill("SIGTERM");
+    gateway?.close();
     await upstream?.close();
-    rmSync(stateDir, { recursive: true, force: true });
   });
 
   it("marks estimated figures with ~ and shows the own login's cost apart", async () => {
