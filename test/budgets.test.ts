@@ -8,7 +8,8 @@ import { spanOf } from "../src/budgets/periods.js";
 import { formatDateTime } from "../src/request-log/format.js";
 import type { RequestRecord } from "../src/request-log/record.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
-import { completion, startFakeUpstream } from "./helpers/fake-upstream.js";
+import { chatSse, chunk, completion, startFakeUpstream } from "./helpers/fake-upstream.js";
+import { cliEnv, runCli } from "./helpers/cli.js";
 import { LOCAL_KEY, startTestGateway, tempConfigDir, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, rawRequest } from "./helpers/http.js";
 
@@ -75,6 +76,17 @@ describe("a spent budget", () => {
     expect(gateway.records.at(-1)).toMatchObject({ status: 429, upstream: "paid", errorCode: "budget_exceeded" });
   });
 
+  it("is summed and compared in whole millionths: ten $0.10 requests spend a $1.00 budget exactly, and the eleventh is not sent", async () => {
+    const paid = await upstream("paid");
+    // 5 output tokens at $20,000 per million: $0.10 a reply.
+    const gateway = await start({ prices: { "tenth-*": { input: 0, output: 20_000 } }, upstreams: { paid: { url: paid.url, key: "none", budgets: { daily: 1 } } } });
+    for (let i = 0; i < 10; i++) expect((await chat(gateway, "tenth-1")).status).toBe(200);
+    const refused = await chat(gateway, "tenth-1");
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body).error.message).toMatch(/^The daily budget of the upstream paid \(\$1\.00\) is spent: \$1\.00 estimated/);
+    expect(paid.received).toHaveLength(10);
+  });
+
   it("still answers a token count the gateway makes itself (its upstream does not serve the format): it costs nothing", async () => {
     const paid = await upstream("paid");
     const gateway = await start({ upstreams: { paid: { url: paid.url, key: "none", formats: ["chat"], budgets: { daily: 1 } } } });
@@ -132,6 +144,84 @@ describe("a spent budget", () => {
     expect((await chat(gateway, "priced-local")).status).toBe(429);
     expect(ollama.received).toHaveLength(1);
     expect(priced.received).toHaveLength(0);
+  });
+});
+
+describe("a streamed chat completion that reports no usage", () => {
+  /** The upstream streams like a real chat server: usage only when `stream_options.include_usage` asks for it. */
+  async function streaming() {
+    return opened(
+      await startFakeUpstream({
+        script: (request) => {
+          const asked = (request.body?.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+          const pieces = [chunk({ role: "assistant", content: "" }), chunk({ content: "Hello " }), chunk({ content: "there, friend." }), chunk({ tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "look", arguments: '{"at":"sky"}' } }] }), chunk({}, "stop")];
+          return { headers: { "content-type": "text/event-stream" }, chunks: [chatSse(asked ? [...pieces, chunk({}, null, { choices: [], usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 } })] : pieces)] };
+        },
+      }),
+    );
+  }
+  const stream = (gateway: TestGateway, includeUsage: boolean) =>
+    new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 }).chat.completions
+      .create({ model: "paid-1", stream: true, messages: [{ role: "user", content: "hi" }], ...(includeUsage ? { stream_options: { include_usage: true } } : {}) })
+      .then(async (events) => {
+        for await (const _ of events);
+      });
+
+  it("is counted with tokens the gateway estimates, marked estimated, and a budget stops it as it stops the same requests unstreamed", async () => {
+    const paid = await streaming();
+    // $0.10 per input token, $0.01 per output token.
+    const gateway = await start({ prices: { "paid-*": { input: 100_000, output: 10_000 } }, upstreams: { paid: { url: paid.url, key: "none", budgets: { daily: 2 } } } });
+    await stream(gateway, true);
+    expect(gateway.records[0]).toMatchObject({ inputTokens: 12, outputTokens: 5 });
+    expect(gateway.records[0]!.estimated).toBeUndefined();
+    await stream(gateway, false);
+    // Input: the local count's quick estimate of the request; output: what was relayed ("Hello there, friend.", the call's name and arguments), 4 characters a token.
+    expect(gateway.records[1]).toMatchObject({ estimated: true, inputTokens: 8, outputTokens: Math.ceil("Hello there, friend.look{\"at\":\"sky\"}".length / 4) });
+    // $1.25 + $0.89: the $2 budget is spent, and the next stream is not sent.
+    const refused = await stream(gateway, false).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(paid.received).toHaveLength(2);
+    // `gateway logs` and `stats` show the figures as estimates.
+    // The records as the running gateway's log holds them.
+    const state = join(gateway.configDir, "state");
+    mkdirSync(state, { recursive: true, mode: 0o700 });
+    writeFileSync(join(state, "requests.jsonl"), gateway.records.map((record) => `${JSON.stringify(record)}\n`).join(""), { mode: 0o600 });
+    const env = cliEnv({ GATEWAY_CONFIG_DIR: gateway.configDir, GATEWAY_STATE_DIR: state });
+    const logs = await runCli(["logs", "-n", "5"], env);
+    expect(logs.stdout).toMatch(/~8\/9\b/);
+    const stats = await runCli(["stats"], env);
+    expect(stats.stdout).toContain("(~: 1 request reported no usage; the gateway estimated their tokens)");
+    const json = JSON.parse((await runCli(["stats", "--json"], env)).stdout);
+    expect(json.total).toMatchObject({ estimatedRequests: 1, inputTokens: 20, outputTokens: 14 });
+    expect(json.budgets).toEqual([expect.objectContaining({ scope: "paid", period: "daily", spentUsd: 2.14 })]);
+  });
+});
+
+describe("requests through your own login (a key: client upstream)", () => {
+  it("are marked ownLogin, count toward that upstream's budget only, never the overall one, and stats shows their cost apart", async () => {
+    const [own, paid] = [await upstream("own"), await upstream("paid")];
+    const gateway = await start({ budgets: { daily: 2 }, upstreams: { paid: { url: paid.url, key: "none" }, own: { url: own.url, key: "client", models: ["paid-own"], budgets: { daily: 2 } } } });
+    expect((await chat(gateway, "paid-own")).status).toBe(200);
+    expect((await chat(gateway, "paid-own")).status).toBe(200);
+    expect(gateway.records.map((r) => r.ownLogin)).toEqual([true, true]);
+    // $2.40 at API prices: the own upstream's budget is spent, the overall one is not touched.
+    const refused = await chat(gateway, "paid-own");
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body).error.message).toMatch(/^The daily budget of the upstream own \(\$2\.00\) is spent: \$2\.40/);
+    expect((await chat(gateway, "paid-1")).status).toBe(200);
+    expect((await chat(gateway, "paid-1")).status).toBe(200);
+    expect((await chat(gateway, "paid-1")).status).toBe(429);
+    expect(gateway.records.at(-2)!.ownLogin).toBeUndefined();
+    const state = join(gateway.configDir, "state");
+    mkdirSync(state, { recursive: true, mode: 0o700 });
+    writeFileSync(join(state, "requests.jsonl"), gateway.records.map((record) => `${JSON.stringify(record)}\n`).join(""), { mode: 0o600 });
+    const env = cliEnv({ GATEWAY_CONFIG_DIR: gateway.configDir, GATEWAY_STATE_DIR: state });
+    const stats = await runCli(["stats"], env);
+    expect(stats.stdout).toContain("Estimated cost: $2.40\nOwn login, at API prices: $2.40 (not in the cost above, nor in the overall budget)");
+    expect(stats.stdout).toMatch(/OWN LOGIN/);
+    const json = JSON.parse((await runCli(["stats", "--json"], env)).stdout);
+    expect(json.total).toMatchObject({ costUsd: 2.4, ownLoginCostUsd: 2.4 });
+    expect(json.budgets.map((b: { scope: string; spentUsd: number }) => [b.scope, b.spentUsd])).toEqual([["all", 2.4], ["own", 2.4]]);
   });
 });
 

@@ -1,19 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliEnv, spawnCli, waitForOutput } from "./helpers/cli.js";
+import { ARTIFACTS, hasChromium, launchChromium, requireChromiumInCi, startDashboardGateway, type DashboardGateway } from "./helpers/chromium.js";
 import { completion, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { LOCAL_KEY, tempConfigDir } from "./helpers/gateway.js";
+import { LOCAL_KEY } from "./helpers/gateway.js";
 import { chatHeaders, rawRequest } from "./helpers/http.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) throw new Error(`the dashboard budgets test must run in CI, but ${CHROMIUM} is missing`);
-
-/** Screenshots for people to look at: test-artifacts/ (kept by CI runs), not committed. */
-const ARTIFACTS = new URL("../test-artifacts/", import.meta.url).pathname;
+requireChromiumInCi("the dashboard budgets test");
 
 /**
  * The dashboard shows each budget's use at a glance (SPEC 11, Budgets), in headless Chromium at 420, 900 and 1400 px:
@@ -22,13 +15,11 @@ const ARTIFACTS = new URL("../test-artifacts/", import.meta.url).pathname;
  */
 describe.runIf(hasChromium)("the dashboard's budgets", () => {
   let upstream: FakeUpstream;
-  let gateway: ReturnType<typeof spawnCli>;
+  let gateway: DashboardGateway;
   let url: string;
   let browser: Browser;
-  const stateDir = mkdtempSync(join(tmpdir(), "gateway-dashboard-budgets-"));
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     upstream = await startFakeUpstream({ script: () => ({ json: completion({ content: "ok" }) }) });
     // $0.10 per input token: each reply (12 tokens in) costs $1.20.
     const config = {
@@ -36,25 +27,19 @@ describe.runIf(hasChromium)("the dashboard's budgets", () => {
       budgets: { daily: 10, monthly: 200 },
       upstreams: { openrouter: { url: upstream.url, key: "none", budgets: { daily: 2.5 } }, team: { url: upstream.url, key: "none", models: ["paid-team"], budgets: { monthly: 1 } } },
     };
-    const env = cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(config), GATEWAY_STATE_DIR: stateDir, GATEWAY_LOCAL_KEY: LOCAL_KEY });
-    gateway = spawnCli(["start", "--port", "0", "--quiet"], env);
-    url = (await waitForOutput(gateway, /listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
+    gateway = await startDashboardGateway(config, "dashboard-budgets");
+    url = gateway.url;
     const chat = (model: string) => rawRequest(url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders(LOCAL_KEY), body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }) });
     // openrouter: $2.40 of $2.50 today (96%); team: $1.20 of $1 this month (spent); in all: $3.60 of $10 today.
     for (const model of ["paid-a", "paid-b", "paid-team"]) expect((await chat(model)).status).toBe(200);
     expect((await chat("paid-team")).status).toBe(429);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    gateway?.kill("SIGTERM");
+    gateway?.close();
     await upstream?.close();
-    rmSync(stateDir, { recursive: true, force: true });
   });
 
   it.each([420, 900, 1400])("at %i px each budget shows its use, figures and reset, inside the page", async (width) => {

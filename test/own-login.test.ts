@@ -45,6 +45,7 @@ async function upstream(name: string) {
   return opened(
     await startFakeUpstream({
       script: (request) => {
+        if (request.method === "GET" && request.path.endsWith("/v1beta/models")) return { json: { models: [{ name: `models/${name}-model`, displayName: name }] } };
         if (request.method === "GET") return { json: { object: "list", data: [{ id: `${name}-model`, object: "model", created: 0, owned_by: name }] } };
         if (JSON.stringify(request.body).includes("please fail")) return { status: 529, json: { type: "error", error: { type: "overloaded_error", message: `echoing what came: ${JSON.stringify(request.headers)}` } } };
         if (request.path.endsWith("/v1/messages")) {
@@ -214,6 +215,19 @@ describe("a request with its own credential", () => {
     expect(credentialsOf(local.last())).toEqual({});
     expect(paid.received).toHaveLength(0);
   });
+
+  it("a Gemini client's own x-goog-api-key goes with the model-list request to the client upstream", async () => {
+    const { gateway, own, local, paid } = await setup();
+    const genai = new GoogleGenAI({ apiKey: GEMINI_OWN_KEY, httpOptions: { baseUrl: `${gateway.url}/gemini` } });
+    const pager = await genai.models.list();
+    const names = [];
+    for await (const model of pager) names.push(model.name);
+    expect(names).toEqual(["models/own-model", "models/local-model"]);
+    expect(own.last().method).toBe("GET");
+    expect(credentialsOf(own.last())).toEqual({ "x-goog-api-key": GEMINI_OWN_KEY });
+    expect(credentialsOf(local.last())).toEqual({});
+    expect(paid.received).toHaveLength(0);
+  });
 });
 
 describe("a request with the local key, beside a client upstream", () => {
@@ -225,6 +239,36 @@ describe("a request with the local key, beside a client upstream", () => {
     expect((await client.messages.create({ model: "gpt-x", max_tokens: 10, messages: [{ role: "user", content: "hi" }] })).content).toEqual([{ type: "text", text: "from paid" }]);
     expect(credentialsOf(paid.last())).toEqual({ "x-api-key": PAID_KEY });
     expect(JSON.stringify([...own.received, ...paid.received].map((r) => r.headers))).not.toContain(LOCAL_KEY);
+  });
+
+  it("as key= is a credential only in the gemini family: a chat or messages request with only ?key=<local key> gets 401, and the key never goes upstream", async () => {
+    const { gateway, own, local, paid } = await setup();
+    const chat = await rawRequest(gateway.url, {
+      method: "POST",
+      path: `/v1/chat/completions?key=${LOCAL_KEY}`,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "claude-x", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(chat.status).toBe(401);
+    expect(JSON.parse(chat.body)).toEqual({
+      error: { message: "Missing or wrong local key. Send Authorization: Bearer <key> with the key printed by `gateway env`.", type: "authentication_error", param: null, code: "invalid_api_key" },
+    });
+    const messages = await rawRequest(gateway.url, {
+      method: "POST",
+      path: `/v1/messages?key=${LOCAL_KEY}`,
+      headers: { "content-type": "application/json", "anthropic-version": "2023-06-01" },
+      body: JSON.stringify({ model: "claude-x", max_tokens: 5, messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(messages.status).toBe(401);
+    expect(JSON.parse(messages.body)).toEqual({ type: "error", error: { type: "authentication_error", message: "Missing or wrong local key. Send x-api-key: <key> with the key printed by `gateway env`." } });
+    // With the local key in its header the request is served, and the copy in its query (under any name) stays behind.
+    const served = await new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 }).chat.completions.create(
+      { model: "gpt-x", messages: [{ role: "user", content: "hi" }] },
+      { query: { key: LOCAL_KEY, keep: "1", token: LOCAL_KEY } },
+    );
+    expect(served.choices[0]!.message.content).toBe("from paid");
+    expect(paid.last().url).toBe("/v1/chat/completions?keep=1");
+    expect(JSON.stringify([...own.received, ...local.received, ...paid.received].map((r) => [r.url, r.headers]))).not.toContain(LOCAL_KEY);
   });
 
   it("a value shaped like a local key that is not this gateway's is refused as a wrong local key, never passed on", async () => {

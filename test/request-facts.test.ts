@@ -98,6 +98,24 @@ describe("what a request says about itself (SPEC 11, Routes), each format answer
     expect(request("gemini", { contents: [{ parts: [{ inlineData: { mimeType: "application/pdf", data: "JVBE" } }] }] }).hasImage()).toBe(false);
   });
 
+  it("gemini in snake_case, as Google's REST examples write it, says what camelCase says", () => {
+    const body = {
+      system_instruction: { parts: [{ text: "<gateway-route>pro</gateway-route>" }] },
+      tools: [{ function_declarations: [{ name: "run_shell_command" }] }, { google_search: {} }],
+      generation_config: { thinking_config: { thinking_budget: 1024 } },
+      contents: [{ role: "user", parts: [{ inline_data: { mime_type: "image/png", data: png } }] }],
+    };
+    const r = request("gemini", body);
+    expect([r.hasImage(), r.tools(), r.asksThinking(), r.routeTag()]).toEqual([true, ["run_shell_command", "googleSearch"], true, "pro"]);
+    expect(request("gemini", { ...body, generation_config: { thinking_config: { include_thoughts: true, thinking_budget: 0 } } }).asksThinking()).toBe(true);
+    expect(request("gemini", { ...body, generation_config: { thinking_config: { thinking_budget: 0 } } }).asksThinking()).toBe(false);
+    expect(request("gemini", { contents: [{ parts: [{ file_data: { mime_type: "image/jpeg", file_uri: "gs://b/i.jpg" } }] }] }).hasImage()).toBe(true);
+    // A :countTokens body in its generateContentRequest form is read as the request inside.
+    const count = request("gemini", { generateContentRequest: { model: "models/m", ...body } }, {}, "/gemini/v1beta/models/gemini-2.5-pro:countTokens");
+    expect([count.hasImage(), count.tools(), count.asksThinking(), count.routeTag()]).toEqual([true, ["run_shell_command", "googleSearch"], true, "pro"]);
+    expect(count.withoutRouteTags()).toMatchObject({ generateContentRequest: { system_instruction: { parts: [] } } });
+  });
+
   it("a body that is not a format's JSON satisfies no body condition: every fact is undefined", async () => {
     const passthrough = request("chat", { input: "x" }, {}, "/v1/embeddings");
     const none = request("messages", undefined);

@@ -213,6 +213,38 @@ describe("the route tag", () => {
     expect(gateway.records.map((r) => r.rule)).toEqual(["reviewer", "reviewer", "reviewer", undefined]);
   });
 
+  it("is found in Gemini's snake_case spellings and in a :countTokens body's generateContentRequest, and removed there", async () => {
+    const { main, review, gateway } = await tagged();
+    const gemini = (method: string, body: Record<string, unknown>) =>
+      rawRequest(gateway.url, { method: "POST", path: `/gemini/v1beta/models/gemini-2.5-pro:${method}`, headers: { "content-type": "application/json", "x-goog-api-key": LOCAL_KEY }, body: JSON.stringify(body) });
+    // Translated (the rule's upstream serves chat): system_instruction as Google's own REST examples write it.
+    expect((await gemini("generateContent", { system_instruction: { parts: [{ text: "<gateway-route>review</gateway-route>Be terse." }] }, contents: [{ role: "user", parts: [{ text: "hi" }] }] })).status).toBe(200);
+    expect(posts(review)[0]!.body!.messages).toEqual([{ role: "system", content: "Be terse." }, { role: "user", content: "hi" }]);
+    // Passthrough (an unknown name): the snake_case field keeps its spelling, the tag goes.
+    await gemini("generateContent", { system_instruction: { parts: [{ text: "<gateway-route>other</gateway-route>Be terse." }] }, contents: [{ role: "user", parts: [{ text: "hi" }] }] });
+    expect(posts(main)[0]!.body).toEqual({ system_instruction: { parts: [{ text: "Be terse." }] }, contents: [{ role: "user", parts: [{ text: "hi" }] }] });
+    // A count in the form Gemini CLI and the SDKs send: the generate request inside is searched, and the tag removed.
+    const count = { generateContentRequest: { model: "models/gemini-2.5-pro", contents: [{ role: "user", parts: [{ text: "<gateway-route>other</gateway-route>count me" }] }] } };
+    await gemini("countTokens", count);
+    const counted = posts(main).find((r) => r.path.endsWith(":countTokens"))!;
+    expect(counted.body).toEqual({ generateContentRequest: { model: "models/gemini-2.5-pro", contents: [{ role: "user", parts: [{ text: "count me" }] }] } });
+    expect(gateway.records.map((r) => r.rule)).toEqual(["reviewer", undefined, undefined]);
+  });
+
+  it("is found when JSON \\u escapes spell it, and a text block that held only the tag leaves no empty block", async () => {
+    const { main, gateway } = await tagged();
+    // `\u0067ateway-route`: the bytes never hold the tag's name as it is written.
+    const escaped = '{"model":"claude-sonnet-4-5","max_tokens":64,"system":"\\u003c\\u0067ateway-route>nobody</\\u0067ateway-route> Be brief.","messages":[{"role":"user","content":"hi"}]}';
+    expect(JSON.parse(escaped).system).toBe("<gateway-route>nobody</gateway-route> Be brief.");
+    await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: escaped });
+    expect(posts(main)[0]!.body).toEqual({ model: "claude-sonnet-4-5", max_tokens: 64, system: "Be brief.", messages: [{ role: "user", content: "hi" }] });
+    expect(posts(main)[0]!.raw.toString()).not.toMatch(/ateway-route/);
+    // The block that was all tag goes, though it was the only one.
+    const lone = { model: "claude-sonnet-4-5", max_tokens: 64, system: [{ type: "text", text: "<gateway-route>nobody</gateway-route>" }], messages: [{ role: "user", content: "hi" }] };
+    await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify(lone) });
+    expect(posts(main)[1]!.body).toEqual({ ...lone, system: [] });
+  });
+
   it("counts every system or developer message before the first user message as the system prompt: Codex's developer items, a second chat system message", async () => {
     const { main, review, gateway } = await tagged();
     const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });

@@ -5,7 +5,7 @@ import { closeAfterEach } from "./helpers/close-after-each.js";
 import { completion, startFakeUpstream, type Received, type ScriptedReply } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { memoryKeyStore } from "./helpers/key-store.js";
-import { chatHeaders, rawRequest } from "./helpers/http.js";
+import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
 
 /**
  * SPEC 11, Several keys, through a real gateway and a real upstream on loopback: keys take turns, a key answered 429
@@ -93,6 +93,16 @@ describe("a refused key rests, and the same request goes out at once with the ne
     ]);
   });
 
+  it("a retry-after that is neither delay-seconds nor an HTTP-date (-1, 5, 7, a loose date) rests the key 60 s, not 0 ms", async () => {
+    for (const retryAfter of ["-1", "5, 7", "2026-12-07"]) {
+      const upstream = await upstreamAnswering((key) => (key === KEYS.KEY_A ? { status: 429, headers: { "retry-after": retryAfter }, json: { error: { message: "slow down", type: "rate_limit_error" } } } : undefined));
+      await startWith({ retries: 0, upstreams: { pool: { url: upstream.url, key: ["env:KEY_A", "env:KEY_B"] } } });
+      for (let i = 0; i < 3; i++) expect((await chat()).status).toBe(200);
+      // Key A is asked once: resting, it is not the first tried on every request.
+      expect([retryAfter, upstream.received.map(bearer)]).toEqual([retryAfter, [KEYS.KEY_A, KEYS.KEY_B, KEYS.KEY_B, KEYS.KEY_B]]);
+    }
+  });
+
   it("401 rests a key that has answered 2xx; from a key that never worked it is the answer, as before", async () => {
     let revoked = false;
     const upstream = await upstreamAnswering((key) => {
@@ -128,9 +138,10 @@ describe("a refused key rests, and the same request goes out at once with the ne
     expect(upstream.received.map(bearer)).toEqual([KEYS.KEY_A, KEYS.KEY_B]);
     expect(spare.received.map(bearer)).toEqual([KEYS.OTHER]);
     expect(gateway.records[0]).toMatchObject({ upstream: "spare", tried: [{ upstream: "pool", failure: "upstream 429" }] });
-    // Both keys rest: the next request goes to the pool's key that wakes first, gets its 429, and falls back again.
+    // Both keys rest: the next request does not reach the pool at all, and falls back at once.
     expect((await chat()).headers["x-gateway-upstream"]).toBe("spare");
-    expect(upstream.received).toHaveLength(3);
+    expect(upstream.received).toHaveLength(2);
+    expect(gateway.records[1]).toMatchObject({ upstream: "spare", tried: [{ upstream: "pool", failure: "keys resting" }] });
     expect(JSON.stringify([...upstream.received, ...spare.received].map((r) => r.headers))).not.toContain(LOCAL_KEY);
     expect(JSON.stringify(spare.received.map((r) => r.headers))).not.toMatch(/sk-pool-/);
     expect(JSON.stringify(upstream.received.map((r) => r.headers))).not.toContain(KEYS.OTHER);
@@ -145,13 +156,28 @@ describe("a refused key rests, and the same request goes out at once with the ne
     expect(upstream.received.map(bearer)).toEqual([KEYS.KEY_A, KEYS.KEY_B]);
   });
 
-  it("with every key resting and no fallback, the upstream's 429 reaches the client as it came", async () => {
-    const upstream = await upstreamAnswering(() => ({ status: 429, headers: { "retry-after": "45" }, json: { error: { message: "quota", type: "rate_limit_error" } } }));
+  it("with every key resting and no fallback, the upstream's 429 reaches the client with retry-after to the soonest wake; then nothing reaches the upstream", async () => {
+    const upstream = await upstreamAnswering((key) => ({ status: 429, headers: { "retry-after": key === KEYS.KEY_A ? "35" : "45" }, json: { error: { message: "quota", type: "rate_limit_error" } } }));
     await startWith({ upstreams: { pool: { url: upstream.url, key: ["env:KEY_A", "env:KEY_B"] } } });
     const res = await chat();
     expect(res.status).toBe(429);
-    expect(res.headers["retry-after"]).toBe("45");
+    expect(res.headers["retry-after"]).toBe("35");
     expect(JSON.parse(res.body)).toEqual({ error: { message: "quota", type: "rate_limit_error" } });
     expect(gateway.records[0]).toMatchObject({ status: 429, key: "env:KEY_B" });
+    // Every key rests: the gateway answers itself, in each family's shape, naming the upstream and the soonest wake.
+    const again = await chat();
+    expect(again.status).toBe(429);
+    expect(Number(again.headers["retry-after"])).toBeGreaterThanOrEqual(34);
+    expect(Number(again.headers["retry-after"])).toBeLessThanOrEqual(35);
+    const message = `Every key of the upstream pool is resting after the upstream refused it (429, or a key refused after it had worked), so the request was not sent. The first key wakes in ${again.headers["retry-after"]} s: try again then, or add a key with \`gateway login pool --label <label>\` and list it in its "key".`;
+    expect(JSON.parse(again.body)).toEqual({ error: { message, type: "rate_limit_error", param: null, code: "rate_limit_exceeded" } });
+    const messages = await rawRequest(gateway.url, { method: "POST", path: "/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: JSON.stringify({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "hi" }] }) });
+    expect(messages.status).toBe(429);
+    expect(JSON.parse(messages.body)).toEqual({ type: "error", error: { type: "rate_limit_error", message: expect.stringContaining("Every key of the upstream pool is resting") } });
+    const gemini = await rawRequest(gateway.url, { method: "POST", path: "/gemini/v1beta/models/m:generateContent", headers: { "content-type": "application/json", "x-goog-api-key": LOCAL_KEY }, body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }) });
+    expect(gemini.status).toBe(429);
+    expect(JSON.parse(gemini.body).error).toMatchObject({ code: 429, status: "RESOURCE_EXHAUSTED" });
+    expect(gemini.headers["retry-after"]).toMatch(/^3[45]$/);
+    expect(upstream.received.map(bearer)).toEqual([KEYS.KEY_A, KEYS.KEY_B]);
   });
 });

@@ -79,6 +79,21 @@ describe("gateway statusline", () => {
     const stranger = await runCli(["statusline", "-p", port], { ...env, GATEWAY_LOCAL_KEY: "gw-some-other-key" }, claudeInput("s-1"));
     expect(stranger.stdout).toBe("gateway: not running (start it: gateway start)\n");
   });
+
+  it("shows a client's model id without control characters or escape sequences, cut to 40 characters, on one line", async () => {
+    const upstream = opened(await startFakeUpstream({ script: () => ({ json: completion({ content: "hi" }) }) }));
+    const gateway = opened(await startTestGateway(undefined, { file: { upstreams: { local: { url: upstream.url, key: "none" } } } }));
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, defaultHeaders: { "x-claude-code-session-id": "s-esc" } });
+    const env = cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(), GATEWAY_STATE_DIR: tempConfigDir(), GATEWAY_LOCAL_KEY: LOCAL_KEY });
+    const port = String(gateway.port);
+    await client.chat.completions.create({ model: "evil\n\u001b[2J\u001b[31mred\u001b]0;title\u0007\r\u2028model\u0000\u009b1m", messages: [{ role: "user", content: "hi" }] });
+    const line = await runCli(["statusline", "-p", port], env, claudeInput("s-esc"));
+    expect(line).toEqual({ code: 0, signal: null, stdout: `gateway :${port} · → local evilredmodel · today ≥$0.00 · session ≥$0.00\n`, stderr: "" });
+    await client.chat.completions.create({ model: `long-${"x".repeat(60)}`, messages: [{ role: "user", content: "hi" }] });
+    const long = (await runCli(["statusline", "-p", port], env, claudeInput("s-esc"))).stdout;
+    expect(long).toBe(`gateway :${port} · → local long-${"x".repeat(34)}… · today ≥$0.00 · session ≥$0.00\n`);
+    expect(`long-${"x".repeat(34)}…`).toHaveLength(40);
+  });
 });
 
 const setUp = agentRuns();

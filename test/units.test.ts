@@ -90,6 +90,23 @@ describe("retry policy", () => {
     expect(parseRetryAfter("soon")).toBeUndefined();
   });
 
+  it("reads retry-after strictly: delay-seconds (digits only) or an RFC 9110 HTTP-date, anything else absent", () => {
+    const now = Date.UTC(2026, 11, 7, 12, 0, 0);
+    expect(parseRetryAfter("120", now)).toBe(120_000);
+    expect(parseRetryAfter(" 7 ", now)).toBe(7000);
+    // IMF-fixdate, and the two obsolete forms RFC 9110 section 5.6.7 has recipients accept.
+    expect(parseRetryAfter("Mon, 07 Dec 2026 12:00:35 GMT", now)).toBe(35_000);
+    expect(parseRetryAfter("Monday, 07-Dec-26 12:00:35 GMT", now)).toBe(35_000);
+    expect(parseRetryAfter("Mon Dec  7 12:00:35 2026", now)).toBe(35_000);
+    expect(parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now)).toBe(0);
+    // Each of these V8's Date.parse reads as some date, which rested a key for 0 ms.
+    for (const loose of ["-1", "5, 7", "1.5", "2026-12-07", "Dec 7 2026", "Mon, 07 Dec 2026 12:00:35 +0000", "mon, 07 dec 2026 12:00:35 GMT", "Mon, 31 Feb 2026 12:00:35 GMT", "Mon, 07 Dec 2026 24:00:00 GMT", "0x10"]) {
+      expect([loose, parseRetryAfter(loose, now)]).toEqual([loose, undefined]);
+    }
+    // The field sent twice has no one meaning.
+    expect(parseRetryAfter(["5", "7"], now)).toBeUndefined();
+  });
+
   it("backs off exponentially with jitter", () => {
     expect(backoffDelay(0, () => 0)).toBe(250);
     expect(backoffDelay(0, () => 1)).toBe(500);

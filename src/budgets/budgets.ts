@@ -1,5 +1,6 @@
 import type { Budgets, GatewayConfig } from "../config/index.js";
 import { PERIODS, type Period } from "./periods.js";
+import { toMicros } from "../pricing/micros.js";
 import type { SpendLedger } from "./spend-ledger.js";
 
 /** One configured cap (SPEC 11, Budgets): on all spending (`all`) or on one upstream's, per local day or month. */
@@ -35,7 +36,7 @@ const stateOf = (budget: Budget, ledger: SpendLedger): BudgetState => {
   const upstream = budget.scope === "all" ? undefined : budget.scope;
   return {
     ...budget,
-    spentUsd: Math.round(ledger.spent(budget.period, upstream) * 1e6) / 1e6,
+    spentUsd: ledger.spent(budget.period, upstream),
     resetsAt: new Date(ledger.resetsAt(budget.period)).toISOString(),
     unpricedRequests: ledger.unpriced(budget.period, upstream),
   };
@@ -44,13 +45,13 @@ const stateOf = (budget: Budget, ledger: SpendLedger): BudgetState => {
 /**
  * The budget that keeps a request from `upstream` now (its own, or the overall one), or undefined when every one
  * allows it. A budget is spent when what it counted reaches its limit; of several spent, the one that resets last is
- * named, since only its reset lets the request through.
+ * named, since only its reset lets the request through. Compared in whole millionths of a dollar (SPEC 11).
  */
 export function spentBudget(budgets: readonly Budget[], ledger: SpendLedger, upstream: string): BudgetState | undefined {
   let found: Budget | undefined;
   for (const budget of budgets) {
     if (budget.scope !== "all" && budget.scope !== upstream) continue;
-    if (ledger.spent(budget.period, budget.scope === "all" ? undefined : budget.scope) < budget.limitUsd) continue;
+    if (ledger.spentMicros(budget.period, budget.scope === "all" ? undefined : budget.scope) < toMicros(budget.limitUsd)) continue;
     if (!found || ledger.resetsAt(budget.period) > ledger.resetsAt(found.period)) found = budget;
   }
   return found && stateOf(found, ledger);

@@ -1,8 +1,9 @@
+import { toMicros } from "../pricing/micros.js";
 import type { Pricer } from "../pricing/pricer.js";
 import type { RequestRecord } from "../request-log/record.js";
 import { PERIODS, spanOf, type Period, type Span } from "./periods.js";
 
-/** What was spent in one period: in all, and per upstream. */
+/** What was spent in one period, in millionths of a dollar: in all, and per upstream. */
 class PeriodSpend {
   readonly span: Span;
   all = 0;
@@ -54,37 +55,47 @@ export class SpendLedger {
     return spend;
   }
 
-  /** Adds one record: its estimated cost to the periods it falls in and to its session. */
+  /**
+   * Adds one record: its estimated cost to the periods it falls in and to its session. A request through the user's
+   * own login (`ownLogin`) counts toward its upstream's spend only: never the overall spend, nor its session's
+   * (SPEC 11, Budgets).
+   */
   add(record: RequestRecord): void {
     const cost = this.#price(record);
     if (cost === undefined && record.session === undefined) return;
     const time = Date.parse(record.time);
-    const usd = cost ?? 0;
+    const micros = toMicros(cost ?? 0);
+    const own = record.ownLogin === true;
     for (const period of PERIODS) {
       const spend = this.#current(period, Math.max(time, this.#now()));
       if (time < spend.span.start || time >= spend.span.end) continue;
-      spend.all += usd;
-      if (cost === null) spend.unpriced++;
+      if (!own) spend.all += micros;
+      if (cost === null && !own) spend.unpriced++;
       if (record.upstream === undefined) continue;
-      spend.byUpstream.set(record.upstream, (spend.byUpstream.get(record.upstream) ?? 0) + usd);
+      spend.byUpstream.set(record.upstream, (spend.byUpstream.get(record.upstream) ?? 0) + micros);
       if (cost === null) spend.unpricedByUpstream.set(record.upstream, (spend.unpricedByUpstream.get(record.upstream) ?? 0) + 1);
     }
-    if (record.session !== undefined) this.#addToSession(record.session, record, usd, cost === null);
+    if (record.session !== undefined) this.#addToSession(record.session, record, own ? 0 : micros, cost === null && !own);
   }
 
-  #addToSession(id: string, record: RequestRecord, usd: number, unpriced: boolean): void {
+  #addToSession(id: string, record: RequestRecord, micros: number, unpriced: boolean): void {
     const known = this.#sessions.get(id);
     // Re-inserted, so the map's order is the order of last use and the oldest is the first to go.
     this.#sessions.delete(id);
     const last = { time: record.time, upstream: record.upstream, rule: record.rule, model: record.model, target: record.target, status: record.status };
-    this.#sessions.set(id, { spentUsd: (known?.spentUsd ?? 0) + usd, requests: (known?.requests ?? 0) + 1, unpriced: (known?.unpriced ?? 0) + (unpriced ? 1 : 0), last });
+    this.#sessions.set(id, { spentUsd: (toMicros(known?.spentUsd ?? 0) + micros) / 1e6, requests: (known?.requests ?? 0) + 1, unpriced: (known?.unpriced ?? 0) + (unpriced ? 1 : 0), last });
     if (this.#sessions.size > MAX_SESSIONS) this.#sessions.delete(this.#sessions.keys().next().value!);
+  }
+
+  /** Millionths of a dollar spent in the current `period`: in all, or at `upstream`. */
+  spentMicros(period: Period, upstream?: string): number {
+    const spend = this.#current(period);
+    return upstream === undefined ? spend.all : (spend.byUpstream.get(upstream) ?? 0);
   }
 
   /** US dollars spent in the current `period`: in all, or at `upstream`. */
   spent(period: Period, upstream?: string): number {
-    const spend = this.#current(period);
-    return upstream === undefined ? spend.all : (spend.byUpstream.get(upstream) ?? 0);
+    return this.spentMicros(period, upstream) / 1e6;
   }
 
   /** Requests of the current `period` whose price is unknown (counted as 0): in all, or at `upstream`. */

@@ -15,8 +15,11 @@ const statsFit = (title: string): FitRules => ({
 
 const plural = (n: number, noun: string) => `${formatCount(n)} ${noun}${n === 1 ? "" : "s"}`;
 
-/** One table: a row per model, client or upstream. */
-function table(title: string, groups: readonly GroupStats[], withCache: boolean, width: number | undefined): string {
+/** A figure some of whose requests the gateway estimated (their reply reported no usage): `~1,234`. */
+const estimate = (g: GroupStats, figure: string): string => (g.estimatedRequests > 0 ? `~${figure}` : figure);
+
+/** One table: a row per model, client or upstream. `withOwn`: an OWN LOGIN column, the own login's cost at API prices. */
+function table(title: string, groups: readonly GroupStats[], withCache: boolean, withOwn: boolean, width: number | undefined): string {
   const columns: Column[] = [
     { title, maxWidth: 40 },
     { title: "REQUESTS", align: "right" },
@@ -25,6 +28,7 @@ function table(title: string, groups: readonly GroupStats[], withCache: boolean,
     { title: "TOKENS OUT", align: "right" },
     ...(withCache ? [{ title: "CACHE R/W", align: "right" } as const] : []),
     { title: "COST", align: "right" },
+    ...(withOwn ? [{ title: "OWN LOGIN", align: "right" } as const] : []),
     { title: "P50", align: "right" },
     { title: "P95", align: "right" },
     { title: "TTFB P50", align: "right" },
@@ -34,10 +38,11 @@ function table(title: string, groups: readonly GroupStats[], withCache: boolean,
     g.name,
     formatCount(g.requests),
     formatCount(g.errors),
-    formatCount(g.inputTokens),
-    formatCount(g.outputTokens),
+    estimate(g, formatCount(g.inputTokens)),
+    estimate(g, formatCount(g.outputTokens)),
     ...(withCache ? [`${formatCount(g.cacheReadTokens)}/${formatCount(g.cacheWriteTokens)}`] : []),
-    formatGroupCost(g.costUsd, g.unpricedRequests),
+    estimate(g, formatGroupCost(g.costUsd, g.unpricedRequests)),
+    ...(withOwn ? [g.ownLoginCostUsd > 0 ? formatUsd(g.ownLoginCostUsd) : "-"] : []),
     formatMs(g.durationMs.p50),
     formatMs(g.durationMs.p95),
     formatMs(g.ttfbMs.p50),
@@ -52,10 +57,12 @@ function headline(summary: UsageSummary, since: string): string[] {
   const { total } = summary;
   const cache = total.cacheReadTokens > 0 || total.cacheWriteTokens > 0 ? ` (cache: ${formatCount(total.cacheReadTokens)} read, ${formatCount(total.cacheWriteTokens)} written)` : "";
   const unknown = total.unpricedRequests > 0 ? `, ${plural(total.unpricedRequests, "request")} at an unknown price not included` : "";
+  const estimated = total.estimatedRequests > 0 ? ` (~: ${plural(total.estimatedRequests, "request")} reported no usage; the gateway estimated their tokens)` : "";
   return [
     `${plural(total.requests, "request")} since ${since}, ${plural(total.errors, "error")}`,
-    `Tokens: ${formatCount(total.inputTokens)} in, ${formatCount(total.outputTokens)} out${cache}`,
-    `Estimated cost: ${formatGroupCost(total.costUsd, total.unpricedRequests)}${unknown}`,
+    `Tokens: ${estimate(total, formatCount(total.inputTokens))} in, ${estimate(total, formatCount(total.outputTokens))} out${cache}${estimated}`,
+    `Estimated cost: ${estimate(total, formatGroupCost(total.costUsd, total.unpricedRequests))}${unknown}`,
+    ...(total.ownLoginCostUsd > 0 ? [`Own login, at API prices: ${formatUsd(total.ownLoginCostUsd)} (not in the cost above, nor in the overall budget)`] : []),
   ];
 }
 
@@ -86,17 +93,18 @@ function budgetTable(budgets: readonly BudgetState[], width: number | undefined)
  */
 export function statsReport(summary: UsageSummary, since: number, width: number | undefined, budgets: readonly BudgetState[] = []): string {
   const withCache = summary.total.cacheReadTokens > 0 || summary.total.cacheWriteTokens > 0;
+  const withOwn = summary.total.ownLoginCostUsd > 0;
   // `-` groups the requests refused before routing; with one upstream besides, a table would say nothing new.
   const routed = summary.upstreams.filter((g) => g.name !== "-");
   const byUpstream = routed.length > 1 || routed.some((g) => g.name !== "default");
   return [
     ...headline(summary, formatDateTime(since)),
     "",
-    table("MODEL", summary.models, withCache, width),
+    table("MODEL", summary.models, withCache, withOwn, width),
     "",
-    table("CLIENT", summary.clients, withCache, width),
-    ...(byUpstream ? ["", table("UPSTREAM", summary.upstreams, withCache, width)] : []),
-    ...(summary.rules.length > 0 ? ["", table("RULE", summary.rules, withCache, width)] : []),
+    table("CLIENT", summary.clients, withCache, withOwn, width),
+    ...(byUpstream ? ["", table("UPSTREAM", summary.upstreams, withCache, withOwn, width)] : []),
+    ...(summary.rules.length > 0 ? ["", table("RULE", summary.rules, withCache, withOwn, width)] : []),
     ...(budgets.length > 0 ? ["", budgetTable(budgets, width)] : []),
   ].join("\n");
 }

@@ -5,7 +5,7 @@ import { GatewayError, type GatewayErrorOptions } from "./gateway-error.js";
  * each kind its status (SPEC section 4), `cli/render-error.ts` its exit code. `upstream` is the upstream's name.
  */
 export abstract class UpstreamError extends GatewayError {
-  abstract readonly kind: "unreachable" | "timeout" | "no_key" | "status";
+  abstract readonly kind: "unreachable" | "timeout" | "no_key" | "status" | "resting";
   readonly upstream: string;
 
   constructor(upstream: string, message: string, options: GatewayErrorOptions = {}) {
@@ -15,7 +15,7 @@ export abstract class UpstreamError extends GatewayError {
 
   /** The failure in a word or two, for records and captures: `unreachable`, `timeout`, `no key`. */
   get failure(): string {
-    return this.kind === "no_key" ? "no key" : this.kind;
+    return this.kind === "no_key" ? "no key" : this.kind === "resting" ? "keys resting" : this.kind;
   }
 }
 
@@ -32,6 +32,24 @@ export class UpstreamTimeoutError extends UpstreamError {
 /** A real upstream whose key is not available (not stored, an empty `env:` variable): nothing is forwarded (SPEC section 8). */
 export class NoUpstreamKeyError extends UpstreamError {
   readonly kind = "no_key";
+}
+
+/**
+ * Every key of the upstream rests (SPEC 11, Several keys): nothing was sent to it. Answered 429 with `retry-after`
+ * until the first key wakes, unless the request falls back.
+ */
+export class UpstreamKeysRestingError extends UpstreamError {
+  readonly kind = "resting";
+  readonly retryAfterSeconds: number;
+
+  constructor(upstream: string, wakesInMs: number) {
+    const seconds = Math.max(1, Math.ceil(wakesInMs / 1000));
+    super(
+      upstream,
+      `Every key of the upstream ${upstream} is resting after the upstream refused it (429, or a key refused after it had worked), so the request was not sent. The first key wakes in ${seconds} s: try again then, or add a key with \`gateway login ${upstream} --label <label>\` and list it in its "key".`,
+    );
+    this.retryAfterSeconds = seconds;
+  }
 }
 
 /** The upstream answered with an error status (the terminal client's view of it: `gateway chat`, `login`). */

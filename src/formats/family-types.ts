@@ -19,6 +19,8 @@ export interface FamilyPaths {
 export interface FamilyAuth {
   /** The local key the client presented, if any (the first of the family's key carriers that is present). */
   presentedKey(headers: IncomingHttpHeaders, query: string): string | undefined;
+  /** The query's values this family reads as a key (Gemini's `key=`; SPEC 3: elsewhere `key=` is an ordinary parameter). */
+  queryKeys(query: string): string[];
   /** How to send the local key, for the 401 message. */
   readonly keyHint: string;
   /** Headers that carry the upstream key. */

@@ -48,6 +48,16 @@ export interface UsageReader {
   read(value: Json, into: Usage): void;
   /** The quoted key whose presence in an event's raw text says it may carry usage, before it is parsed: `"usage"`. */
   readonly marker: string;
+  /**
+   * For a format whose streams report usage only when asked (chat without `stream_options.include_usage`): whether
+   * a request's stream will report none (`body` parses it, where the bytes alone cannot tell), and the characters of
+   * text, reasoning and tool calls one of its events relays, from which the gateway estimates the output tokens of
+   * such a stream (SPEC 11, Budgets).
+   */
+  readonly unreported?: {
+    streamWithout(bytes: Buffer | undefined, body: () => Json | undefined): boolean;
+    relayedChars(event: Json): number;
+  };
 }
 
 /** How an error is put in a shape: the JSON body of an answer, and the one server-sent event that ends a broken stream. */

@@ -53,6 +53,16 @@ export interface RequestRecord {
   ttfbMs: number | undefined;
   inputTokens: number | undefined;
   outputTokens: number | undefined;
+  /**
+   * True when the reply reported no usage (a chat stream without `stream_options.include_usage`) and the token counts
+   * are the gateway's estimate: input from the request, output from what it relayed (SPEC 11, Budgets). Absent otherwise.
+   */
+  estimated?: boolean | undefined;
+  /**
+   * True when a `key: "client"` upstream served it, the user's own login (often a subscription): priced at API prices,
+   * counted only toward that upstream's own budget, never the overall one, and shown apart (SPEC 11, Budgets).
+   */
+  ownLogin?: boolean | undefined;
   /** Input tokens read from the upstream's prompt cache (chat `cached_tokens`, messages `cache_read_input_tokens`). */
   cacheReadTokens: number | undefined;
   /** Input tokens written to the prompt cache (messages `cache_creation_input_tokens`). */

@@ -5,10 +5,13 @@ import type { RequestRecord, RequestSink } from "./record.js";
 // The dashboard page imported it from here first; `format.ts` is its home.
 export { formatMs };
 
-/** `12/40`: tokens in and out, `?` for a side the upstream did not report; undefined when it reported neither. */
-export function tokenPair(r: Pick<RequestRecord, "inputTokens" | "outputTokens">): string | undefined {
+/**
+ * `12/40`: tokens in and out, `?` for a side the upstream did not report; undefined when it reported neither. `~12/40`
+ * when the gateway estimated them (the reply reported no usage: SPEC 11, Budgets).
+ */
+export function tokenPair(r: Pick<RequestRecord, "inputTokens" | "outputTokens" | "estimated">): string | undefined {
   if (r.inputTokens === undefined && r.outputTokens === undefined) return undefined;
-  return `${r.inputTokens ?? "?"}/${r.outputTokens ?? "?"}`;
+  return `${r.estimated ? "~" : ""}${r.inputTokens ?? "?"}/${r.outputTokens ?? "?"}`;
 }
 
 function tokensPart(r: RequestRecord): string {

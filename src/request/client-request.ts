@@ -3,7 +3,7 @@ import type { Endpoint, RequestFacts } from "../formats/index.js";
 import { generic } from "../kinds/generic.js";
 import { parseJsonObject } from "../parse-json.js";
 import { knownClient, type KnownClient } from "../request-log/client-name.js";
-import { countHubTokens, hubTokenBounds } from "../translate/count-tokens.js";
+import { countHubTokens, estimateHubTokens, hubTokenBounds } from "../translate/count-tokens.js";
 import type { HubRequest } from "../translate/hub.js";
 import { randomIds } from "../translate/ids.js";
 import type { ReasoningSeal } from "../translate/index.js";
@@ -114,9 +114,10 @@ export class ClientRequest {
 
   /** The route tags that open its system prompt's texts or its first user message's, in that order. */
   routeTags(): readonly FoundTag[] {
-    // Bytes without the tag's name hold no tag; nor does a body whose checked text has no tag where one may stand (a
-    // session's files can name it anywhere else): a passthrough body is then not decoded to look for one.
-    if (this.bytes !== undefined && this.bytes.indexOf("gateway-route") < 0) this.#tags ??= [];
+    // Bytes without the tag's name hold no tag, unless a JSON `\u` escape spells it (`\u0067ateway-route`); nor does a
+    // body whose checked text has no tag where one may stand (a session's files can name it anywhere else): a
+    // passthrough body is then not decoded to look for one.
+    if (this.bytes !== undefined && this.bytes.indexOf("gateway-route") < 0 && this.bytes.indexOf("\\u") < 0) this.#tags ??= [];
     const checked = this.#json instanceof CheckedAsLatin1 ? this.#json.body : undefined;
     if (checked && this.endpoint.format && !mayHoldRouteTag(checked, this.endpoint.format.facts.tagPlaces(checked))) this.#tags ??= [];
     this.#tags ??= this.#ask((facts, body) => findRouteTags(body, facts.tagPlaces(body))) ?? [];
@@ -145,6 +146,15 @@ export class ClientRequest {
     const { low, high } = hubTokenBounds(hub);
     if (low >= min || high < min) return low >= min;
     return this.inputTokens(seal).then((tokens) => tokens !== undefined && tokens >= min);
+  }
+
+  /**
+   * The quick estimate of its input tokens (the local count's characters and fixed amounts, without the tokenizer),
+   * for a reply that reported no usage (SPEC 11, Budgets); undefined for a body the hub cannot read.
+   */
+  estimatedInputTokens(seal: ReasoningSeal): number | undefined {
+    const hub = this.#hubRequest(seal);
+    return hub === undefined ? undefined : estimateHubTokens(hub);
   }
 
   /** The estimate of its input tokens that a local count gives (SPEC 10 rule 6), counted by the tokenizer. */

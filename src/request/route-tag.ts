@@ -44,13 +44,14 @@ export function findRouteTags(body: Json, places: readonly BodyPath[]): FoundTag
 
 /**
  * `container` with `value` at `path`, copied along the path only (the request as read stays as it came). A text part
- * left empty in a list of several is dropped: Anthropic refuses an empty text block.
+ * left empty is dropped from its list, even when it was the list's only part: Anthropic refuses an empty text block
+ * and Gemini an empty text part, while a system prompt of no blocks is no prompt.
  */
 function withText(container: unknown, path: BodyPath, value: string): unknown {
   const [key, ...rest] = path;
   if (Array.isArray(container)) {
     const copy = [...container];
-    if (rest.length === 1 && rest[0] === "text" && value === "" && copy.length > 1) copy.splice(key as number, 1);
+    if (rest.length === 1 && rest[0] === "text" && value === "") copy.splice(key as number, 1);
     else copy[key as number] = rest.length === 0 ? value : withText(copy[key as number], rest, value);
     return copy;
   }

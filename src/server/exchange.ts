@@ -17,6 +17,11 @@ export interface Delivery {
   /** When the first body byte left. */
   firstByteAt: number | undefined;
   usage: Usage | undefined;
+  /**
+   * The characters of text, reasoning and tool calls a stream that reports no usage relayed (SPEC 11, Budgets: its
+   * tokens are estimated from them); undefined when they were not counted.
+   */
+  relayedChars: number | undefined;
   /** `complete`, or why the reply ended early. */
   outcome: RequestRecord["outcome"];
   /** The upstream's reply headers, for `--verbose`. */
@@ -59,6 +64,7 @@ export function createExchange(req: IncomingMessage, res: ServerResponse): Excha
       status: undefined,
       firstByteAt: undefined,
       usage: undefined,
+      relayedChars: undefined,
       outcome: "complete",
       replyHeaders: undefined,
       error: undefined,

@@ -11,7 +11,7 @@ import { answerMetrics } from "./reply/metrics.js";
 import { answerModelList } from "./reply/model-list.js";
 import { sendError } from "./reply/send-error.js";
 import { sendEmpty } from "./reply/send-json.js";
-import { authenticate } from "./stages/authenticate.js";
+import { authenticate, withoutLocalKey } from "./stages/authenticate.js";
 import { forward } from "./stages/forward.js";
 import { checkHost, checkOrigin, corsHeaders, preflightHeaders, repeatedHeader } from "./stages/guard.js";
 import { checkRequest, modelNamed, readRequestBody } from "./stages/read-request.js";
@@ -37,9 +37,10 @@ const mayTranslate = (ctx: GatewayContext, format: Format | undefined): boolean 
 /** Stages 3 to 8 of a request for a family's path: authenticate, read, route, forward, deliver. */
 async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolved, { kind: "proxy" }>, repeated: string | undefined, trail: Trail): Promise<void> {
   const { req } = x;
-  const { endpoint, query } = resolved;
+  const { endpoint } = resolved;
   trail.format = endpoint.format?.name;
-  const credential = authenticate(endpoint.family, req.headers, query, repeated, ctx.keyMatches, ctx.ownLogins);
+  const credential = authenticate(endpoint.family, req.headers, resolved.query, repeated, ctx.keyMatches, ctx.ownLogins);
+  const query = withoutLocalKey(resolved.query, ctx.keyMatches);
   // A credential of the client's own never enters a capture, even where an upstream echoes it (SPEC 11).
   if (credential === "own") for (const value of ownCredentialValues(req.headers, endpoint.family.auth.presentedKey(req.headers, query))) x.capture?.hide(value);
   const bytes = await readRequestBody(req, ctx.config.maxBodyBytes, ctx.bodyTimeoutMs);

@@ -1,3 +1,4 @@
+import { toMicros } from "../pricing/micros.js";
 import { NO_PRICES, type Cost, type Pricer } from "../pricing/pricer.js";
 import { clientName } from "../request-log/client-name.js";
 import { cutShort, type RequestRecord } from "../request-log/record.js";
@@ -27,6 +28,13 @@ export interface GroupStats {
   costUsd: number;
   /** Requests that reported tokens for a model without a known price: their cost is unknown, not 0. */
   unpricedRequests: number;
+  /**
+   * What the requests through the user's own login (`ownLogin`, a `key: "client"` upstream) would cost at API
+   * prices: shown apart, never in `costUsd` (SPEC 11, Budgets).
+   */
+  ownLoginCostUsd: number;
+  /** Requests whose tokens the gateway estimated (their reply reported no usage): the token and cost figures are estimates. */
+  estimatedRequests: number;
 }
 
 export interface UsageSummary {
@@ -65,7 +73,8 @@ interface Priced {
 function group(name: string, priced: readonly Priced[]): GroupStats {
   const records = priced.map((p) => p.record);
   const sum = (pick: (r: RequestRecord) => number | undefined) => records.reduce((total, r) => total + (pick(r) ?? 0), 0);
-  const costUsd = priced.reduce((total, p) => total + (p.cost ?? 0), 0);
+  // Summed in whole millionths (SPEC 11, Budgets), as the budgets sum them; the own login's apart.
+  const micros = (own: boolean) => priced.reduce((total, p) => total + ((p.record.ownLogin === true) === own ? toMicros(p.cost ?? 0) : 0), 0);
   return {
     name,
     requests: records.length,
@@ -76,8 +85,10 @@ function group(name: string, priced: readonly Priced[]): GroupStats {
     cacheWriteTokens: sum((r) => r.cacheWriteTokens),
     durationMs: percentiles(records.map((r) => r.durationMs)),
     ttfbMs: percentiles(records.flatMap((r) => (typeof r.ttfbMs === "number" ? [r.ttfbMs] : []))),
-    costUsd: Math.round(costUsd * 1e6) / 1e6,
+    costUsd: micros(false) / 1e6,
     unpricedRequests: priced.filter((p) => p.cost === null).length,
+    ownLoginCostUsd: micros(true) / 1e6,
+    estimatedRequests: records.filter((r) => r.estimated === true).length,
   };
 }
 

@@ -14,6 +14,24 @@ export type GatewayAnswer = { port: number; answer: StatusLineAnswer } | undefin
 /** `$1.23`, or `≥$1.23` when requests at an unknown price were counted as nothing. */
 const spend = (usd: number, unpriced: number): string => `${unpriced > 0 ? "≥" : ""}${formatUsd(usd)}`;
 
+/** Longest text from a request the line shows (SPEC 11, Status line). */
+const MAX_SHOWN = 40;
+
+/** A terminal's escape sequences: CSI (`ESC [ ... m`), OSC (`ESC ] ... BEL` or `ESC \`), and any other `ESC` + one character. */
+const ESCAPES = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\s\S]?)|\x9b[0-?]*[ -/]*[@-~]/g;
+/** What is left that a terminal acts on or breaks a line at: C0, DEL, C1, and Unicode's line and paragraph separators. */
+const CONTROLS = /[\p{Cc}\u2028\u2029]/gu;
+
+/**
+ * Text that came from a request (a model id, a rule name), fit for a status bar: escape sequences and control
+ * characters left out, so a client's model id cannot move the cursor, recolour or retitle the user's terminal or
+ * break the line; cut to 40 characters (code points), the last one an ellipsis when cut.
+ */
+export function shownText(text: string): string {
+  const clean = [...text.replace(ESCAPES, "").replace(CONTROLS, "")];
+  return clean.length <= MAX_SHOWN ? clean.join("") : `${clean.slice(0, MAX_SHOWN - 1).join("")}…`;
+}
+
 /** The budget worth a word: the fullest one from 80% of its limit on (a spent one says when it resets). */
 function budgetWord(budgets: readonly BudgetState[]): string | undefined {
   const fullest = [...budgets].sort((a, b) => b.spentUsd / b.limitUsd - a.spentUsd / a.limitUsd)[0];
@@ -37,7 +55,7 @@ export function statusLine(found: GatewayAnswer, input: StatusLineInput): string
   const last = session?.last;
   if (last) {
     const model = last.target ?? last.model;
-    const route = `→ ${last.upstream ?? "-"}${model ? ` ${model}` : ""}${last.rule ? ` (rule ${last.rule})` : ""}${last.status >= 400 ? ` ${last.status}` : ""}`;
+    const route = `→ ${last.upstream ?? "-"}${model ? ` ${shownText(model)}` : ""}${last.rule ? ` (rule ${shownText(last.rule)})` : ""}${last.status >= 400 ? ` ${last.status}` : ""}`;
     parts.push(route);
   }
   parts.push(`today ${spend(answer.today.spentUsd, answer.today.unpricedRequests)}`);

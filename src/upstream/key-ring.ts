@@ -60,6 +60,20 @@ export class KeyRing {
   }
 
   /**
+   * While every key rests (several keys only): the moment the first one wakes. Undefined while one is awake. SPEC 11:
+   * no new request reaches an upstream whose keys all rest.
+   */
+  restingUntil(now = Date.now()): number | undefined {
+    if (!this.several) return undefined;
+    let soonest = Infinity;
+    for (const key of this.#keys) {
+      if (key.restsUntil <= now) return undefined;
+      soonest = Math.min(soonest, key.restsUntil);
+    }
+    return soonest;
+  }
+
+  /**
    * The key for the next request: the next in turn that is awake and has a value; when every key with a value rests,
    * the one whose rest ends first. Undefined value: no key has one (for `none` and `client`, none is needed).
    */

@@ -1,3 +1,5 @@
+import { parseHttpDate } from "./http-date.js";
+
 /** Statuses worth another try before the first byte reaches the client (529: Anthropic-style overload). */
 export const RETRYABLE_STATUS: ReadonlySet<number> = new Set([429, 500, 502, 503, 529]);
 
@@ -7,14 +9,16 @@ export const MAX_RETRY_AFTER_MS = 30_000;
 const BASE_DELAY_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
 
-/** `retry-after` as milliseconds from now: delta-seconds or an HTTP date. Undefined when absent or unreadable. */
+/**
+ * `retry-after` as milliseconds from now: delay-seconds (digits only) or an HTTP-date (RFC 9110 section 10.2.3).
+ * Undefined when absent, sent twice, or anything else (`-1`, `1.5`, `5, 7`): SPEC 11 counts those as absent.
+ */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const raw = Array.isArray(value) ? value[0] : value;
-  if (!raw) return undefined;
-  const trimmed = raw.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  if (typeof value !== "string") return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = parseHttpDate(trimmed, now);
+  return date === undefined ? undefined : Math.max(0, date - now);
 }
 
 /** Exponential backoff with jitter: attempt 0 waits 250-500 ms, attempt 1 500-1000 ms, up to 8 s. */

@@ -14,6 +14,7 @@ import type { Secrets } from "../secrets.js";
 import { backoffDelay, isConnectionFailure, retryDelayFor } from "./retry-policy.js";
 import type { ReplyBody } from "./reply-body.js";
 import { toUpstreamError } from "./network-failure.js";
+import { UpstreamKeysRestingError } from "../errors/index.js";
 
 /** One request to an upstream, in one family; the body is in memory so it can be replayed. */
 export interface UpstreamCall {
@@ -126,6 +127,8 @@ export function createUpstream(options: UpstreamOptions) {
   }
 
   async function send(call: UpstreamCall): Promise<UpstreamReply> {
+    const resting = keys.restingUntil();
+    if (resting !== undefined) throw new UpstreamKeysRestingError(config.name, resting - Date.now());
     let taken = await takeKey();
     // The keys this round has tried: each takes the request once per round, so keys that rest for no time at all
     // (`retry-after: 0`, or a date already past) cannot hand it back and forth forever.
@@ -172,7 +175,12 @@ export function createUpstream(options: UpstreamOptions) {
         }
       }
       const delay = retries < config.retries ? retryDelayFor(status, response.headers["retry-after"], retries) : undefined;
-      if (delay === undefined) return { status, headers: response.headers, body: response.body, attempts, key: keys.several ? taken.key.source.name : undefined };
+      if (delay === undefined) {
+        // SPEC 11: once every key rests, the answer names the soonest wake, not the last key's own retry-after.
+        const wakes = keys.restingUntil();
+        if (wakes !== undefined) response.headers["retry-after"] = String(Math.max(1, Math.ceil((wakes - Date.now()) / 1000)));
+        return { status, headers: response.headers, body: response.body, attempts, key: keys.several ? taken.key.source.name : undefined };
+      }
       retries++;
       await response.body.dump();
       await pause(delay, call.signal);

@@ -52,11 +52,11 @@ function recordFields(r: PricedRecord): [string, string][] {
     ["Outcome", failureCause(r) ?? "complete"],
     ["Duration", formatMs(r.durationMs)],
     ["Time to first byte", r.ttfbMs === undefined ? undefined : formatMs(r.ttfbMs)],
-    ["Tokens in", r.inputTokens === undefined ? undefined : formatCount(r.inputTokens)],
-    ["Tokens out", r.outputTokens === undefined ? undefined : formatCount(r.outputTokens)],
+    ["Tokens in", r.inputTokens === undefined ? undefined : `${formatCount(r.inputTokens)}${r.estimated ? " (estimated: the reply reported no usage)" : ""}`],
+    ["Tokens out", r.outputTokens === undefined ? undefined : `${formatCount(r.outputTokens)}${r.estimated ? " (estimated)" : ""}`],
     ["Cache read", r.cacheReadTokens ? formatCount(r.cacheReadTokens) : undefined],
     ["Cache write", r.cacheWriteTokens ? formatCount(r.cacheWriteTokens) : undefined],
-    ["Estimated cost", r.costUsd === undefined ? undefined : formatUsd(r.costUsd)],
+    ["Estimated cost", r.costUsd === undefined ? undefined : `${formatUsd(r.costUsd)}${r.ownLogin ? " (own login, at API prices)" : ""}`],
     ["Error code", r.errorCode],
   ];
   return rows.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== "");

@@ -17,6 +17,12 @@ export interface Filters {
 const failed = (r: PricedRecord): boolean => r.status >= 400 || r.outcome !== "complete";
 const text = (value: unknown): string => (value === undefined || value === null || value === "" ? "-" : String(value));
 
+/** A token count the gateway estimated (the reply reported no usage) reads `~12`. */
+const tokens = (r: PricedRecord, value: number | undefined): string => (value !== undefined && r.estimated ? `~${value}` : text(value));
+
+/** A cost: `~` when estimated from estimated tokens, `own` after it when the user's own login paid (at API prices). */
+const cost = (r: PricedRecord): string => `${r.estimated && typeof r.costUsd === "number" ? "~" : ""}${formatUsd(r.costUsd)}${r.ownLogin ? " own" : ""}`;
+
 /** Whether a record passes every filter that is set. */
 export function matches(r: PricedRecord, f: Filters): boolean {
   if (f.model && (r.model ?? "-") !== f.model) return false;
@@ -61,10 +67,10 @@ const COLUMNS: readonly { title: string; className: string; narrow?: boolean; va
   { title: "Status", className: "num status", narrow: true, value: (r) => String(r.status) },
   { title: "Duration", className: "num", narrow: true, value: (r) => formatMs(r.durationMs) },
   { title: "TTFB", className: "num extra", value: (r) => formatMs(r.ttfbMs) },
-  { title: "In", className: "num extra", value: (r) => text(r.inputTokens) },
-  { title: "Out", className: "num extra", value: (r) => text(r.outputTokens) },
+  { title: "In", className: "num extra", value: (r) => tokens(r, r.inputTokens) },
+  { title: "Out", className: "num extra", value: (r) => tokens(r, r.outputTokens) },
   { title: "Cache", className: "num extra", value: (r) => (r.cacheReadTokens || r.cacheWriteTokens ? `${r.cacheReadTokens ?? 0}/${r.cacheWriteTokens ?? 0}` : "-") },
-  { title: "Cost", className: "num cost", value: (r) => formatUsd(r.costUsd) },
+  { title: "Cost", className: "num cost", value: cost },
   { title: "Outcome", className: "outcome", value: (r) => failureCause(r) ?? "complete" },
 ];
 

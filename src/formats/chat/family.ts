@@ -26,6 +26,7 @@ export const chatFamily: Family = {
 
   auth: {
     presentedKey: (headers) => bearerToken(headers.authorization),
+    queryKeys: () => [],
     keyHint: "Authorization: Bearer <key>",
     upstreamAuth: (key) => ({ authorization: `Bearer ${key}` }),
     upstreamQuery: (query) => query,

@@ -7,7 +7,7 @@ import { chatUpstream } from "./chat-upstream.js";
 import { chatEcho } from "./echo.js";
 import { chatFacts } from "./facts.js";
 import { chatFamily } from "./family.js";
-import { openAiUsage } from "./usage.js";
+import { chatUsage } from "./usage.js";
 
 const GENERATE: FormatClaim = { kind: "generate", rules: MODEL_AND_MESSAGES };
 
@@ -26,7 +26,7 @@ export const chatFormat: WireFormat = {
   streams: streamsWhenAsked,
   framing: serverSentEvents,
   generatePath: () => "/v1/chat/completions",
-  usage: openAiUsage,
+  usage: chatUsage,
   errors: chatFamily.errors,
   client: chatClient,
   facts: chatFacts,

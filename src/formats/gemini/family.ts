@@ -81,6 +81,7 @@ export const geminiFamily: Family = {
 
   auth: {
     presentedKey: (headers, query) => headerValue(headers, "x-goog-api-key") ?? queryKey(query) ?? bearerToken(headers.authorization),
+    queryKeys: (query) => (query.length < 5 ? [] : new URLSearchParams(query).getAll("key")),
     keyHint: "x-goog-api-key: <key>",
     upstreamAuth: (key) => ({ "x-goog-api-key": key }),
     upstreamQuery(query) {

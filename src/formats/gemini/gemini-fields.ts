@@ -13,6 +13,16 @@ export const isObject = (value: unknown): value is Json => typeof value === "obj
 
 const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
+/** A snake_case protocol name in lowerCamelCase (`google_search` -> `googleSearch`): one spelling to compare. */
+export const camelCase = (name: string): string => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/** The key a protocol field is given under in `from`: its camelCase name, or its snake_case twin, as `field` reads it. */
+export function fieldKey(from: Json, name: string): string | undefined {
+  if (from[name] !== undefined) return name;
+  const snake = snakeCase(name);
+  return from[snake] !== undefined ? snake : undefined;
+}
+
 /** The value of a protocol field given in camelCase, or of its snake_case twin. */
 export function field(from: unknown, name: string): unknown {
   if (!isObject(from)) return undefined;

@@ -72,6 +72,7 @@ export const messagesFamily: Family = {
 
   auth: {
     presentedKey: (headers) => headerValue(headers, "x-api-key") ?? bearerToken(headers.authorization),
+    queryKeys: () => [],
     keyHint: "x-api-key: <key>",
     upstreamAuth: (key) => ({ "x-api-key": key }),
     upstreamQuery: (query) => query,

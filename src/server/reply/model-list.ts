@@ -38,11 +38,13 @@ export async function answerModelList(x: Exchange, ctx: GatewayContext, request:
   // SPEC 11, Your own login: the request's own credential goes to `key: "client"` upstreams only.
   const ownHeaders = request.ownCredential ? upstreamRequestHeaders(x.req.rawHeaders, x.req.headers.connection, true) : clientHeaders;
   const headersFor = (upstream: Upstream) => (upstream.takesClientCredential ? ownHeaders : clientHeaders);
+  // Format headers stay behind, but not the credential among them: Gemini's `x-goog-api-key` is one.
+  const withoutFormatHeaders = (upstream: Upstream) => withoutClientFormatHeaders(headersFor(upstream), request.ownCredential && upstream.takesClientCredential);
   if (all.length === 1 && all[0]!.listShape(family) === family) {
     const upstream = all[0]!;
     x.delivery.listedBy = upstream.name;
     // Aliases mean the gateway reads the body: ask for it uncompressed.
-    const headers = aliases.length > 0 ? withoutClientFormatHeaders(headersFor(upstream)) : headersFor(upstream);
+    const headers = aliases.length > 0 ? withoutFormatHeaders(upstream) : headersFor(upstream);
     const own = request.ownCredential && upstream.takesClientCredential;
     const reply = await upstream.send({ family, method: "GET", path: `${endpoint.rest}${own ? query : family.auth.upstreamQuery(query)}`, headers, version, signal: x.abort });
     if (aliases.length === 0) return relayPassthrough(x, reply, family, { "x-gateway-upstream": upstream.name });
@@ -57,7 +59,7 @@ export async function answerModelList(x: Exchange, ctx: GatewayContext, request:
     x.res.writeHead(reply.status, Object.assign({}, replyHeaders, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }, x.cors));
     return void x.res.end(text);
   }
-  const catalog = await collectCatalog(upstreams, family, { headers: (upstream) => withoutClientFormatHeaders(headersFor(upstream)), version, signal: x.abort.signal });
+  const catalog = await collectCatalog(upstreams, family, { headers: withoutFormatHeaders, version, signal: x.abort.signal });
   const partial: Record<string, string> = catalog.failed.length > 0 ? { "x-gateway-partial": catalog.failed.join(",") } : {};
   if (catalog.failure) {
     x.delivery.listedBy = catalog.failure.upstream.name;

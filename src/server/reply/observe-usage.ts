@@ -12,7 +12,11 @@ const MAX_OBSERVED_BODY = 1024 * 1024;
 export interface UsageObserver {
   observe(chunk: Buffer): void;
   result(): Usage;
+  /** The characters of text, reasoning and tool calls relayed, when the observer was asked to count them. */
+  relayedChars(): number | undefined;
 }
+
+const NOT_COUNTED = (): undefined => undefined;
 
 const IGNORE = () => {};
 
@@ -41,8 +45,11 @@ function wholeBody(read: (body: Buffer) => void): { observe(chunk: Buffer): void
  * reference, up to 1 MiB) and at their end only their usage object is parsed (the whole body when the last usage
  * key holds no object with counts). A compressed reply (passthrough keeps the upstream's encoding)
  * is kept the same way and decompressed once at its end, off the path of its bytes.
+ *
+ * `countText`: the request's stream will report no usage (`UsageReader.unreported`), so every event is parsed and
+ * what it relays counted, for the gateway's estimate; only such a stream pays for it.
  */
-export function createUsageObserver(reader: UsageReader, contentType: string | undefined, contentEncoding: string | undefined): UsageObserver {
+export function createUsageObserver(reader: UsageReader, contentType: string | undefined, contentEncoding: string | undefined, countText = false): UsageObserver {
   const usage = noUsage();
   const read = (text: string) => {
     const value = parseJsonObject(text);
@@ -68,9 +75,20 @@ export function createUsageObserver(reader: UsageReader, contentType: string | u
   };
   const readBody = (body: Buffer) => (isEventStream ? decodeEvents(body).forEach(readEvent) : readJson(body));
   const encoding = contentEncoding?.trim().toLowerCase();
+  const unreported = countText && isEventStream ? reader.unreported : undefined;
+  if (unreported && (!encoding || encoding === "identity")) {
+    let chars = 0;
+    const decoder = createSseDecoder((event) => {
+      if (event.data.includes(reader.marker)) read(event.data);
+      if (event.data === "[DONE]") return;
+      const value = parseJsonObject(event.data);
+      if (value) chars += unreported.relayedChars(value);
+    });
+    return { observe: (chunk) => decoder.feed(chunk), result: () => usage, relayedChars: () => chars };
+  }
   if (encoding && encoding !== "identity") {
     const inflate = INFLATE[encoding];
-    if (!inflate) return { observe: IGNORE, result: () => usage };
+    if (!inflate) return { observe: IGNORE, result: () => usage, relayedChars: NOT_COUNTED };
     const body = wholeBody((data) => {
       try {
         readBody(inflate(data));
@@ -78,7 +96,7 @@ export function createUsageObserver(reader: UsageReader, contentType: string | u
         // A body that does not decompress carries no usage the gateway can read.
       }
     });
-    return { observe: body.observe, result: () => (body.flush(), usage) };
+    return { observe: body.observe, result: () => (body.flush(), usage), relayedChars: NOT_COUNTED };
   }
   if (isEventStream) {
     // Made when a chunk first needs it: many streams carry usage only in their last events.
@@ -96,9 +114,9 @@ export function createUsageObserver(reader: UsageReader, contentType: string | u
       decoder.feed(from === 0 ? chunk : chunk.subarray(from));
       atBoundary = endsEvent;
     };
-    return { observe, result: () => usage };
+    return { observe, result: () => usage, relayedChars: NOT_COUNTED };
   }
-  if (!contentType?.includes("json")) return { observe: IGNORE, result: () => usage };
+  if (!contentType?.includes("json")) return { observe: IGNORE, result: () => usage, relayedChars: NOT_COUNTED };
   const body = wholeBody(readBody);
-  return { observe: body.observe, result: () => (body.flush(), usage) };
+  return { observe: body.observe, result: () => (body.flush(), usage), relayedChars: NOT_COUNTED };
 }

@@ -18,7 +18,7 @@ export const singleHeader = (value: string | string[] | undefined): string | und
  * the bytes (or their family's, at a path no format claims): it reads their usage and writes the error event of a
  * stream that breaks.
  */
-export async function relayPassthrough(x: Exchange, reply: UpstreamReply, shape: ReplyShape, extraHeaders: Record<string, string>): Promise<void> {
+export async function relayPassthrough(x: Exchange, reply: UpstreamReply, shape: ReplyShape, extraHeaders: Record<string, string>, countText = false): Promise<void> {
   const contentType = singleHeader(reply.headers["content-type"]);
   const isEventStream = contentType?.startsWith("text/event-stream") === true;
   const { res, delivery, capture } = x;
@@ -32,7 +32,7 @@ export async function relayPassthrough(x: Exchange, reply: UpstreamReply, shape:
       if (delivery.firstByteAt === undefined && !res.writableEnded) res.flushHeaders();
     });
   }
-  const usage = createUsageObserver(shape.usage, contentType, singleHeader(reply.headers["content-encoding"]));
+  const usage = createUsageObserver(shape.usage, contentType, singleHeader(reply.headers["content-encoding"]), countText);
   capture?.response(reply.status, redactHeaders(reply.headers), isEventStream);
   delivery.outcome = await relayBody(reply.body, res, {
     errors: shape.errors,
@@ -45,22 +45,28 @@ export async function relayPassthrough(x: Exchange, reply: UpstreamReply, shape:
     },
   });
   delivery.usage = usage.result();
+  delivery.relayedChars = usage.relayedChars();
 }
 
-/** A reply relayed as it came: the plan of a request in a format the upstream serves, or of a path no format claims. */
+/**
+ * A reply relayed as it came: the plan of a request in a format the upstream serves, or of a path no format claims.
+ * `countText`: its stream will report no usage, so what it relays is counted for the estimate (SPEC 11, Budgets).
+ */
 export class PassthroughReply extends ReplyOnAnswer {
   readonly #x: Exchange;
   readonly #shape: ReplyShape;
   readonly #upstream: string;
+  readonly #countText: boolean;
 
-  constructor(x: Exchange, shape: ReplyShape, upstream: string) {
+  constructor(x: Exchange, shape: ReplyShape, upstream: string, countText = false) {
     super();
     this.#x = x;
     this.#shape = shape;
     this.#upstream = upstream;
+    this.#countText = countText;
   }
 
   deliver(reply: UpstreamReply): Promise<void> {
-    return relayPassthrough(this.#x, reply, this.#shape, { "x-gateway-upstream": this.#upstream });
+    return relayPassthrough(this.#x, reply, this.#shape, { "x-gateway-upstream": this.#upstream }, this.#countText);
   }
 }

@@ -9,15 +9,29 @@ import { checkRepeatedHeaders } from "./guard.js";
 const LOCAL_KEY_SHAPE = /^gw-[A-Za-z0-9_-]{43}$/;
 
 /**
- * Whether any carrier of the request holds the local key: each credential header (a bearer without its scheme) and a
- * query `key=`. A request that sends its own credential beside the local key (Claude Code with both
+ * Whether any carrier of the request holds the local key: each credential header (a bearer without its scheme) and,
+ * in the family that reads one (Gemini), a query `key=`. A request that sends its own credential beside the local key (Claude Code with both
  * `ANTHROPIC_API_KEY` and `gateway env`'s token) is served as the local key's, so the local key never goes upstream
  * with a credential that is passed on.
  */
-function carriesLocalKey(headers: IncomingHttpHeaders, query: string, keyMatches: (presented: string | undefined) => boolean): boolean {
+function carriesLocalKey(family: Family, headers: IncomingHttpHeaders, query: string, keyMatches: (presented: string | undefined) => boolean): boolean {
   const values = ownCredentialValues(headers, undefined).map((value) => bearerToken(value) ?? value);
-  if (query.length > 4) values.push(...new URLSearchParams(query).getAll("key"));
+  values.push(...family.auth.queryKeys(query));
   return values.some((value) => keyMatches(value));
+}
+
+/**
+ * `query` without any parameter whose value is the local key. Outside the gemini family a `key=` is an ordinary
+ * parameter (SPEC 3) and goes upstream as it came, but the local key never leaves the machine (SPEC 11), whatever
+ * name a client put it under. A query that cannot hold the key is returned as it is, with no parsing.
+ */
+export function withoutLocalKey(query: string, keyMatches: (presented: string | undefined) => boolean): string {
+  if (query.length < 4) return query;
+  const parts = query.slice(1).split("&");
+  // Each value decoded as a server would decode it (`%2D` is `-`), so no spelling of the key gets through.
+  const kept = parts.filter((part) => !keyMatches(new URLSearchParams(part).values().next().value));
+  if (kept.length === parts.length) return query;
+  return kept.length > 0 ? `?${kept.join("&")}` : "";
 }
 
 /** How a request proved it may be served: the local key, or a credential of its own (SPEC 11, Your own login). */
@@ -41,7 +55,7 @@ export function authenticate(
   checkRepeatedHeaders(repeatedHeader);
   const presented = family.auth.presentedKey(headers, query);
   const credential =
-    keyMatches(presented) || (ownLogins && carriesLocalKey(headers, query, keyMatches)) ? "local" : ownLogins && presented !== undefined && !LOCAL_KEY_SHAPE.test(presented) ? "own" : undefined;
+    keyMatches(presented) || (ownLogins && carriesLocalKey(family, headers, query, keyMatches)) ? "local" : ownLogins && presented !== undefined && !LOCAL_KEY_SHAPE.test(presented) ? "own" : undefined;
   if (credential === undefined) {
     throw unauthorized(`Missing or wrong local key. Send ${family.auth.keyHint} with the key printed by \`gateway env\`.`);
   }

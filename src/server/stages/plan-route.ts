@@ -112,7 +112,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
         body: bytes,
       },
       upstreamFormat: format,
-      transform: new PassthroughReply(x, format ?? family, upstream.name),
+      transform: new PassthroughReply(x, format ?? family, upstream.name, request.stream && format?.usage.unreported?.streamWithout(request.bytes, () => request.json) === true),
     };
   }
   const body = request.withoutRouteTags() ?? requireJson(request);

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { FamilyName, Format } from "../../formats/index.js";
+import { noUsage, type FamilyName, type Format, type Usage } from "../../formats/index.js";
 import type { ClientRequest } from "../../request/client-request.js";
 import type { RequestRecord } from "../../request-log/record.js";
 import type { Route } from "../../routing/router.js";
@@ -37,6 +37,17 @@ export function requestIdOf(x: Exchange, ctx: GatewayContext): string {
 export const upstreamOf = (x: Exchange, trail: Trail): string | undefined => trail.forwarded?.upstream.name ?? x.delivery.listedBy;
 
 /**
+ * The tokens of a stream that reported no usage, estimated (SPEC 11, Budgets): input as a local count's quick
+ * estimate of the request, output as the characters it relayed over 4 (the same floor); undefined when the reply
+ * reported usage or its text was not counted.
+ */
+function estimatedUsage(delivery: Exchange["delivery"], request: ClientRequest | undefined, ctx: GatewayContext): Usage | undefined {
+  const { usage, relayedChars } = delivery;
+  if (relayedChars === undefined || usage?.inputTokens !== undefined || usage?.outputTokens !== undefined) return undefined;
+  return { ...noUsage(), inputTokens: request?.estimatedInputTokens(ctx.seal), outputTokens: Math.ceil(relayedChars / 4) };
+}
+
+/**
  * Stage 9, run once per proxied request in the handler's `finally`: one record for the terminal line, the request
  * log, the dashboard's feed, and the capture decision, assembled here from the handler's trail and the delivery.
  * Fields that are usually absent are undefined, which leaves them out of each line of the log (every field costs each
@@ -44,8 +55,9 @@ export const upstreamOf = (x: Exchange, trail: Trail): string | undefined => tra
  */
 export function record(x: Exchange, ctx: GatewayContext, trail: Trail): void {
   const { delivery } = x;
-  const { usage, error } = delivery;
+  const { error } = delivery;
   const { request, forwarded } = trail;
+  const usage = estimatedUsage(delivery, request, ctx) ?? delivery.usage;
   const upstreamFormat = forwarded?.plan?.upstreamFormat?.name;
   const entry: RequestRecord = {
     time: new Date().toISOString(),
@@ -69,6 +81,8 @@ export function record(x: Exchange, ctx: GatewayContext, trail: Trail): void {
     status: delivery.status ?? 499,
     durationMs: performance.now() - x.started,
     ttfbMs: delivery.firstByteAt === undefined ? undefined : delivery.firstByteAt - x.started,
+    ownLogin: forwarded?.upstream.takesClientCredential || undefined,
+    estimated: usage === delivery.usage ? undefined : true,
     inputTokens: usage?.inputTokens,
     outputTokens: usage?.outputTokens,
     cacheReadTokens: usage?.cacheReadTokens,
