@@ -12,7 +12,8 @@ import { KeyRing, type TakenKey } from "./key-ring.js";
 import type { KeySource } from "./key-source.js";
 import type { Secrets } from "../secrets.js";
 import { backoffDelay, isConnectionFailure, retryDelayFor } from "./retry-policy.js";
-import type { ReplyBody } from "./reply-body.js";
+import { ReplyBody } from "./reply-body.js";
+import { mayRefuseKey, refusesKey } from "./key-refusal.js";
 import { toUpstreamError } from "./network-failure.js";
 
 /** One request to an upstream, in one family; the body is in memory so it can be replayed. */
@@ -160,8 +161,17 @@ export function createUpstream(options: UpstreamOptions) {
         }
       }
       // SPEC 11, Several keys: a rested key hands the same request to the next awake key at once; the retries and
-      // their waits below apply only once every key rests.
-      if (keys.answered(taken, status, response.headers["retry-after"])) {
+      // their waits below apply only once every key rests. A key refused in a status that does not say so (LiteLLM's
+      // 400 `no_db_connection`, `key-refusal.ts`) rests as a 401 would: its body is read to tell, and handed on whole.
+      let keyStatus = status;
+      if (keys.several && status !== 401 && status !== 403 && mayRefuseKey(status)) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of response.body) chunks.push(chunk);
+        const bytes = Buffer.concat(chunks);
+        if (refusesKey(status, bytes.toString())) keyStatus = 401;
+        response = { ...response, body: ReplyBody.of(bytes) };
+      }
+      if (keys.answered(taken, keyStatus, response.headers["retry-after"])) {
         const next = await takeKey();
         if (next.awake && !tried.has(next.key)) {
           tried.add(next.key);

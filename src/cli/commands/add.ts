@@ -79,7 +79,7 @@ async function probe(ctx: CommandContext, upstream: UpstreamConfig, kind: Kind, 
   const family = served.some((format) => FORMAT_FAMILIES[format] === kind.modelList.family) ? kind.modelList.family : FORMAT_FAMILIES[served[0]!];
   const list = await probeModelList({ ...upstream, formats: served }, key, family).catch((error: unknown) => Promise.reject(unreachable(upstream.url, error)));
   if (list.ok) log.success(`It lists ${list.count} model${list.count === 1 ? "" : "s"}.`);
-  else if (list.status === 401 || list.status === 403) {
+  else if (list.refused) {
     throw new FailedError(`${upstream.url} refused ${key === undefined ? "a request without a key" : "this key"} (${list.status}${list.message ? `: ${list.message}` : ""}). Nothing was written.`, { hint: "Check the key and the URL, then run gateway add again." });
   } else log.warn(redact(`Its model list answered ${list.status}${list.message ? `: ${list.message}` : ""}.`));
   return formats;
