@@ -22,6 +22,8 @@ interface AddOptions {
   probe: boolean;
   stdin?: boolean;
   force?: boolean;
+  /** False with `--no-key`: a server that needs no key (a LiteLLM without a master key), written as `"key": "none"`. */
+  key: boolean;
 }
 
 /** What the command line names: a kind (with `--url` or its usual address) or a URL (whose kind the probe finds). */
@@ -95,10 +97,11 @@ export function registerAdd(program: Command): void {
     .option("--models <pattern...>", "model ids (or patterns with *) routed to it")
     .option("--no-probe", "write the entry without asking the server anything")
     .option("--stdin", "read the key from standard input instead of asking")
+    .option("--no-key", "the server needs no key (a LiteLLM without a master key): none is asked for or sent")
     .option("--force", "replace an entry of the same name")
     .addHelpText(
       "after",
-      "\nExamples:\n  gateway add http://127.0.0.1:11434          (recognised as Ollama)\n  gateway add vllm --url http://gpu-box.localhost:8000\n  gateway add openrouter --models 'qwen/*' 'deepseek/*'\n  printf %s \"$KEY\" | gateway add litellm team --url https://litellm.example.com --stdin",
+      "\nExamples:\n  gateway add http://127.0.0.1:11434          (recognised as Ollama)\n  gateway add vllm --url http://gpu-box.localhost:8000\n  gateway add openrouter --models 'qwen/*' 'deepseek/*'\n  printf %s \"$KEY\" | gateway add litellm team --url https://litellm.example.com --stdin\n  gateway add http://127.0.0.1:4000 --no-key   (a LiteLLM without a master key)",
     )
     .action(async (word: string, givenName: string | undefined, options: AddOptions) => {
       const ctx = createContext();
@@ -120,7 +123,10 @@ export function registerAdd(program: Command): void {
         throw new FailedError(`An upstream called "${name}" is already in ${ctx.config.configFile}.`, { hint: `Give this one another name (gateway add ${word} ${name}-2), or replace it with --force.` });
       }
       // The URL is written when it is not the kind's usual address (which the entry then needs no word for).
-      const entry: UpstreamEntry = { kind: kind.name, ...(url !== kind.defaults.url ? { url } : {}), ...(options.models?.length ? { models: options.models } : {}) };
+      // `--no-key` says a server that would be asked for one needs none (issue 49, finding 11: a LiteLLM started
+      // without a master key); for a kind that needs none already, nothing needs saying.
+      const keyless = !options.key && kind.defaults.key === "keychain";
+      const entry: UpstreamEntry = { kind: kind.name, ...(url !== kind.defaults.url ? { url } : {}), ...(options.models?.length ? { models: options.models } : {}), ...(keyless ? { key: "none" } : {}) };
       const upstream = resolved(ctx, name, entry);
       let key: string | undefined;
       if (upstream.key.kind === "keychain") {
@@ -128,7 +134,7 @@ export function registerAdd(program: Command): void {
         await ctx.store.get(keychainAccount(upstream));
         key = await askKey(options.stdin === true, `Key for ${name} (${keychainAccount(upstream)}), input hidden:`);
         rememberSecret(key);
-        if (!key) throw new UsageError("No key was given.", { hint: "Type or pipe the key, or give the kind that needs none." });
+        if (!key) throw new UsageError("No key was given.", { hint: "Type or pipe the key; for a server that needs none, add it with --no-key." });
       }
       const formats = options.probe ? await probe(ctx, upstream, kind, key) : undefined;
       if (formats) entry.formats = formats;
