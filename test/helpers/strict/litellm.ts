@@ -35,8 +35,8 @@ export interface StrictLiteLLMOptions {
   virtualKeys?: Record<string, Json>;
   /** Usage of every generation (LiteLLM prices it with the model's `model_info`). */
   usage?: { input: number; output: number };
-  /** Awaited before the trailing `data: [DONE]` of a Responses stream: a test holds it there. */
-  beforeDone?: Promise<void>;
+  /** Holds a Responses stream before its `response.completed` event or its trailing `data: [DONE]` until `until` settles. */
+  hold?: { before: "response.completed" | "[DONE]"; until: Promise<void> };
 }
 
 /** The cost LiteLLM reports for `model`: tokens times its `model_info` prices. */
@@ -79,9 +79,9 @@ function generation(request: Received, options: StrictLiteLLMOptions): ScriptedR
       { type: "response.output_text.delta", sequence_number: 1, item_id: "msg_team", output_index: 0, content_index: 0, delta: text },
       { type: "response.completed", sequence_number: 2, response },
     ];
-    const chunks: (string | Promise<void>)[] = [dataLines(events, false)];
-    if (options.beforeDone) chunks.push(options.beforeDone);
-    chunks.push("data: [DONE]\n\n");
+    const { hold } = options;
+    const chunks: (string | Promise<void>)[] =
+      hold?.before === "response.completed" ? [dataLines(events.slice(0, -1), false), hold.until, dataLines(events.slice(-1), true)] : [dataLines(events, false), ...(hold ? [hold.until] : []), "data: [DONE]\n\n"];
     return { headers: { "content-type": "text/event-stream", "x-litellm-response-cost": cost }, chunks };
   }
   const completion = { id: "chatcmpl-team", object: "chat.completion", created: 1765000000, model, choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } };
