@@ -27,12 +27,15 @@ export const NO_PRICES: Pricer = (record) => (pricedTokens(record) ? null : unde
  * `prices` first, then the bundled table; the built-in echo upstream costs nothing. Each record is priced from what
  * it says served it (issue 37, item 12): the config when `stats` runs may name other upstreams than the gateway that
  * served it had (`--upstream`, `GATEWAY_UPSTREAM`). A local server (`ollama`, `vllm`, `llamacpp`, `lmstudio`) costs nothing
- * unless `prices` names the model. Costs are per request, rounded to a millionth of a dollar.
+ * unless `prices` names the model. A cost the upstream stated in its reply (`upstreamCostUsd`, SPEC 12) is used as it is.
+ * Costs are per request, rounded to a millionth of a dollar.
  */
 export function createPricer(config: PricingConfig, table: TablePrice): Pricer {
   const own = ownPrices(config.prices);
   const echoNames = new Set(config.upstreams.filter((upstream) => upstream.url === ECHO_UPSTREAM).map((upstream) => upstream.name));
   return (record) => {
+    // The upstream's own figure (a team gateway's, SPEC 12) wins over any estimate.
+    if (record.costSource === "upstream" && record.upstreamCostUsd !== undefined) return record.upstreamCostUsd;
     const tokens = pricedTokens(record);
     if (!tokens) return undefined;
     // An older record does not say: the config's upstream of its name is the best guess left, as it always was.
