@@ -119,7 +119,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     anyHost: !isLoopbackHost(config.host),
     allowedOrigins: new Set(config.cors),
     aliases,
-    router: createRouter({ upstreams, aliases, routes: config.routes, seal: options.seal }),
+    router: createRouter({ upstreams, aliases, routes: config.routes, seal: options.seal, catalogIds: (upstream) => upstream.catalog()?.models.map((model) => model.id) ?? [] }),
     onRequest: fanOut([...(options.onRequest ? [options.onRequest] : []), feed.sink, spend.sink])!,
     spend,
     recordHeaders: options.recordHeaders === true,

@@ -2,6 +2,7 @@ import type { GatewayConfig } from "../config/index.js";
 import { upstreamFailed } from "../errors/index.js";
 import type { RequestSink } from "../request-log/record.js";
 import type { ReasoningSeal } from "../translate/index.js";
+import { refreshCatalogs } from "../team/team-catalogs.js";
 import { openUpstreams, type KeySourceFor } from "../upstream/upstream-set.js";
 import { createGatewayContext } from "./gateway-context.js";
 import { createGatewayHandler } from "./gateway-handler.js";
@@ -34,6 +35,8 @@ export interface StartGatewayOptions {
   onUpgradeRefused?: (method: string, path: string) => void;
   /** Told when the gateway goes from no request open to one, and back (`createIdleMemory` for `gateway start`). */
   occupancy?: Occupancy;
+  /** Told when a team upstream's catalog could not be read at start, and whether a kept one is used instead. */
+  onCatalogFailure?: (upstream: string, failure: string, kept: boolean) => void;
 }
 
 /** A running local gateway. */
@@ -59,6 +62,13 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const secrets = new Secrets();
   secrets.remember(options.localKey);
   const upstreams = await openUpstreams(options.config, options.keySourceFor, secrets);
+  // A team gateway's catalog is read before the first request is routed: its models are routable by their ids.
+  const catalogs = await refreshCatalogs(upstreams.all, options.config.stateDir);
+  for (const upstream of upstreams.all) {
+    const { catalog, failure } = catalogs.get(upstream.name) ?? {};
+    if (catalog) upstream.useCatalog(catalog);
+    if (failure) options.onCatalogFailure?.(upstream.name, secrets.redact(failure), catalog !== undefined);
+  }
   const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_DEADLINE_MS;
   const ctx = createGatewayContext({ ...options, upstreams, bodyTimeoutMs, secrets });
   let running: RunningServer;

@@ -5,6 +5,7 @@ import { pause, type AbortLike } from "./abort-like.js";
 import { familyNamed, familyOf } from "../formats/families.js";
 import { kindNamed } from "../kinds/index.js";
 import type { Family, Format, Segments } from "../formats/index.js";
+import type { CatalogModel, TeamCatalog } from "../team/catalog.js";
 import { contextWindows } from "./context-windows.js";
 import { dispatchReply, type DispatchedReply } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
@@ -198,6 +199,8 @@ export function createUpstream(options: UpstreamOptions) {
   // answers the shape it is asked in, where it serves it.
   const kindShape = config.kind === "generic" ? undefined : families.find((family) => family.name === modelList.family);
   const windows = modelList.contextField === undefined || config.url === ECHO_UPSTREAM ? undefined : contextWindows(send, familyNamed(modelList.family), modelList.contextField, config.timeouts.firstByteMs);
+  /** A team upstream's catalog in use (SPEC 12), by model id: set at start and on a refresh. */
+  let catalog: { read: TeamCatalog; byId: ReadonlyMap<string, CatalogModel> } | undefined;
 
   return {
     name: config.name,
@@ -222,8 +225,18 @@ export function createUpstream(options: UpstreamOptions) {
     /** The shape to ask its model list in for a list asked in `family` (SPEC 11, Kinds: a kind's model list shape). */
     listShape: (family: Family): Family => kindShape ?? (families.includes(family) ? family : families[0]!),
     send,
-    /** The context window of `model` where the kind's model list says it (`context-windows.ts`); undefined otherwise. */
-    contextWindow: (model: string): number | undefined => windows?.of(model),
+    /**
+     * The context window of `model`: its team catalog's (SPEC 12), else where the kind's model list says it
+     * (`context-windows.ts`); undefined otherwise. The one answer translated requests, routes and the tools' model
+     * lists ask.
+     */
+    contextWindow: (model: string): number | undefined => catalog?.byId.get(model)?.contextWindow ?? windows?.of(model),
+    /** The team catalog in use; undefined for an upstream that is not a team's, or whose catalog was never read. */
+    catalog: (): TeamCatalog | undefined => catalog?.read,
+    /** Uses `read` as its team catalog from now on. */
+    useCatalog(read: TeamCatalog): void {
+      catalog = { read, byId: new Map(read.models.map((model) => [model.id, model])) };
+    },
     close: async (): Promise<void> => (await pool)?.close(),
   };
 }
