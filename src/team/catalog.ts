@@ -1,4 +1,5 @@
 import { parseJsonObject } from "../parse-json.js";
+import { formatUsd } from "../request-log/format.js";
 
 /**
  * A team gateway's catalog (SPEC 12, Team upstream): each model its `GET /v1/models` lists, with what LiteLLM's
@@ -38,6 +39,8 @@ export interface TeamCatalog {
   readAt: string;
   models: CatalogModel[];
   budget?: TeamBudget | undefined;
+  /** When a later read failed, ISO 8601: this catalog is then the one kept, in use until a read succeeds. */
+  unreadAt?: string | undefined;
 }
 
 const SUPPORTS = ["vision", "reasoning", "function_calling"] as const;
@@ -89,3 +92,7 @@ export function teamBudget(text: string, readAt: string): TeamBudget | undefined
   if (spentUsd === undefined) return undefined;
   return { spentUsd, limitUsd: positive(fields.max_budget), resetsAt: typeof fields.budget_reset_at === "string" ? fields.budget_reset_at : undefined, readAt };
 }
+
+/** The team budget as `status` and the status line word it: `team $12.30 of $50.00`; undefined without one. */
+export const budgetWords = (catalog: Pick<TeamCatalog, "budget">): string | undefined =>
+  catalog.budget ? `team ${formatUsd(catalog.budget.spentUsd)}${catalog.budget.limitUsd === undefined ? "" : ` of ${formatUsd(catalog.budget.limitUsd)}`}` : undefined;

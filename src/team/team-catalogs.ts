@@ -24,7 +24,10 @@ export async function refreshCatalogs(upstreams: readonly Pick<Upstream, "name" 
         storeCatalog(stateDir, catalog);
         return [upstream.name, { catalog }];
       } catch (error) {
-        return [upstream.name, { catalog: stored[upstream.name], failure: (error as Error).message }];
+        const kept = stored[upstream.name];
+        // The kept catalog says it is no longer the newest (`gateway status`); the failure's words are not kept.
+        if (kept) storeCatalog(stateDir, { ...kept, unreadAt: new Date().toISOString() });
+        return [upstream.name, { catalog: kept, failure: (error as Error).message }];
       }
     }),
   );

@@ -12,9 +12,11 @@ import { KIND_NAMES, KINDS, kindNamed, type Kind, type KindName } from "../../ki
 import { probeFormats, probeModelList, recogniseServer } from "../../upstream/probe-server.js";
 import { askKey } from "../ask-key.js";
 import { createContext, type CommandContext } from "../context.js";
-import { redact, rememberSecret } from "../secrets.js";
+import { refreshCatalogs } from "../../team/team-catalogs.js";
+import { openUpstreams } from "../../upstream/upstream-set.js";
+import { redact, rememberSecret, secrets } from "../secrets.js";
 import { log } from "../terminal.js";
-import { keychainAccount } from "../upstream-keys.js";
+import { keychainAccount, keySources } from "../upstream-keys.js";
 
 interface AddOptions {
   url?: string;
@@ -24,6 +26,22 @@ interface AddOptions {
   force?: boolean;
   /** False with `--no-key`: a server that needs no key (a LiteLLM without a master key), written as `"key": "none"`. */
   key: boolean;
+  /** A team's gateway (SPEC 12): `"team": true`, and its catalog read at once. */
+  team?: boolean;
+}
+
+/** Reads the new team upstream's catalog and says what it holds (SPEC 12); a failure is said, the entry stays. */
+async function readNewCatalog(name: string): Promise<void> {
+  const ctx = createContext();
+  const upstreams = await openUpstreams(ctx.config, keySources(ctx), secrets);
+  try {
+    const { catalog, failure } = (await refreshCatalogs(upstreams.all.filter((upstream) => upstream.name === name), ctx.config.stateDir)).get(name)!;
+    if (failure || !catalog) return log.warn(redact(`Its catalog could not be read: ${failure}`));
+    const described = catalog.models.filter((model) => model.source === "model_info").length;
+    log.success(`Its catalog: ${catalog.models.length} model${catalog.models.length === 1 ? "" : "s"}${described ? `, ${described} with context window and prices` : ""} (gateway catalog lists them).`);
+  } finally {
+    await upstreams.close();
+  }
 }
 
 /** What the command line names: a kind (with `--url` or its usual address) or a URL (whose kind the probe finds). */
@@ -98,6 +116,7 @@ export function registerAdd(program: Command): void {
     .option("--no-probe", "write the entry without asking the server anything")
     .option("--stdin", "read the key from standard input instead of asking")
     .option("--no-key", "the server needs no key (a LiteLLM without a master key): none is asked for or sent")
+    .option("--team", "a team's gateway (LiteLLM, agentgateway, Portkey, ...): its catalog is read, its budget shown, each request attributed")
     .option("--force", "replace an entry of the same name")
     .addHelpText(
       "after",
@@ -126,7 +145,7 @@ export function registerAdd(program: Command): void {
       // `--no-key` says a server that would be asked for one needs none (issue 49, finding 11: a LiteLLM started
       // without a master key); for a kind that needs none already, nothing needs saying.
       const keyless = !options.key && kind.defaults.key === "keychain";
-      const entry: UpstreamEntry = { kind: kind.name, ...(url !== kind.defaults.url ? { url } : {}), ...(options.models?.length ? { models: options.models } : {}), ...(keyless ? { key: "none" } : {}) };
+      const entry: UpstreamEntry = { kind: kind.name, ...(url !== kind.defaults.url ? { url } : {}), ...(options.models?.length ? { models: options.models } : {}), ...(keyless ? { key: "none" } : {}), ...(options.team ? { team: true } : {}) };
       const upstream = resolved(ctx, name, entry);
       let key: string | undefined;
       if (upstream.key.kind === "keychain") {
@@ -143,6 +162,7 @@ export function registerAdd(program: Command): void {
       log.success(`Added upstream "${name}" (${kind.title}, ${url}) to ${ctx.config.configFile}:`);
       log.log(`  "${name}": ${JSON.stringify(entry)}`);
       if (key !== undefined) log.log(`  Its key is in the OS keychain (service "gateway", account ${keychainAccount(upstream)}).`);
+      if (options.team) await readNewCatalog(name);
       const now = createContext().config;
       log.log(now.defaultUpstream === name ? "  It is the default upstream." : `  Requests reach it for the models of its "models" list; the default upstream is ${now.defaultUpstream}.`);
       log.info("A running gateway reads its config when it starts: gateway stop && gateway start --detach");
