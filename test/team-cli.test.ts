@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { statusLine } from "../src/statusline/status-line.js";
 import { cliEnv, runCli } from "./helpers/cli.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { GOOD_LOGIN_KEY } from "./helpers/secrets.js";
@@ -40,6 +41,9 @@ describe("gateway add --team, gateway catalog, gateway status", () => {
     const status = await runCli(["status"], env);
     expect(status.stdout + status.stderr).toMatch(/Team: {6}team: catalog of 3 models read \S+; team \$12\.30 of \$50\.00/);
 
+    const stats = JSON.parse((await runCli(["stats", "--json"], env)).stdout);
+    expect(stats.budgets).toEqual([{ scope: "team", period: "team", limitUsd: 50, spentUsd: 12.3, resetsAt: "2027-01-01T00:00:00Z", readAt: expect.any(String) }]);
+
     await team.close();
     const refreshed = await runCli(["catalog", "--refresh"], env);
     expect(refreshed.code).toBe(0);
@@ -48,6 +52,11 @@ describe("gateway add --team, gateway catalog, gateway status", () => {
     const stale = await runCli(["status", "--json"], env);
     expect(JSON.parse(stale.stdout).upstreams[0].team).toMatchObject({ models: 3, unreadAt: expect.any(String), budget: { spentUsd: 12.3, limitUsd: 50 } });
     for (const output of [added, catalog, status, refreshed, stale]) expect(output.stdout + output.stderr).not.toContain(GOOD_LOGIN_KEY);
+  });
+
+  it("the status line says the team budget as the team gateway told it", () => {
+    const answer = { version: "0", today: { spentUsd: 1, unpricedRequests: 0 }, session: null, budgets: [], teams: [{ upstream: "team", spentUsd: 12.3, limitUsd: 50, readAt: "2026-12-07T00:00:00Z" }] };
+    expect(statusLine({ port: 8484, answer }, {})).toBe("gateway :8484 · today $1.00 · team $12.30 of $50.00");
   });
 
   it("without a team upstream, says how to mark one", async () => {

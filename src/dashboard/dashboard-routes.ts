@@ -1,3 +1,4 @@
+import type { TeamBudget } from "../team/catalog.js";
 import { readFileSync } from "node:fs";
 import type { H3, H3Event } from "h3";
 import { notFound, unauthorized } from "../errors/index.js";
@@ -23,6 +24,8 @@ export interface StatusLineAnswer {
   /** The session asked about; null when it sent nothing (or none was named). */
   session: SessionSpend | null;
   budgets: BudgetState[];
+  /** Each team upstream's budget (SPEC 12); absent from gateways before it. */
+  teams?: TeamBudgetOf[];
 }
 
 /** What `/ui/api/requests/<id>` answers: the record and, when one is kept, its capture. */
@@ -45,6 +48,13 @@ export interface DashboardOptions {
   spend: SpendTracker;
   /** Whether the gateway has each upstream's key, for `gateway status` (never a key). */
   keyStates: () => Promise<UpstreamKeyState[]>;
+  /** Each team upstream's budget as its team gateway last told it (SPEC 12), by upstream name. */
+  teamBudgets?: () => TeamBudgetOf[];
+}
+
+/** A team upstream's budget (LiteLLM's `/key/info`), for the status line and the page. */
+export interface TeamBudgetOf extends TeamBudget {
+  upstream: string;
 }
 
 /** The page may load nothing from anywhere but the gateway itself, and may not be framed. */
@@ -141,6 +151,7 @@ export function registerDashboard(app: H3, options: DashboardOptions): void {
       today: { spentUsd: ledger.spent("daily"), unpricedRequests: ledger.unpriced("daily") },
       session: (id && ledger.session(id)) || null,
       budgets: await options.spend.states(),
+      teams: options.teamBudgets?.() ?? [],
     };
     return json(answer);
   });

@@ -135,6 +135,10 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
       pricer: pricing,
       spend,
       keyStates: () => keyStates(upstreams),
+      teamBudgets: () => upstreams.all.flatMap((upstream) => {
+        const budget = upstream.catalog()?.budget;
+        return budget ? [{ upstream: upstream.name, ...budget }] : [];
+      }),
       nextRequestId,
       onInternalError,
       health: () => ({ version: options.version, upstream, pid: process.pid, upstreams: upstreamsHealth(upstreams), keyFingerprint: keyFingerprint(options.localKey) }),

@@ -96,3 +96,19 @@ export function teamBudget(text: string, readAt: string): TeamBudget | undefined
 /** The team budget as `status` and the status line word it: `team $12.30 of $50.00`; undefined without one. */
 export const budgetWords = (catalog: Pick<TeamCatalog, "budget">): string | undefined =>
   catalog.budget ? `team ${formatUsd(catalog.budget.spentUsd)}${catalog.budget.limitUsd === undefined ? "" : ` of ${formatUsd(catalog.budget.limitUsd)}`}` : undefined;
+
+/** A team budget as a `stats --json` budgets entry (SPEC 12): scope the upstream's name, period `team`. */
+export interface TeamBudgetEntry {
+  scope: string;
+  period: "team";
+  limitUsd: number | null;
+  spentUsd: number;
+  resetsAt: string | null;
+  readAt: string;
+}
+
+/** The budget entries of the team catalogs kept (only those whose team gateway told a budget). */
+export const teamBudgetEntries = (catalogs: Readonly<Record<string, TeamCatalog>>): TeamBudgetEntry[] =>
+  Object.values(catalogs).flatMap(({ upstream, budget }) =>
+    budget ? [{ scope: upstream, period: "team" as const, limitUsd: budget.limitUsd ?? null, spentUsd: budget.spentUsd, resetsAt: budget.resetsAt ?? null, readAt: budget.readAt }] : [],
+  );
