@@ -104,6 +104,34 @@ describe("a team upstream's catalog", () => {
   });
 });
 
+describe("the team budget after a request", () => {
+  it("is read again after a request reached the team gateway, at most once a minute, and kept", async () => {
+    const team = opened(await startStrictLiteLLM({ masterKey: GOOD_LOGIN_KEY, virtualKeys: { [GOOD_LOGIN_KEY]: LITELLM_KEY_INFO } }));
+    const { loadConfig } = await import("../src/config/index.js");
+    const { createUpstream } = await import("../src/upstream/upstream.js");
+    const { createDispatcher } = await import("../src/upstream/create-dispatcher.js");
+    const { teamBudgetRefresh } = await import("../src/team/budget-refresh.js");
+    const { readStoredCatalogs } = await import("../src/team/catalog-store.js");
+    const dir = tempConfigDir({ upstreams: { team: { kind: "litellm", url: team.url, team: true } } });
+    const config = loadConfig({ env: { GATEWAY_CONFIG_DIR: dir, GATEWAY_STATE_DIR: join(dir, "state") }, flags: {} });
+    const base = new URL(team.url);
+    const upstream = opened(createUpstream({ config: config.upstreams[0]!, base, label: base.origin, keySource: staticKeySource(GOOD_LOGIN_KEY), dispatcher: () => createDispatcher(base, config.timeouts) }));
+    const readAt = Date.parse("2026-12-07T10:00:00Z");
+    upstream.useCatalog({ upstream: "team", readAt: new Date(readAt).toISOString(), models: [], budget: { spentUsd: 1, limitUsd: 50, readAt: new Date(readAt).toISOString() } });
+    let now = readAt + 30_000;
+    const sink = teamBudgetRefresh([upstream], config.stateDir, () => now);
+    const reached = { upstream: "team", status: 200 } as Parameters<typeof sink>[0];
+    sink(reached);
+    expect(team.received).toHaveLength(0);
+    now = readAt + 61_000;
+    sink(reached);
+    sink(reached);
+    await expect.poll(() => readStoredCatalogs(config.stateDir).team?.budget?.spentUsd).toBe(12.3);
+    expect(team.received.map((request) => request.path)).toEqual(["/key/info"]);
+    expect(upstream.catalog()!.budget).toMatchObject({ spentUsd: 12.3, limitUsd: 50 });
+  });
+});
+
 describe("reading a catalog (pure)", () => {
   it("every listed id, described where /model/info describes it; a model info without a list entry is not a model", () => {
     const list = JSON.stringify({ data: [{ id: "gpt-4o-mini" }, { id: "only-listed" }] });

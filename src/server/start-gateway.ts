@@ -1,7 +1,8 @@
 import type { GatewayConfig } from "../config/index.js";
 import { upstreamFailed } from "../errors/index.js";
-import type { RequestSink } from "../request-log/record.js";
+import { fanOut, type RequestSink } from "../request-log/record.js";
 import type { ReasoningSeal } from "../translate/index.js";
+import { teamBudgetRefresh } from "../team/budget-refresh.js";
 import { refreshCatalogs } from "../team/team-catalogs.js";
 import { openUpstreams, type KeySourceFor } from "../upstream/upstream-set.js";
 import { createGatewayContext } from "./gateway-context.js";
@@ -70,7 +71,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     if (failure) options.onCatalogFailure?.(upstream.name, secrets.redact(failure), catalog !== undefined);
   }
   const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_DEADLINE_MS;
-  const ctx = createGatewayContext({ ...options, upstreams, bodyTimeoutMs, secrets });
+  const refreshBudgets = catalogs.size > 0 ? teamBudgetRefresh(upstreams.all, options.config.stateDir) : undefined;
+  const onRequest = refreshBudgets ? fanOut([...(options.onRequest ? [options.onRequest] : []), refreshBudgets]) : options.onRequest;
+  const ctx = createGatewayContext({ ...options, onRequest, upstreams, bodyTimeoutMs, secrets });
   let running: RunningServer;
   try {
     // Budgets are checked from the first request: what the log says was spent this month is read before serving.
