@@ -142,6 +142,20 @@ describe("reading a catalog (pure)", () => {
     ]);
   });
 
+  it("a catalog model without a stated cost is priced at the catalog's prices, ahead of the bundled table (stats, budgets)", async () => {
+    const { storeCatalog } = await import("../src/team/catalog-store.js");
+    const { loadPricer } = await import("../src/pricing/pricer.js");
+    const stateDir = join(tempConfigDir(), "state");
+    storeCatalog(stateDir, { upstream: "team", readAt: "2026-12-07T00:00:00Z", models: catalogModels(JSON.stringify({ data: [{ id: "gpt-4o-mini" }, { id: "team-small" }] }), JSON.stringify({ data: LITELLM_MODEL_INFO.data })) });
+    const upstreams = [{ name: "team", team: true, url: "http://127.0.0.1:4000" }] as unknown as Parameters<typeof loadPricer>[0]["upstreams"];
+    const price = await loadPricer({ prices: {}, upstreams, stateDir });
+    const record = { time: "2026-12-07T01:00:00Z", family: "chat", format: "chat", upstreamFormat: "chat", upstream: "team", model: "team-small", inputTokens: 1_000_000, outputTokens: 1_000_000 } as Parameters<typeof price>[0];
+    expect(price(record)).toBe(10);
+    // Elsewhere the same id is the table's (or unknown): the catalog prices only what its team upstream served.
+    expect(price({ ...record, upstream: "other" })).toBeNull();
+    expect(await loadPricer({ prices: { "team-small": { input: 1, output: 1 } }, upstreams, stateDir }).then((own) => own(record))).toBe(2);
+  });
+
   it("the budget of /key/info, never the key it echoes", () => {
     const budget = teamBudget(JSON.stringify({ key: GOOD_LOGIN_KEY, info: { ...LITELLM_KEY_INFO, token: "hashed" } }), "2026-12-07T00:00:00.000Z");
     expect(budget).toEqual({ spentUsd: 12.3, limitUsd: 50, resetsAt: "2027-01-01T00:00:00Z", readAt: "2026-12-07T00:00:00.000Z" });
