@@ -44,6 +44,10 @@ describe("gateway add --team, gateway catalog, gateway status", () => {
     const stats = JSON.parse((await runCli(["stats", "--json"], env)).stdout);
     expect(stats.budgets).toEqual([{ scope: "team", period: "team", limitUsd: 50, spentUsd: 12.3, resetsAt: "2027-01-01T00:00:00Z", readAt: expect.any(String) }]);
 
+    // Claude Code's picker reads the messages-shaped model list: every team model is in it.
+    const picker = JSON.parse((await runCli(["models", "--api", "messages", "--json"], env)).stdout);
+    expect(picker.data.map((model: { id: string }) => model.id)).toEqual(["claude-sonnet-4-5", "gpt-4o-mini", "team-small"]);
+
     await team.close();
     const refreshed = await runCli(["catalog", "--refresh"], env);
     expect(refreshed.code).toBe(0);
