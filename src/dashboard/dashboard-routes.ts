@@ -1,4 +1,3 @@
-import type { TeamBudget } from "../team/catalog.js";
 import { readFileSync } from "node:fs";
 import type { H3, H3Event } from "h3";
 import { notFound, unauthorized } from "../errors/index.js";
@@ -8,6 +7,7 @@ import type { SessionSpend } from "../budgets/spend-ledger.js";
 import type { SpendTracker } from "../budgets/spend-tracker.js";
 import type { Pricer } from "../pricing/index.js";
 import type { RequestRecord } from "../request-log/record.js";
+import type { TeamBudget } from "../team/catalog.js";
 import type { UpstreamKeyState } from "../upstream/key-states.js";
 import { summarize } from "../stats/summarize.js";
 import type { Capture, CaptureStore } from "./capture-store.js";

@@ -1,7 +1,7 @@
-import { budgetWords } from "../team/catalog.js";
 import type { BudgetState } from "../budgets/budgets.js";
 import type { StatusLineAnswer } from "../dashboard/dashboard-routes.js";
 import { formatDateTime, formatUsd } from "../request-log/format.js";
+import { budgetWords } from "../team/catalog.js";
 
 /** What Claude Code's `statusLine` command is given on stdin (the fields read here; it sends many more). */
 export interface StatusLineInput {
