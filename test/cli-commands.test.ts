@@ -282,7 +282,7 @@ describe("gateway chat and models", () => {
 
 describe("the command table (each command's module loads only when it runs)", () => {
   const env = () => cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir() });
-  const COMMANDS = ["start", "stop", "run", "login", "logout", "add", "remove", "env", "status", "doctor", "chat", "models", "routes", "logs", "stats", "statusline", "ui", "service"];
+  const COMMANDS = ["start", "stop", "run", "login", "logout", "add", "remove", "env", "status", "doctor", "chat", "models", "catalog", "routes", "logs", "stats", "statusline", "ui", "service"];
 
   it("prints the version without any command, and lists every command in help", async () => {
     const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };

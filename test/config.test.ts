@@ -74,6 +74,7 @@ describe("a single upstream, as before several", () => {
         timeouts: { connectMs: 10_000, firstByteMs: 600_000, idleMs: 5_000 },
         anthropicVersion: "2023-06-01",
         budgets: {},
+        team: false,
       },
     ]);
   });
@@ -146,6 +147,7 @@ describe("upstreams", () => {
       timeouts: { connectMs: 2_000, firstByteMs: 600_000, idleMs: 300_000 },
       anthropicVersion: "2024-01-01",
       budgets: {},
+      team: false,
     });
     expect(local).toMatchObject({ url: "http://localhost:11434", formats: ["chat"], key: { kind: "none" }, models: ["qwen*", "llama3"], retries: 4 });
     expect(local!.timeouts).toEqual({ connectMs: 2_000, firstByteMs: 1_000, idleMs: 300_000 });
@@ -191,6 +193,7 @@ describe("upstreams", () => {
       timeouts: { connectMs: 1, firstByteMs: 2, idleMs: 3 },
       anthropicVersion: "2023-06-01",
       budgets: {},
+      team: false,
     });
   });
 

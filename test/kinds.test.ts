@@ -141,9 +141,10 @@ describe("kinds: betas and their body fields on a messages upstream", () => {
     expect(result.body.speed).toBeUndefined();
   });
 
-  it("LiteLLM keeps the betas its own table knows, with their fields, and withholds cache diagnosis and inline system messages", () => {
+  it("LiteLLM keeps the betas 1.81's own table knows, with their fields, and withholds the newer advisor tool, cache diagnosis and inline system messages (issue 49, finding 12)", () => {
     const result = applyBetaPolicy(KINDS.litellm.quirks, built.headers["anthropic-beta"], built.body);
-    expect(result.withheld).toEqual(["cache-diagnosis-2026-04-07", "mid-conversation-system-2026-04-07"]);
+    expect(result.withheld).toEqual(["claude-code-20250219", "advisor-tool-2026-03-01", "cache-diagnosis-2026-04-07", "mid-conversation-system-2026-04-07"]);
+    expect((result.body.tools as Json[]).some((tool) => tool.type === "advisor_20260301")).toBe(false);
     expect(result.body.diagnostics).toBeUndefined();
     expect(result.body.speed).toBe("fast");
     expect(result.body.context_management).toEqual(built.body.context_management);

@@ -23,6 +23,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   doctor: async () => (await import("./commands/doctor.js")).registerDoctor,
   chat: async () => (await import("./commands/chat.js")).registerChat,
   models: async () => (await import("./commands/models.js")).registerModels,
+  catalog: async () => (await import("./commands/catalog.js")).registerCatalog,
   routes: async () => (await import("./commands/routes.js")).registerRoutes,
   logs: async () => (await import("./commands/logs.js")).registerLogs,
   stats: async () => (await import("./commands/stats.js")).registerStats,

@@ -65,6 +65,7 @@ function madeByUrl(url: string, top: TopLevel): UpstreamConfig {
     timeouts: top.timeouts,
     anthropicVersion: top.anthropicVersion,
     budgets: NO_BUDGETS,
+    team: false,
   });
 }
 
@@ -104,6 +105,7 @@ export function fromEntry(name: string, entry: UpstreamEntry, top: TopLevel): Up
     }),
     anthropicVersion: entry.anthropicVersion ?? top.anthropicVersion,
     budgets: entry.budgets ?? NO_BUDGETS,
+    team: entry.team ?? false,
   });
 }
 

@@ -172,6 +172,8 @@ export interface UpstreamConfig {
   readonly anthropicVersion: string | undefined;
   /** Caps on what is spent at this upstream (SPEC 11, Budgets). @default {} */
   readonly budgets: Readonly<Budgets>;
+  /** A team's gateway (SPEC 12, Team upstream): its catalog read, its budget shown, each request attributed. @default false */
+  readonly team: boolean;
 }
 
 /** `off`, `errors` (requests that failed) or `all`. */

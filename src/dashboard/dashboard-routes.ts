@@ -9,6 +9,7 @@ import type { SessionSpend } from "../budgets/spend-ledger.js";
 import type { SpendTracker } from "../budgets/spend-tracker.js";
 import type { Pricer } from "../pricing/index.js";
 import type { RequestRecord } from "../request-log/record.js";
+import type { TeamBudget } from "../team/catalog.js";
 import type { UpstreamKeyState } from "../upstream/key-states.js";
 import { summarize } from "../stats/summarize.js";
 import type { Capture, CaptureStore } from "./capture-store.js";
@@ -25,6 +26,8 @@ export interface StatusLineAnswer {
   /** The session asked about; null when it sent nothing (or none was named). */
   session: SessionSpend | null;
   budgets: BudgetState[];
+  /** Each team upstream's budget (SPEC 12); absent from gateways before it. */
+  teams?: TeamBudgetOf[];
 }
 
 /** What `/ui/api/requests/<id>` answers: the record and, when one is kept, its capture. */
@@ -47,6 +50,13 @@ export interface DashboardOptions {
   spend: SpendTracker;
   /** Whether the gateway has each upstream's key, for `gateway status` (never a key). */
   keyStates: () => Promise<UpstreamKeyState[]>;
+  /** Each team upstream's budget as its team gateway last told it (SPEC 12), by upstream name. */
+  teamBudgets?: () => TeamBudgetOf[];
+}
+
+/** A team upstream's budget (LiteLLM's `/key/info`), for the status line and the page. */
+export interface TeamBudgetOf extends TeamBudget {
+  upstream: string;
 }
 
 /** The page may load nothing from anywhere but the gateway itself, and may not be framed. */
@@ -143,6 +153,7 @@ export function registerDashboard(app: H3, options: DashboardOptions): void {
       today: { spentUsd: ledger.spent("daily"), unpricedRequests: ledger.unpriced("daily") },
       session: (id && ledger.session(id)) || null,
       budgets: await options.spend.states(),
+      teams: options.teamBudgets?.() ?? [],
     };
     return json(answer);
   });

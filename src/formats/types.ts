@@ -73,4 +73,10 @@ export interface ErrorRenderer {
 export interface ReplyShape {
   readonly usage: UsageReader;
   readonly errors: ErrorRenderer;
+  /**
+   * The quoted event types whose event ends a complete stream when more may follow it (Responses: a LiteLLM sends
+   * `data: [DONE]` after `response.completed`); a client that leaves once one of them reached it left a complete
+   * reply. Undefined where the stream's last event is its end.
+   */
+  readonly streamEnd?: readonly string[];
 }

@@ -68,6 +68,13 @@ export interface RequestRecord {
   /** Input tokens written to the prompt cache (messages `cache_creation_input_tokens`). */
   cacheWriteTokens: number | undefined;
   userAgent: string | undefined;
+  /**
+   * The request's cost as the upstream stated it in its reply (a team gateway's `x-litellm-response-cost`, SPEC 12),
+   * in US dollars; absent when it stated none.
+   */
+  upstreamCostUsd?: number | undefined;
+  /** Whose figure `stats` and budgets use: `upstream` (`upstreamCostUsd`), or the gateway's `estimate`; absent without tokens or a stated cost. */
+  costSource?: "upstream" | "estimate" | undefined;
   /** `complete`, or why the reply ended early. */
   outcome: "complete" | "upstream_error" | "client_closed" | "local_error";
   /** The gateway's own error code when it answered itself (`upstream_timeout`, `invalid_api_key`, ...). */

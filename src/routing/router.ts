@@ -71,6 +71,8 @@ export interface RouterOptions<U extends Routable> {
   routes: readonly RouteRule[];
   /** For the token estimate: reasoning the gateway signed is read as the hub reads it. */
   seal: ReasoningSeal;
+  /** A team upstream's catalog ids (SPEC 12), routed to it as if its `models` listed them, after every listed one. */
+  catalogIds?: ((upstream: U) => readonly string[]) | undefined;
 }
 
 interface CompiledRule {
@@ -98,7 +100,9 @@ function holds(conditions: readonly Condition[], request: ClientRequest, model: 
  */
 export function createRouter<U extends Routable>(options: RouterOptions<U>): Router<U> {
   const { upstreams, aliases, seal } = options;
-  const table = createModelTable(upstreams.all.flatMap((upstream) => upstream.config.models.map((model) => [model, upstream] as const)));
+  const listed = upstreams.all.flatMap((upstream) => upstream.config.models.map((model) => [model, upstream] as const));
+  const catalogued = options.catalogIds ? upstreams.all.flatMap((upstream) => options.catalogIds!(upstream).map((model) => [model, upstream] as const)) : [];
+  const table = createModelTable([...listed, ...catalogued]);
   // Each upstream with its own fallback list behind it (that list only: the lists of the upstreams on it are not followed).
   const candidates = new Map(upstreams.all.map((upstream) => [upstream, [upstream, ...upstream.config.fallback.flatMap((name) => upstreams.named(name) ?? [])]]));
   const rules: CompiledRule[] = options.routes.map((rule) => ({ rule, conditions: conditionsOf(rule.when, seal) }));

@@ -134,7 +134,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     anyHost: !isLoopbackHost(config.host),
     allowedOrigins: new Set(config.cors),
     aliases,
-    router: createRouter({ upstreams, aliases, routes: config.routes, seal: options.seal }),
+    router: createRouter({ upstreams, aliases, routes: config.routes, seal: options.seal, catalogIds: (upstream) => upstream.catalog()?.models.map((model) => model.id) ?? [] }),
     onRequest: fanOut([...(options.onRequest ? [options.onRequest] : []), feed.sink, spend.sink, metrics.sink])!,
     spend,
     recordHeaders: options.recordHeaders === true,
@@ -150,6 +150,10 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
       pricer: pricing,
       spend,
       keyStates: () => keyStates(upstreams),
+      teamBudgets: () => upstreams.all.flatMap((upstream) => {
+        const budget = upstream.catalog()?.budget;
+        return budget ? [{ upstream: upstream.name, ...budget }] : [];
+      }),
       nextRequestId,
       onInternalError,
       health: () => ({ version: options.version, upstream, pid: process.pid, upstreams: upstreamsHealth(upstreams), keyFingerprint: keyFingerprint(options.localKey) }),

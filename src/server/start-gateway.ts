@@ -1,7 +1,9 @@
 import type { GatewayConfig, OtlpSettings } from "../config/index.js";
 import { upstreamFailed } from "../errors/index.js";
-import type { RequestSink } from "../request-log/record.js";
+import { fanOut, type RequestSink } from "../request-log/record.js";
 import type { ReasoningSeal } from "../translate/index.js";
+import { teamBudgetRefresh } from "../team/budget-refresh.js";
+import { refreshCatalogs } from "../team/team-catalogs.js";
 import { openUpstreams, type KeySourceFor } from "../upstream/upstream-set.js";
 import type { OtlpExport } from "../telemetry/otlp/otlp-export.js";
 import { createGatewayContext, type GatewayContext } from "./gateway-context.js";
@@ -39,6 +41,8 @@ export interface StartGatewayOptions {
   otlp?: OtlpSettings | undefined;
   /** Told, at most once a minute, that OTLP exports fail (a collector that is down). @default console.warn */
   onTelemetryWarning?: (line: string) => void;
+  /** Told when a team upstream's catalog could not be read at start, and whether a kept one is used instead. */
+  onCatalogFailure?: (upstream: string, failure: string, kept: boolean) => void;
 }
 
 /** A running local gateway. */
@@ -87,8 +91,17 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const secrets = new Secrets();
   secrets.remember(options.localKey);
   const upstreams = await openUpstreams(options.config, options.keySourceFor, secrets);
+  // A team gateway's catalog is read before the first request is routed: its models are routable by their ids.
+  const catalogs = await refreshCatalogs(upstreams.all, options.config.stateDir);
+  for (const upstream of upstreams.all) {
+    const { catalog, failure } = catalogs.get(upstream.name) ?? {};
+    if (catalog) upstream.useCatalog(catalog);
+    if (failure) options.onCatalogFailure?.(upstream.name, secrets.redact(failure), catalog !== undefined);
+  }
   const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_DEADLINE_MS;
-  const ctx = createGatewayContext({ ...options, upstreams, bodyTimeoutMs, secrets });
+  const refreshBudgets = catalogs.size > 0 ? teamBudgetRefresh(upstreams.all, options.config.stateDir) : undefined;
+  const onRequest = refreshBudgets ? fanOut([...(options.onRequest ? [options.onRequest] : []), refreshBudgets]) : options.onRequest;
+  const ctx = createGatewayContext({ ...options, onRequest, upstreams, bodyTimeoutMs, secrets });
   let running: RunningServer;
   let otlp: OtlpExport | undefined;
   try {

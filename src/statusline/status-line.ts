@@ -1,6 +1,7 @@
 import type { BudgetState } from "../budgets/budgets.js";
 import type { StatusLineAnswer } from "../dashboard/dashboard-routes.js";
 import { formatDateTime, formatUsd } from "../request-log/format.js";
+import { budgetWords } from "../team/catalog.js";
 
 /** What Claude Code's `statusLine` command is given on stdin (the fields read here; it sends many more). */
 export interface StatusLineInput {
@@ -62,5 +63,7 @@ export function statusLine(found: GatewayAnswer, input: StatusLineInput): string
   if (session) parts.push(`session ${spend(session.spentUsd, session.unpriced)}`);
   const budget = budgetWord(answer.budgets);
   if (budget) parts.push(budget);
+  // A team's budget (SPEC 12) as its team gateway last told it: `team $12.30 of $50.00`.
+  for (const team of answer.teams ?? []) parts.push(budgetWords({ budget: team })!);
   return parts.join(" · ");
 }

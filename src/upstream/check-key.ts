@@ -1,5 +1,6 @@
 import type { UpstreamConfig } from "../config/index.js";
 import { upstreamErrorMessage } from "./error-message.js";
+import { refusesKey } from "./key-refusal.js";
 import { noKeySource, staticKeySource } from "./key-source.js";
 import { createDispatcher } from "./create-dispatcher.js";
 import { createUpstream } from "./upstream.js";
@@ -11,6 +12,8 @@ export interface KeyCheck {
   message: string | undefined;
   /** The path asked, for messages: `/v1/models`, `/anthropic/v1/models`, `/v1beta/models`. */
   path: string;
+  /** Whether the answer says the key was refused: 401, 403, or a kind's own word for it (`key-refusal.ts`). */
+  refused: boolean;
 }
 
 /**
@@ -31,7 +34,7 @@ export async function checkKey(config: UpstreamConfig, key: string | undefined, 
   try {
     const reply = await upstream.send({ family, method: "GET", path: family.models.path, headers: { accept: "application/json" }, signal: AbortSignal.timeout(timeoutMs) });
     const text = await reply.body.text().catch(() => "");
-    return { status: reply.status, message: upstreamErrorMessage(text), path: `${family.paths.prefix(upstream.segments)}${family.models.path}` };
+    return { status: reply.status, message: upstreamErrorMessage(text), path: `${family.paths.prefix(upstream.segments)}${family.models.path}`, refused: refusesKey(reply.status, text) };
   } finally {
     await upstream.close();
   }

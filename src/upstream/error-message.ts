@@ -1,5 +1,6 @@
 import { UpstreamStatusError } from "../errors/index.js";
 import { parseJsonObject } from "../parse-json.js";
+import { refusesKey } from "./key-refusal.js";
 
 /** The `error.message` of an upstream error body (every family puts it there), if the body has one. */
 export function upstreamErrorMessage(text: string): string | undefined {
@@ -7,9 +8,9 @@ export function upstreamErrorMessage(text: string): string | undefined {
   return typeof error?.message === "string" ? error.message : undefined;
 }
 
-/** What to do next after an error status, in words that fit what the status means. */
-function hintFor(status: number): string {
-  if (status === 401 || status === 403) return "Run `gateway login` to store a valid key (or check GATEWAY_API_KEY), then `gateway doctor`.";
+/** What to do next after an error status, in words that fit what the status means (a refused key whatever its status). */
+function hintFor(status: number, keyRefused: boolean): string {
+  if (keyRefused) return "Run `gateway login` to store a valid key (or check GATEWAY_API_KEY), then `gateway doctor`.";
   if (status === 404) return "Check the model id with `gateway models`, and the upstream URL.";
   if (status === 429) return "The upstream is rate limiting; wait a moment and try again.";
   if (status === 503) return "Run `gateway status` to see which upstream has no key, and `gateway doctor`.";
@@ -24,5 +25,8 @@ function hintFor(status: number): string {
 export function statusError(upstream: string, status: number, bodyText: string): UpstreamStatusError {
   const message = upstreamErrorMessage(bodyText) ?? bodyText.trim().slice(0, 300);
   const who = upstream === "default" ? "The upstream" : `The upstream ${upstream}`;
-  return new UpstreamStatusError(upstream, status, `${who} answered ${status}${message ? `: ${message}` : ""}`, { hint: hintFor(status), upstreamMessage: message });
+  const keyRefused = refusesKey(status, bodyText);
+  // A refusal in a status that does not say so (LiteLLM's 400 "No connected db.") is named for what it is.
+  const what = keyRefused && status !== 401 && status !== 403 ? `${who} refused the key: it answered ${status}` : `${who} answered ${status}`;
+  return new UpstreamStatusError(upstream, status, `${what}${message ? `: ${message}` : ""}`, { hint: hintFor(status, keyRefused), upstreamMessage: message });
 }

@@ -4,6 +4,7 @@ import { RECOGNISABLE, type Kind } from "../kinds/index.js";
 import { parseJsonObject } from "../parse-json.js";
 import { createDispatcher } from "./create-dispatcher.js";
 import { upstreamErrorMessage } from "./error-message.js";
+import { refusesKey } from "./key-refusal.js";
 import { noKeySource, staticKeySource } from "./key-source.js";
 import { createUpstream, type Upstream } from "./upstream.js";
 
@@ -24,7 +25,7 @@ export interface Recognised {
 }
 
 /** The model list's answer: how many entries, or the status and message of a refusal. */
-export type ModelListAnswer = { ok: true; count: number; family: FamilyName } | { ok: false; status: number; message: string | undefined; family: FamilyName };
+export type ModelListAnswer = { ok: true; count: number; family: FamilyName } | { ok: false; status: number; message: string | undefined; family: FamilyName; refused: boolean };
 
 /** Whether a format's endpoint exists: `undefined` when the server refused to say (401/403 before routing). */
 export interface FormatAnswer {
@@ -122,7 +123,7 @@ export async function probeModelList(config: UpstreamConfig, key: string | undef
     const reply = await request(upstream, family, "GET", family.models.path);
     const list = parseJsonObject(reply.text);
     if (reply.status >= 200 && reply.status < 300 && list) return { ok: true, count: family.models.entries(list).length, family: familyName };
-    return { ok: false, status: reply.status, message: upstreamErrorMessage(reply.text), family: familyName };
+    return { ok: false, status: reply.status, message: upstreamErrorMessage(reply.text), family: familyName, refused: refusesKey(reply.status, reply.text) };
   } finally {
     await upstream.close();
   }

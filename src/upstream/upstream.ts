@@ -5,6 +5,7 @@ import { pause, type AbortLike } from "./abort-like.js";
 import { familyNamed, familyOf } from "../formats/families.js";
 import { kindNamed } from "../kinds/index.js";
 import type { Family, Format, Segments } from "../formats/index.js";
+import type { CatalogModel, TeamCatalog } from "../team/catalog.js";
 import { contextWindows } from "./context-windows.js";
 import { dispatchReply, type DispatchedReply } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
@@ -12,7 +13,8 @@ import { KeyRing, type TakenKey } from "./key-ring.js";
 import type { KeySource } from "./key-source.js";
 import type { Secrets } from "../secrets.js";
 import { backoffDelay, isConnectionFailure, retryDelayFor } from "./retry-policy.js";
-import type { ReplyBody } from "./reply-body.js";
+import { ReplyBody } from "./reply-body.js";
+import { mayRefuseKey, refusesKey } from "./key-refusal.js";
 import { toUpstreamError } from "./network-failure.js";
 import { UpstreamKeysRestingError } from "../errors/index.js";
 
@@ -163,8 +165,17 @@ export function createUpstream(options: UpstreamOptions) {
         }
       }
       // SPEC 11, Several keys: a rested key hands the same request to the next awake key at once; the retries and
-      // their waits below apply only once every key rests.
-      if (keys.answered(taken, status, response.headers["retry-after"])) {
+      // their waits below apply only once every key rests. A key refused in a status that does not say so (LiteLLM's
+      // 400 `no_db_connection`, `key-refusal.ts`) rests as a 401 would: its body is read to tell, and handed on whole.
+      let keyStatus = status;
+      if (keys.several && status !== 401 && status !== 403 && mayRefuseKey(status)) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of response.body) chunks.push(chunk);
+        const bytes = Buffer.concat(chunks);
+        if (refusesKey(status, bytes.toString())) keyStatus = 401;
+        response = { ...response, body: ReplyBody.of(bytes) };
+      }
+      if (keys.answered(taken, keyStatus, response.headers["retry-after"])) {
         const next = await takeKey();
         if (next.awake && !tried.has(next.key)) {
           tried.add(next.key);
@@ -196,6 +207,8 @@ export function createUpstream(options: UpstreamOptions) {
   // answers the shape it is asked in, where it serves it.
   const kindShape = config.kind === "generic" ? undefined : families.find((family) => family.name === modelList.family);
   const windows = modelList.contextField === undefined || config.url === ECHO_UPSTREAM ? undefined : contextWindows(send, familyNamed(modelList.family), modelList.contextField, config.timeouts.firstByteMs);
+  /** A team upstream's catalog in use (SPEC 12), by model id: set at start and on a refresh. */
+  let catalog: { read: TeamCatalog; byId: ReadonlyMap<string, CatalogModel> } | undefined;
 
   return {
     name: config.name,
@@ -220,8 +233,18 @@ export function createUpstream(options: UpstreamOptions) {
     /** The shape to ask its model list in for a list asked in `family` (SPEC 11, Kinds: a kind's model list shape). */
     listShape: (family: Family): Family => kindShape ?? (families.includes(family) ? family : families[0]!),
     send,
-    /** The context window of `model` where the kind's model list says it (`context-windows.ts`); undefined otherwise. */
-    contextWindow: (model: string): number | undefined => windows?.of(model),
+    /**
+     * The context window of `model`: its team catalog's (SPEC 12), else where the kind's model list says it
+     * (`context-windows.ts`); undefined otherwise. The one answer translated requests, routes and the tools' model
+     * lists ask.
+     */
+    contextWindow: (model: string): number | undefined => catalog?.byId.get(model)?.contextWindow ?? windows?.of(model),
+    /** The team catalog in use; undefined for an upstream that is not a team's, or whose catalog was never read. */
+    catalog: (): TeamCatalog | undefined => catalog?.read,
+    /** Uses `read` as its team catalog from now on. */
+    useCatalog(read: TeamCatalog): void {
+      catalog = { read, byId: new Map(read.models.map((model) => [model.id, model])) };
+    },
     close: async (): Promise<void> => (await pool)?.close(),
   };
 }

@@ -12,9 +12,11 @@ import { KIND_NAMES, KINDS, kindNamed, type Kind, type KindName } from "../../ki
 import { probeFormats, probeModelList, recogniseServer } from "../../upstream/probe-server.js";
 import { askKey } from "../ask-key.js";
 import { createContext, type CommandContext } from "../context.js";
-import { redact, rememberSecret } from "../secrets.js";
+import { refreshCatalogs } from "../../team/team-catalogs.js";
+import { openUpstreams } from "../../upstream/upstream-set.js";
+import { redact, rememberSecret, secrets } from "../secrets.js";
 import { log } from "../terminal.js";
-import { keychainAccount } from "../upstream-keys.js";
+import { keychainAccount, keySources } from "../upstream-keys.js";
 
 interface AddOptions {
   url?: string;
@@ -22,6 +24,24 @@ interface AddOptions {
   probe: boolean;
   stdin?: boolean;
   force?: boolean;
+  /** False with `--no-key`: a server that needs no key (a LiteLLM without a master key), written as `"key": "none"`. */
+  key: boolean;
+  /** A team's gateway (SPEC 12): `"team": true`, and its catalog read at once. */
+  team?: boolean;
+}
+
+/** Reads the new team upstream's catalog and says what it holds (SPEC 12); a failure is said, the entry stays. */
+async function readNewCatalog(name: string): Promise<void> {
+  const ctx = createContext();
+  const upstreams = await openUpstreams(ctx.config, keySources(ctx), secrets);
+  try {
+    const { catalog, failure } = (await refreshCatalogs(upstreams.all.filter((upstream) => upstream.name === name), ctx.config.stateDir)).get(name)!;
+    if (failure || !catalog) return log.warn(redact(`Its catalog could not be read: ${failure}`));
+    const described = catalog.models.filter((model) => model.source === "model_info").length;
+    log.success(`Its catalog: ${catalog.models.length} model${catalog.models.length === 1 ? "" : "s"}${described ? `, ${described} with context window and prices` : ""} (gateway catalog lists them).`);
+  } finally {
+    await upstreams.close();
+  }
 }
 
 /** What the command line names: a kind (with `--url` or its usual address) or a URL (whose kind the probe finds). */
@@ -79,7 +99,7 @@ async function probe(ctx: CommandContext, upstream: UpstreamConfig, kind: Kind, 
   const family = served.some((format) => FORMAT_FAMILIES[format] === kind.modelList.family) ? kind.modelList.family : FORMAT_FAMILIES[served[0]!];
   const list = await probeModelList({ ...upstream, formats: served }, key, family).catch((error: unknown) => Promise.reject(unreachable(upstream.url, error)));
   if (list.ok) log.success(`It lists ${list.count} model${list.count === 1 ? "" : "s"}.`);
-  else if (list.status === 401 || list.status === 403) {
+  else if (list.refused) {
     throw new FailedError(`${upstream.url} refused ${key === undefined ? "a request without a key" : "this key"} (${list.status}${list.message ? `: ${list.message}` : ""}). Nothing was written.`, { hint: "Check the key and the URL, then run gateway add again." });
   } else log.warn(redact(`Its model list answered ${list.status}${list.message ? `: ${list.message}` : ""}.`));
   return formats;
@@ -95,10 +115,12 @@ export function registerAdd(program: Command): void {
     .option("--models <pattern...>", "model ids (or patterns with *) routed to it")
     .option("--no-probe", "write the entry without asking the server anything")
     .option("--stdin", "read the key from standard input instead of asking")
+    .option("--no-key", "the server needs no key (a LiteLLM without a master key): none is asked for or sent")
+    .option("--team", "a team's gateway (LiteLLM, agentgateway, Portkey, ...): its catalog is read, its budget shown, each request attributed")
     .option("--force", "replace an entry of the same name")
     .addHelpText(
       "after",
-      "\nExamples:\n  gateway add http://127.0.0.1:11434          (recognised as Ollama)\n  gateway add vllm --url http://gpu-box.localhost:8000\n  gateway add openrouter --models 'qwen/*' 'deepseek/*'\n  printf %s \"$KEY\" | gateway add litellm team --url https://litellm.example.com --stdin",
+      "\nExamples:\n  gateway add http://127.0.0.1:11434          (recognised as Ollama)\n  gateway add vllm --url http://gpu-box.localhost:8000\n  gateway add openrouter --models 'qwen/*' 'deepseek/*'\n  printf %s \"$KEY\" | gateway add litellm team --url https://litellm.example.com --stdin\n  gateway add http://127.0.0.1:4000 --no-key   (a LiteLLM without a master key)",
     )
     .action(async (word: string, givenName: string | undefined, options: AddOptions) => {
       const ctx = createContext();
@@ -120,7 +142,10 @@ export function registerAdd(program: Command): void {
         throw new FailedError(`An upstream called "${name}" is already in ${ctx.config.configFile}.`, { hint: `Give this one another name (gateway add ${word} ${name}-2), or replace it with --force.` });
       }
       // The URL is written when it is not the kind's usual address (which the entry then needs no word for).
-      const entry: UpstreamEntry = { kind: kind.name, ...(url !== kind.defaults.url ? { url } : {}), ...(options.models?.length ? { models: options.models } : {}) };
+      // `--no-key` says a server that would be asked for one needs none (issue 49, finding 11: a LiteLLM started
+      // without a master key); for a kind that needs none already, nothing needs saying.
+      const keyless = !options.key && kind.defaults.key === "keychain";
+      const entry: UpstreamEntry = { kind: kind.name, ...(url !== kind.defaults.url ? { url } : {}), ...(options.models?.length ? { models: options.models } : {}), ...(keyless ? { key: "none" } : {}), ...(options.team ? { team: true } : {}) };
       const upstream = resolved(ctx, name, entry);
       let key: string | undefined;
       if (upstream.key.kind === "keychain") {
@@ -128,7 +153,7 @@ export function registerAdd(program: Command): void {
         await ctx.store.get(keychainAccount(upstream));
         key = await askKey(options.stdin === true, `Key for ${name} (${keychainAccount(upstream)}), input hidden:`);
         rememberSecret(key);
-        if (!key) throw new UsageError("No key was given.", { hint: "Type or pipe the key, or give the kind that needs none." });
+        if (!key) throw new UsageError("No key was given.", { hint: "Type or pipe the key; for a server that needs none, add it with --no-key." });
       }
       const formats = options.probe ? await probe(ctx, upstream, kind, key) : undefined;
       if (formats) entry.formats = formats;
@@ -137,6 +162,7 @@ export function registerAdd(program: Command): void {
       log.success(`Added upstream "${name}" (${kind.title}, ${url}) to ${ctx.config.configFile}:`);
       log.log(`  "${name}": ${JSON.stringify(entry)}`);
       if (key !== undefined) log.log(`  Its key is in the OS keychain (service "gateway", account ${keychainAccount(upstream)}).`);
+      if (options.team) await readNewCatalog(name);
       const now = createContext().config;
       log.log(now.defaultUpstream === name ? "  It is the default upstream." : `  Requests reach it for the models of its "models" list; the default upstream is ${now.defaultUpstream}.`);
       log.info("A running gateway reads its config when it starts: gateway stop && gateway start --detach");

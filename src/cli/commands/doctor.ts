@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { ECHO_UPSTREAM, keySpecName, keySpecs, type UpstreamConfig } from "../../config/index.js";
 import { FailedError } from "../../errors/index.js";
 import { portFree, suggestPort } from "../../running/free-port.js";
-import { checkKey } from "../../upstream/check-key.js";
+import { checkKey, type KeyCheck } from "../../upstream/check-key.js";
 import { createContext, portFlag, type CommandContext } from "../context.js";
 import { chooseGateway, notYours } from "../running-gateway.js";
 import { baseUrlNotices, CHECK_BASE_URL } from "../base-url-notice.js";
@@ -54,9 +54,9 @@ async function checkKeychain(ctx: CommandContext): Promise<Check> {
 }
 
 /** What the upstream's model list said of one key (or of no key, for `key: "none"`). */
-function verdictOf(ctx: CommandContext, upstream: UpstreamConfig, name: string, keyName: string, status: number, path: string, keyless: boolean): Check {
+function verdictOf(ctx: CommandContext, upstream: UpstreamConfig, name: string, keyName: string, check: KeyCheck, keyless: boolean): Check {
+  const { status, path, refused } = check;
   const valid = status >= 200 && status < 300;
-  const refused = status === 401 || status === 403;
   if (!valid && !refused) {
     // A model list that is not there (404) or an upstream in trouble (5xx) says nothing about the key.
     return {
@@ -102,7 +102,7 @@ async function checkUpstream(ctx: CommandContext, upstream: UpstreamConfig, alon
       }
       const result = await checkKey(upstream, key);
       reached ??= { ok: true, label: `Upstream ${where} reachable (HTTP ${result.status})` };
-      checked.push(verdictOf(ctx, upstream, name, keyName, result.status, result.path, keyless));
+      checked.push(verdictOf(ctx, upstream, name, keyName, result, keyless));
     }
     // With no key to send the upstream is still asked once: whether it answers at all is worth knowing.
     reached ??= { ok: true, label: `Upstream ${where} reachable (HTTP ${(await checkKey(upstream, undefined)).status})` };

@@ -60,7 +60,7 @@ async function upstreamToLogIn(name: string | undefined, options: LoginOptions):
 async function verify(upstream: UpstreamConfig, key: string): Promise<void> {
   log.start(`Checking the key against ${upstream.name === "default" ? keychainAccount(upstream) : `${upstream.name} (${keychainAccount(upstream)})`} ...`);
   const result = await checkKey(upstream, key);
-  if (result.status === 401 || result.status === 403) {
+  if (result.refused) {
     throw new UpstreamStatusError(upstream.name, result.status, `The upstream rejected this key (${result.status}${result.message ? `: ${result.message}` : ""}). Nothing was stored.`, {
       hint: "Check the key and the upstream URL, then run `gateway login` again.",
     });

@@ -2,6 +2,8 @@ import type { Command } from "commander";
 import ms from "ms";
 import { budgetsOf, budgetStates } from "../../budgets/budgets.js";
 import { spanOf } from "../../budgets/periods.js";
+import { budgetWords, teamBudgetEntries } from "../../team/catalog.js";
+import { readStoredCatalogs } from "../../team/catalog-store.js";
 import { SpendLedger } from "../../budgets/spend-ledger.js";
 import { UsageError } from "../../errors/index.js";
 import { loadPricer } from "../../pricing/index.js";
@@ -43,10 +45,13 @@ export function registerStats(program: Command): void {
       const ledger = new SpendLedger(pricer);
       if (budgets.length > 0) for (const record of read) ledger.add(record);
       const budgetUse = budgetStates(budgets, ledger);
-      if (options.json) return print(JSON.stringify({ since: since === undefined ? null : new Date(since).toISOString(), ...summary, budgets: budgetUse }, null, 2));
+      // Each team upstream's budget, as its team gateway last told it (SPEC 12): kept with its catalog.
+      const teamUsed = config.upstreams.some((upstream) => upstream.team) ? teamBudgetEntries(readStoredCatalogs(config.stateDir)) : [];
+      if (options.json) return print(JSON.stringify({ since: since === undefined ? null : new Date(since).toISOString(), ...summary, budgets: [...budgetUse, ...teamUsed] }, null, 2));
       if (summary.total.requests === 0 && budgetUse.length === 0) {
         return log.info(`No requests logged ${options.since ? `since ${options.since}` : "yet"} (${logFilePath(config.stateDir)}).`);
       }
       print(statsReport(summary, since ?? Date.parse(summary.from ?? new Date().toISOString()), process.stdout.isTTY ? process.stdout.columns : undefined, budgetUse));
+      for (const entry of teamUsed) print(`${entry.scope}: ${budgetWords({ budget: { spentUsd: entry.spentUsd, limitUsd: entry.limitUsd ?? undefined, readAt: entry.readAt } })} (told by the team gateway ${entry.readAt})`);
     });
 }

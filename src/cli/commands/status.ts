@@ -5,6 +5,8 @@ import { FailedError } from "../../errors/index.js";
 import { logFilePath } from "../../request-log/log-file.js";
 import { liveGateways, type LiveGateway } from "../../running/find-gateway.js";
 import { askKeyStates } from "../../running/probe-health.js";
+import { budgetWords } from "../../team/catalog.js";
+import { readStoredCatalogs } from "../../team/catalog-store.js";
 import { createContext, localKeyOf, portFlag, type CommandContext } from "../context.js";
 import { chooseGateway, notYours, portArg } from "../running-gateway.js";
 import { baseUrlNotices } from "../base-url-notice.js";
@@ -53,6 +55,26 @@ function printUpstreams(ctx: CommandContext, keys: readonly KeyState[]): void {
   log.log(`Upstreams:\n${formatTable([{ title: "  NAME" }, { title: "KIND" }, { title: "URL" }, { title: "FORMATS" }, { title: "KEY" }], rows)}`);
 }
 
+/** What `status --json` says of a team upstream: its kept catalog's size and age, whether it is stale, its budget. */
+function teamJson(ctx: CommandContext, name: string) {
+  const catalog = readStoredCatalogs(ctx.config.stateDir)[name];
+  return catalog ? { models: catalog.models.length, readAt: catalog.readAt, unreadAt: catalog.unreadAt ?? null, budget: catalog.budget ?? null } : { models: null, readAt: null, unreadAt: null, budget: null };
+}
+
+/** A line per team upstream (SPEC 12): its catalog, whether the team gateway could not be read since, its budget. */
+function teamLines(ctx: CommandContext): string[] {
+  const stored = readStoredCatalogs(ctx.config.stateDir);
+  return ctx.config.upstreams
+    .filter((upstream) => upstream.team)
+    .map((upstream) => {
+      const catalog = stored[upstream.name];
+      if (!catalog) return `Team:      ${upstream.name}: no catalog read yet (gateway catalog --refresh reads it)`;
+      const stale = catalog.unreadAt ? `; it could not be read at ${catalog.unreadAt}, so that one is in use` : "";
+      const budget = budgetWords(catalog);
+      return `Team:      ${upstream.name}: catalog of ${catalog.models.length} models read ${catalog.readAt}${stale}${budget ? `; ${budget}` : ""}`;
+    });
+}
+
 /**
  * `status --json`: the running gateway (or null), and each configured upstream with its kind, the formats in effect
  * and where its key comes from (never the key).
@@ -67,6 +89,7 @@ function statusJson(ctx: CommandContext, keys: readonly KeyState[], running: Awa
       url: upstream.url,
       formats: upstream.formats,
       default: upstream.name === ctx.config.defaultUpstream,
+      ...(upstream.team ? { team: teamJson(ctx, upstream.name) } : {}),
       key: { ok: keys[i]!.ok ?? null, text: keys[i]!.text, ...(keys[i]!.keys ? { keys: keys[i]!.keys } : {}) },
     })),
     config: ctx.config.configFile,
@@ -99,6 +122,7 @@ export function registerStatus(program: Command): void {
       if (options.json) print(JSON.stringify(statusJson(ctx, keys, running)));
       else {
         printUpstreams(ctx, keys);
+        for (const line of teamLines(ctx)) log.log(line);
         for (const notice of baseUrlNotices(ctx.config)) log.info(notice);
         log.log(`Config:    ${ctx.config.configFile}`);
         log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);

@@ -60,6 +60,7 @@ const upstreamEntry = v.pipe(
       timeouts: v.optional(timeouts),
       anthropicVersion: v.optional(nonEmptyText),
       budgets: v.optional(budgets),
+      team: v.optional(v.boolean("true (a team's gateway: its catalog is read, its budget shown, each request attributed) or false")),
     },
     'an object with a url or a kind, e.g. {"kind": "ollama"} or {"url": "https://gateway.example.com"}',
   ),

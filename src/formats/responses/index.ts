@@ -27,6 +27,9 @@ export const responsesFormat: WireFormat = {
   generatePath: () => "/v1/responses",
   usage: openAiUsage,
   errors: chatFamily.errors,
+  // Issue 49, finding 10: LiteLLM ends every stream with `data: [DONE]` (litellm/proxy/common_request_processing.py,
+  // async_sse_data_generator), Responses' too, and Codex hangs up at `response.completed` before it comes.
+  streamEnd: ['"response.completed"', '"response.incomplete"'],
   client: responsesClient,
   facts: responsesFacts,
   echo: responsesEcho,

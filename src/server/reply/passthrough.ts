@@ -37,6 +37,7 @@ export async function relayPassthrough(x: Exchange, reply: UpstreamReply, shape:
   delivery.outcome = await relayBody(reply.body, res, {
     errors: shape.errors,
     isEventStream,
+    streamEnd: isEventStream ? shape.streamEnd?.map((marker) => Buffer.from(marker)) : undefined,
     onChunk: (chunk) => {
       const now = performance.now();
       delivery.firstByteAt ??= now;

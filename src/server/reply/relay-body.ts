@@ -3,7 +3,7 @@ import { ApiError, apiError, type ErrorFields } from "../../errors/index.js";
 import type { ErrorRenderer } from "../../formats/index.js";
 import type { ReplyBody } from "../../upstream/reply-body.js";
 import { isTimeout } from "../../upstream/retry-policy.js";
-import { lastEventEnd } from "./event-boundary.js";
+import { includesBytes, lastEventEnd } from "./event-boundary.js";
 import { TurnWrites } from "./turn-writes.js";
 
 export interface RelayOptions {
@@ -13,6 +13,8 @@ export interface RelayOptions {
   isEventStream: boolean;
   /** Sees every chunk as it arrives from the upstream, for timing and usage. */
   onChunk?: ((chunk: Buffer) => void) | undefined;
+  /** The bytes of events that end a complete stream though more may follow (`ReplyShape.streamEnd`). */
+  streamEnd?: readonly Buffer[] | undefined;
 }
 
 /** The error event for a body that broke: an `ApiError` (shutdown) speaks for itself, else timeout or broken. */
@@ -48,7 +50,9 @@ export type RelayOutcome = "complete" | "upstream_error" | "client_closed";
  * Any other body that breaks is cut short, so the client can never take it for a complete reply.
  */
 export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOptions): Promise<RelayOutcome> {
-  const { errors, isEventStream, onChunk } = options;
+  const { errors, isEventStream, onChunk, streamEnd } = options;
+  /** Whether an event that ends the stream was sent: a client that leaves after it got a complete reply. */
+  let endSent = false;
   /** Bytes of an event still waiting for its blank line, as the chunks that brought them. */
   let held: Buffer[] = [];
   const turn = new TurnWrites<Buffer>(res, (bytes) => res.write(bytes), Buffer.concat);
@@ -70,6 +74,7 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
       return true;
     }
     const complete = end === chunk.length ? chunk : chunk.subarray(0, end);
+    if (streamEnd && !endSent) endSent = streamEnd.some((marker) => includesBytes(complete, marker) || held.some((piece) => includesBytes(piece, marker)));
     const waiting = held;
     held = end === chunk.length ? [] : [chunk.subarray(end)];
     return turn.send(waiting.length === 0 ? complete : Buffer.concat([...waiting, complete]));
@@ -110,7 +115,7 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
       error(error) {
         if (settled) return;
         if (waiting) res.off("drain", onDrain);
-        if (res.destroyed) return settle("client_closed");
+        if (res.destroyed) return settle(endSent ? "complete" : "client_closed");
         if (isEventStream) {
           // The complete events that came before the break reach the client before its error event.
           turn.flush();

@@ -4,6 +4,7 @@ import { kindNamed } from "../../kinds/index.js";
 import type { ClientRequest } from "../../request/client-request.js";
 import { untagged } from "../../request/route-tag.js";
 import type { Route } from "../../routing/router.js";
+import { addAttribution } from "../../team/attribution.js";
 import { translateRequest, type TranslateContext } from "../../translate/index.js";
 import { randomIds } from "../../translate/ids.js";
 import { stripGatewayReasoning } from "../../translate/strip-gateway-reasoning.js";
@@ -92,6 +93,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   // SPEC 11, Your own login: the request's own credential (headers, a Gemini `key=`) reaches `key: "client"` upstreams only.
   const own = request.ownCredential && upstream.takesClientCredential;
   const clientHeaders = upstreamRequestHeaders(req.rawHeaders, req.headers.connection, own);
+  if (upstream.config.team) addAttribution(clientHeaders, req.headers);
   if (format === undefined || upstream.serves(format.name)) {
     // The bytes go as they came unless something in them must not leave: reasoning the gateway signed, a route tag.
     const stripped = format === undefined ? undefined : stripGatewayReasoning(request.bytes, ctx.seal);

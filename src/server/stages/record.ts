@@ -5,6 +5,7 @@ import type { RequestRecord } from "../../request-log/record.js";
 import type { Route } from "../../routing/router.js";
 import type { Exchange } from "../exchange.js";
 import type { GatewayContext } from "../gateway-context.js";
+import { upstreamCost } from "../../team/upstream-cost.js";
 import { redactHeaders } from "../redact-headers.js";
 import type { Forwarded } from "./forward.js";
 
@@ -59,6 +60,8 @@ export function record(x: Exchange, ctx: GatewayContext, trail: Trail): void {
   const { request, forwarded } = trail;
   const usage = estimatedUsage(delivery, request, ctx) ?? delivery.usage;
   const upstreamFormat = forwarded?.plan?.upstreamFormat?.name;
+  const upstreamCostUsd = forwarded ? upstreamCost(delivery.replyHeaders) : undefined;
+  const priced = upstreamCostUsd !== undefined || usage?.inputTokens !== undefined || usage?.outputTokens !== undefined;
   const entry: RequestRecord = {
     time: new Date().toISOString(),
     requestId: requestIdOf(x, ctx),
@@ -88,6 +91,8 @@ export function record(x: Exchange, ctx: GatewayContext, trail: Trail): void {
     cacheReadTokens: usage?.cacheReadTokens,
     cacheWriteTokens: usage?.cacheWriteTokens,
     userAgent: x.req.headers["user-agent"],
+    upstreamCostUsd,
+    costSource: priced ? (upstreamCostUsd === undefined ? "estimate" : "upstream") : undefined,
     outcome: trail.clientLeft ? "client_closed" : delivery.outcome,
     errorCode: error?.code || undefined,
     headers: ctx.recordHeaders ? { request: redactHeaders(x.req.headers), reply: redactHeaders(delivery.replyHeaders ?? {}) } : undefined,

@@ -1,0 +1,35 @@
+import type { Upstream } from "../upstream/upstream.js";
+import type { TeamCatalog } from "./catalog.js";
+import { readStoredCatalogs, storeCatalog } from "./catalog-store.js";
+import { readTeamCatalog } from "./read-catalog.js";
+
+/** A team upstream's catalog as the gateway uses it: the one just read, or the one kept when reading failed. */
+export interface CatalogInUse {
+  catalog: TeamCatalog | undefined;
+  /** Why the catalog could not be read now (the kept one, if any, is in use); undefined when it was. */
+  failure?: string | undefined;
+}
+
+/**
+ * Reads each team upstream's catalog (SPEC 12: at start, and on `gateway catalog --refresh`), keeps it in the state
+ * directory, and falls back to the one kept there when the team gateway cannot be reached or refuses.
+ */
+export async function refreshCatalogs(upstreams: readonly Pick<Upstream, "name" | "config" | "send">[], stateDir: string): Promise<Map<string, CatalogInUse>> {
+  const team = upstreams.filter((upstream) => upstream.config.team);
+  const stored = team.length ? readStoredCatalogs(stateDir) : {};
+  const read = await Promise.all(
+    team.map(async (upstream): Promise<[string, CatalogInUse]> => {
+      try {
+        const catalog = await readTeamCatalog(upstream);
+        storeCatalog(stateDir, catalog);
+        return [upstream.name, { catalog }];
+      } catch (error) {
+        const kept = stored[upstream.name];
+        // The kept catalog says it is no longer the newest (`gateway status`); the failure's words are not kept.
+        if (kept) storeCatalog(stateDir, { ...kept, unreadAt: new Date().toISOString() });
+        return [upstream.name, { catalog: kept, failure: (error as Error).message }];
+      }
+    }),
+  );
+  return new Map(read);
+}
