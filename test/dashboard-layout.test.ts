@@ -264,12 +264,50 @@ describe.runIf(hasChromium)("the dashboard's layout at 420, 900 and 1400 px, wit
     if (width > 640) expect(await page.locator("#requests tbody tr", { hasText: TINY }).first().locator("td.cost").textContent()).toBe("<$0.0001");
   });
 
-  it.each(WIDTHS)("at %i px (screenshot saved for a person to look at)", async (width) => {
+  it.each(WIDTHS)("at %i px the totals and the requests sit whole inside the page, none over another (screenshots saved for a person to look at)", async (width) => {
+    // The page as shown right after the traffic, whatever clock an earlier test of this context left (the chart test's
+    // is hours later, when a row's time carries its date).
+    await context.clock.setFixedTime(trafficEnd + 5_000);
     const page = await openAt(width);
+    // The page never scrolls sideways; each part shown is inside it, of some size, and none lies over another.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    const boxes = (selector: string) =>
+      page.locator(selector).evaluateAll((elements) =>
+        elements
+          .filter((e) => (e as HTMLElement).offsetParent !== null)
+          .map((e) => {
+            const { left, right, top, bottom } = e.getBoundingClientRect();
+            // named by its card label, else its heading, else its text
+            return { text: (e as HTMLElement).dataset.label ?? (e.querySelector("h2") ?? e).textContent!.trim(), left, right, top, bottom };
+          }),
+      );
+    const whole = (parts: Label[], what: string) => {
+      for (const part of parts) {
+        expect(part.left, `${what} "${part.text}" at ${width} px`).toBeGreaterThanOrEqual(0);
+        expect(part.right, `${what} "${part.text}" at ${width} px`).toBeLessThanOrEqual(width);
+        expect(part.bottom - part.top, `${what} "${part.text}" at ${width} px`).toBeGreaterThan(0);
+      }
+      for (const [i, a] of parts.entries()) for (const b of parts.slice(i + 1)) expect(apart(a, b, 0), `${what} "${a.text}" and "${b.text}" at ${width} px`).toBe(true);
+    };
+    // each card shows its figure over its label
+    const shown = await page.locator("#cards .card").evaluateAll((all) => all.map((card) => ({ figure: card.querySelector("strong")!.textContent, label: card.querySelector("span")!.textContent })));
+    expect(shown.map((card) => card.label)).toEqual(["Requests", "Errors", "Tokens in", "Tokens out", "Cache read", "Estimated cost", "Latency p50 / p95"]);
+    for (const card of shown) expect(card.figure, card.label!).toMatch(/\d/);
+    whole(await boxes("#cards .card"), "card");
+    const totals = await boxes(".totals > .panel");
+    expect(await page.locator(".totals > .panel h2").allTextContents()).toEqual(["By model", "By client", "By upstream"]);
+    expect(totals).toHaveLength(3);
+    whole(totals, "totals panel");
+    const requests = page.locator(".panel", { has: page.locator("#requests") });
+    whole(await boxes(".panel:has(#requests)"), "requests panel");
+    expect(await requests.locator("h2").textContent()).toBe("Requests");
+    const headings = await boxes("#requests thead th");
+    expect(headings.map((th) => th.text)).toEqual(width === 420 ? ["Time", "Model", "Status", "Duration"] : expect.arrayContaining(["Time", "Model", "Status", "Duration"]));
+    whole(headings, "column heading");
     await page.screenshot({ path: join(ARTIFACTS, `dashboard-layout-${width}.png`), fullPage: true });
     // the parts at their real size, for a closer look
     await page.locator(".totals").screenshot({ path: join(ARTIFACTS, `dashboard-totals-${width}.png`) });
-    await page.locator(".panel", { has: page.locator("#requests") }).screenshot({ path: join(ARTIFACTS, `dashboard-requests-${width}.png`) });
+    await requests.screenshot({ path: join(ARTIFACTS, `dashboard-requests-${width}.png`) });
   });
 });
 

@@ -93,6 +93,13 @@ describe.runIf(hasChromium)("the dashboard in headless Chromium", () => {
     await page.keyboard.press("Enter");
     await expect.poll(() => page.locator("#key-error").textContent()).toContain("The gateway refused this key.");
     expect(await page.locator("#app").isHidden()).toBe(true);
+    // what the screenshot shows: the prompt, its field and the refusal, inside the page
+    for (const part of ["h2", "#key-input", "#key-error"]) {
+      const box = (await page.locator(`#key-form ${part}`).boundingBox())!;
+      expect(box.width, part).toBeGreaterThan(0);
+      expect(box.x + box.width, part).toBeLessThanOrEqual(page.viewportSize()!.width);
+    }
+    expect(await page.locator("#key-form h2").textContent()).toBe("Local key needed");
     await page.screenshot({ path: join(ARTIFACTS, "dashboard-key-prompt.png") });
     await page.close();
   });
@@ -293,6 +300,11 @@ describe.runIf(hasChromium)("the dashboard in headless Chromium", () => {
     await page.screenshot({ path: join(ARTIFACTS, "dashboard-1400.png"), fullPage: true });
 
     await page.setViewportSize({ width: 900, height: 1000 });
+    // The charts take their new width from a ResizeObserver, a frame after the viewport changed: wait for it.
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(900);
+    const at900 = await overflow();
+    expect(at900.table).toBeLessThanOrEqual(at900.box);
+    expect(await rows.first().locator("td.outcome").isVisible()).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, "dashboard-900.png"), fullPage: true });
 
     await page.setViewportSize({ width: 420, height: 900 });
@@ -300,7 +312,6 @@ describe.runIf(hasChromium)("the dashboard in headless Chromium", () => {
     expect(visible).toEqual(["Time", "Model", "Status", "Duration"]);
     const at420 = await overflow();
     expect(at420.table).toBeLessThanOrEqual(at420.box);
-    // The charts take their new width from a ResizeObserver, a frame after the viewport changed: wait for it.
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(420);
     await page.screenshot({ path: join(ARTIFACTS, "dashboard-420.png"), fullPage: true });
     await page.close();
@@ -343,12 +354,33 @@ describe.runIf(hasChromium)("the dashboard in headless Chromium", () => {
     await page.close();
   });
 
-  it.each(["light", "dark"] as const)("renders in %s mode (screenshot saved for a person to look at)", async (scheme) => {
+  it.each(["light", "dark"] as const)("renders in %s mode, its text readable on its panels (screenshot saved for a person to look at)", async (scheme) => {
     const { page } = await openPage(`/ui/#key=${LOCAL_KEY}`, scheme);
     await page.locator("#app").waitFor();
     await expect.poll(() => page.locator("#requests tbody tr").count()).toBeGreaterThanOrEqual(4);
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background).toBe(scheme === "dark" ? "rgb(15, 17, 21)" : "rgb(246, 247, 249)");
+    // figures, labels, headings and cells against what is behind them: at least WCAG AA's 4.5:1 for text this small
+    const contrasts = await page.locator(".card strong, .card span, #app h2, #requests th, #requests td.model").evaluateAll((all) => {
+      const rgb = (color: string) => color.match(/[\d.]+/g)!.map(Number);
+      const luminance = (color: string) => {
+        const [r, g, b] = rgb(color).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+      };
+      const behind = (e: Element | null): string => {
+        for (; e; e = e.parentElement) {
+          const color = getComputedStyle(e).backgroundColor;
+          if (rgb(color)[3] !== 0) return color;
+        }
+        return "rgb(255, 255, 255)";
+      };
+      return all.map((e) => {
+        const [a, b] = [luminance(getComputedStyle(e).color), luminance(behind(e))].sort((x, y) => y - x);
+        return { text: e.textContent, ratio: (a! + 0.05) / (b! + 0.05) };
+      });
+    });
+    expect(contrasts.length).toBeGreaterThan(10);
+    for (const { text, ratio } of contrasts) expect(ratio, `"${text}" in ${scheme} mode`).toBeGreaterThanOrEqual(4.5);
     await page.screenshot({ path: join(ARTIFACTS, `dashboard-${scheme}.png`), fullPage: true });
     await page.close();
   });

@@ -5,7 +5,8 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { type FakeUpstream } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
-import { rawRequest, type RawResponse } from "./helpers/http.js";
+import type { IncomingMessage } from "node:http";
+import { chunkFrames, rawPost, rawRequest, type RawResponse } from "./helpers/http.js";
 
 /**
  * Every family walks through the same table of behaviours: what differs (paths, key header, body, error shape,
@@ -76,6 +77,21 @@ const start = async (options: Parameters<typeof pair.start>[0] = {}) => ({ upstr
 const send = (row: FamilyRow, headers: Record<string, string> | string[], body: unknown = row.body, path = row.path): Promise<RawResponse> =>
   rawRequest(gateway.url, { method: "POST", path, headers, body: typeof body === "string" ? body : JSON.stringify(body) });
 const jsonHeaders = (row: FamilyRow) => ({ ...row.keyHeaders(LOCAL_KEY), "content-type": "application/json" });
+
+/** Whose cut part of an event the upstream holds back, by the request's `x-cut`. */
+const held = new Map<string, () => void>();
+/**
+ * The upstream sends the row's whole event, then its first `x-cut` bytes, then dies. The cut part leaves only when
+ * the test saw the whole event reach its client (`release`), so the gateway reads the two apart, never in one read.
+ */
+const wholeThenCut = (row: FamilyRow) => (req: IncomingMessage) => {
+  const cut = String(req.headers["x-cut"]);
+  return [row.event, new Promise<void>((resolve) => held.set(cut, resolve)), row.event.slice(0, Number(cut))];
+};
+const release = (cut: number) => {
+  held.get(String(cut))?.();
+  held.delete(String(cut));
+};
 
 /** The events of an SSE body, parsed as a client would. */
 const eventsOf = (body: string): { event?: string | undefined; data: string }[] => decodeEvents(body);
@@ -155,19 +171,24 @@ describe.each(FAMILIES)("the $name family", (row) => {
 
   it("never leaves half an event before the error event, whatever byte the upstream dies after", async () => {
     await start();
-    const partial = row.event;
-    upstream.behaviour.rawChunks = (req) => [row.event, partial.slice(0, Number(req.headers["x-cut"]))];
-    const cuts = Array.from({ length: partial.length }, (_, i) => i);
+    upstream.behaviour.rawChunks = wholeThenCut(row);
+    // the response arrives as latin1 characters (one a byte), its chunked framing included
+    const whole = Buffer.from(row.event).toString("latin1");
+    const cuts = Array.from({ length: row.event.length }, (_, i) => i);
     for (let i = 0; i < cuts.length; i += 16) {
       await Promise.all(
         cuts.slice(i, i + 16).map(async (cut) => {
-          const res = await send(row, { ...jsonHeaders(row), "x-cut": String(cut) }, row.streamBody, row.streamPath);
-          const events = eventsOf(res.body);
+          const onData = (received: string) => {
+            if (received.includes("\r\n\r\n") && chunkFrames(received).join("").includes(whole)) release(cut);
+          };
+          const response = await rawPost(gateway.url, row.streamPath, { ...jsonHeaders(row), "x-cut": String(cut) }, JSON.stringify(row.streamBody), onData);
+          const body = Buffer.from(chunkFrames(response).join(""), "latin1").toString("utf8");
+          const events = eventsOf(body);
           // the complete event, then exactly one error event, each one parseable JSON, and nothing after
           expect(events, `cut at ${cut}`).toHaveLength(2);
           expect(JSON.parse(events[0]!.data)).toEqual(JSON.parse(eventsOf(row.event)[0]!.data));
           expect(row.isErrorEvent(events[1]!), `cut at ${cut}`).toBe(true);
-          expect(res.body.endsWith("\n\n")).toBe(true);
+          expect(body.endsWith("\n\n")).toBe(true);
         }),
       );
     }
@@ -180,13 +201,16 @@ describe("SDKs reading a stream whose upstream dies mid-event", () => {
   it("openai: an APIError at every cut, never a SyntaxError", async () => {
     await start();
     const row = FAMILIES[0]!;
-    upstream.behaviour.rawChunks = (req) => [row.event, row.event.slice(0, Number(req.headers["x-cut"]))];
+    upstream.behaviour.rawChunks = wholeThenCut(row);
     for (const cut of cutsOf(row.event).filter((c) => c % 3 === 0 || c < 8 || c > row.event.length - 4)) {
       const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0, defaultHeaders: { "x-cut": String(cut) } });
       const stream = await client.chat.completions.create({ model: "gpt-fake", stream: true, messages: [{ role: "user", content: "hi" }] });
       const texts: string[] = [];
       const error = await (async () => {
-        for await (const chunk of stream) texts.push(chunk.choices[0]?.delta.content ?? "");
+        for await (const chunk of stream) {
+          texts.push(chunk.choices[0]?.delta.content ?? "");
+          release(cut);
+        }
       })().then(() => undefined, (e: unknown) => e);
       expect(error, `cut at ${cut}`).toBeInstanceOf(OpenAI.APIError);
       expect(texts).toEqual(["héllo wörld"]);
@@ -196,14 +220,12 @@ describe("SDKs reading a stream whose upstream dies mid-event", () => {
   it("anthropic: an APIError at every cut, never a SyntaxError", async () => {
     await start();
     const row = FAMILIES[1]!;
-    upstream.behaviour.rawChunks = (req) => [row.event, row.event.slice(0, Number(req.headers["x-cut"]))];
+    upstream.behaviour.rawChunks = wholeThenCut(row);
     for (const cut of cutsOf(row.event).filter((c) => c % 3 === 0 || c < 8 || c > row.event.length - 4)) {
       const client = new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0, defaultHeaders: { "x-cut": String(cut) } });
       const stream = await client.messages.create({ model: "claude-fake", max_tokens: 10, stream: true, messages: [{ role: "user", content: "hi" }] });
       const error = await (async () => {
-        for await (const _event of stream) {
-          // reading is all this test does
-        }
+        for await (const _event of stream) release(cut);
       })().then(() => undefined, (e: unknown) => e);
       expect(error, `cut at ${cut}`).toBeInstanceOf(Anthropic.APIError);
     }
@@ -212,13 +234,16 @@ describe("SDKs reading a stream whose upstream dies mid-event", () => {
   it("genai: the stream ends with an error, never a SyntaxError", async () => {
     await start();
     const row = FAMILIES[2]!;
-    upstream.behaviour.rawChunks = (req) => [row.event, row.event.slice(0, Number(req.headers["x-cut"]))];
+    upstream.behaviour.rawChunks = wholeThenCut(row);
     for (const cut of [1, 10, 40, row.event.length - 3, row.event.length - 1]) {
       const ai = new GoogleGenAI({ apiKey: LOCAL_KEY, httpOptions: { baseUrl: `${gateway.url}/gemini`, headers: { "x-cut": String(cut) } } });
       const stream = await ai.models.generateContentStream({ model: "gemini-fake", contents: "hi" });
       const texts: string[] = [];
       const error = await (async () => {
-        for await (const chunk of stream) texts.push(chunk.text ?? "");
+        for await (const chunk of stream) {
+          texts.push(chunk.text ?? "");
+          release(cut);
+        }
       })().then(() => undefined, (e: unknown) => e);
       expect(texts, `cut at ${cut}`).toEqual(["héllo"]);
       expect(error).toBeInstanceOf(Error);

@@ -5,7 +5,7 @@ import type { HubChunk, HubReply, Json } from "../src/translate/hub.js";
 import { messagesClient } from "../src/formats/messages/translators.js";
 import type { HubStreamItem, ReplyHints } from "../src/translate/types.js";
 import { checkedStream, deltaItem, hubReply, testContext, testSeal, usageItem } from "./helpers/translate.js";
-import { MESSAGES_USAGE, NO_USAGE, USAGE, assistant, body, hubOf, streamed, tools, user } from "./helpers/translate-messages.js";
+import { NO_USAGE, USAGE, USAGE_AS_MESSAGES, assistant, body, hubOf, streamed, tools, user } from "./helpers/translate-messages.js";
 
 /** Chat replies as messages replies (`messagesClient.replyFromHub`), and the Anthropic SDK reading the stream of the same answer as the same message. */
 
@@ -40,7 +40,7 @@ describe("messages client: a chat reply becomes a messages reply", () => {
       ],
       stop_reason: "tool_use",
       stop_sequence: null,
-      usage: MESSAGES_USAGE,
+      usage: USAGE_AS_MESSAGES,
     });
   });
 

@@ -4,9 +4,9 @@ import { messagesClient } from "../src/formats/messages/translators.js";
 import type { HubStreamItem, ReplyHints } from "../src/translate/types.js";
 import { checkedStream, deltaItem, testContext, testSeal, usageItem } from "./helpers/translate.js";
 import {
-  MESSAGES_USAGE,
   NO_USAGE,
   USAGE,
+  USAGE_AS_MESSAGES,
   blockDelta,
   blockStart,
   blockStop,
@@ -64,7 +64,7 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
       json(3, '{"file_path":"/b"'),
       json(3, "}"),
       blockStop(3),
-      ...closing("tool_use", MESSAGES_USAGE),
+      ...closing("tool_use", USAGE_AS_MESSAGES),
     ]);
     expectGrammar(events);
   });
@@ -156,7 +156,7 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
       textStart(1),
       text(1, "It is 4."),
       blockStop(1),
-      ...closing("end_turn", MESSAGES_USAGE),
+      ...closing("end_turn", USAGE_AS_MESSAGES),
     ]);
   });
 
@@ -241,11 +241,11 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
     stream.start();
     expect(stream.push(deltaItem({ content: "Hi" }, "stop"))).toStrictEqual([textStart(0), text(0, "Hi")]);
     expect(stream.push(usageItem(USAGE))).toEqual([]);
-    expect(stream.finish()).toStrictEqual([blockStop(0), ...closing("end_turn", MESSAGES_USAGE)]);
+    expect(stream.finish()).toStrictEqual([blockStop(0), ...closing("end_turn", USAGE_AS_MESSAGES)]);
   });
 
   it("takes usage that rides on the finish chunk too", () => {
-    expect(streamed([deltaItem({ content: "Hi" }, "stop", USAGE)]).slice(-2)).toStrictEqual(closing("end_turn", MESSAGES_USAGE));
+    expect(streamed([deltaItem({ content: "Hi" }, "stop", USAGE)]).slice(-2)).toStrictEqual(closing("end_turn", USAGE_AS_MESSAGES));
   });
 
   it("ends with one Anthropic-shaped error event and nothing after it when the upstream reports an error mid-stream", () => {

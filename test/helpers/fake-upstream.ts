@@ -60,9 +60,15 @@ export interface Behaviour {
   key: string;
   /** Stream this many bytes of extra content events (64 KiB each, written with backpressure) before the reply. */
   bulkBytes?: number;
-  /** Answer a stream with exactly these chunks (a few ms apart), then destroy the socket: a death mid-event. */
-  rawChunks?: (string | Buffer)[] | ((req: IncomingMessage) => (string | Buffer)[]);
+  /**
+   * Answer a stream with exactly these chunks, then destroy the socket once the kernel has them all: a death
+   * mid-event. A promise among them holds the stream there until the test settles it (when its client has seen
+   * what came before, the gateway read those chunks apart from the next ones).
+   */
+  rawChunks?: RawChunk[] | ((req: IncomingMessage) => RawChunk[]);
 }
+
+type RawChunk = string | Buffer | Promise<void>;
 
 export interface FakeUpstreamOptions {
   /** Replaces Node's 5 s keep-alive timeout, which also closes a connection that never carried a request. */
@@ -84,6 +90,14 @@ export const GEMINI_USAGE = { promptTokenCount: 11, cachedContentTokenCount: 4, 
 
 const sse = (data: unknown, event?: string) => encodeEvent({ event, data });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Writes `piece` and resolves once Node handed it to the kernel (the write's callback). A socket destroyed after
+ * that still delivers it: the fake has read the whole request, so the close is a FIN behind these bytes (not a reset)
+ * and the peer reads them, then the close. Destroyed before, the bytes still queued in Node (a corked response holds
+ * them to the end of the turn) would be dropped unsent.
+ */
+const written = (res: ServerResponse, piece: string | Buffer) => new Promise<void>((resolve) => res.write(piece, () => resolve()));
 
 /** SSE text of chat chunks, each a data event, then `[DONE]` unless `done` is false. */
 export function chatSse(chunks: unknown[], done = true): string {
@@ -140,17 +154,19 @@ async function answer(res: ServerResponse, reply: ScriptedReply): Promise<void> 
     res.flushHeaders();
     await reply.after;
   }
+  let sent: Promise<void> = Promise.resolve();
   for (const piece of reply.chunks) {
     if (res.destroyed) return;
     if (piece instanceof Promise) {
       await piece;
       continue;
     }
-    res.write(piece);
+    sent = written(res, piece);
     if (reply.gapMs) await sleep(reply.gapMs);
   }
   if (reply.die) {
-    await sleep(20);
+    // the chunks reach the gateway before the connection dies
+    await sent;
     return void res.destroy();
   }
   res.end();
@@ -279,8 +295,7 @@ async function builtIn(req: IncomingMessage, res: ServerResponse, record: Receiv
     const json = JSON.stringify(body);
     if (behaviour.dieAfterChunks !== undefined) {
       res.writeHead(200, { "content-type": "application/json", "content-length": String(json.length), ...behaviour.headers });
-      res.write(json.slice(0, 10));
-      await sleep(20);
+      await written(res, json.slice(0, 10));
       return void res.destroy();
     }
     res.writeHead(200, { "content-type": "application/json", ...behaviour.headers });
@@ -291,11 +306,13 @@ async function builtIn(req: IncomingMessage, res: ServerResponse, record: Receiv
   if (behaviour.rawChunks) {
     const chunks = typeof behaviour.rawChunks === "function" ? behaviour.rawChunks(req) : behaviour.rawChunks;
     for (const piece of chunks) {
-      res.write(piece);
+      if (piece instanceof Promise) {
+        await piece;
+        continue;
+      }
+      await written(res, piece);
       record.sentAt.push(performance.now());
-      await sleep(5);
     }
-    await sleep(30);
     return void res.destroy();
   }
   if (behaviour.bulkBytes) {
@@ -304,16 +321,17 @@ async function builtIn(req: IncomingMessage, res: ServerResponse, record: Receiv
       if (!res.write(filler)) await once(res, "drain");
     }
   }
+  let sent: Promise<void> = Promise.resolve();
   for (let i = 0; i < events.length; i++) {
     if (res.destroyed) return;
     if (behaviour.dieAfterChunks === i) {
-      // let the chunks already written reach the gateway before the connection dies
-      await sleep(50);
+      // the chunks already written reach the gateway before the connection dies
+      await sent;
       return void res.destroy();
     }
     if (behaviour.stallAfterChunks === i) return;
     if (i > 0 && behaviour.beforeEvent) await behaviour.beforeEvent(i);
-    res.write(events[i]);
+    sent = written(res, events[i]!);
     record.sentAt.push(performance.now());
     if (behaviour.chunkDelayMs) await sleep(behaviour.chunkDelayMs);
   }

@@ -13,9 +13,9 @@ export const assistant = (content: unknown) => ({ role: "assistant", content });
 /** A messages request body around `messages`. */
 export const body = (messages: unknown[], extra: Json = {}): Json => ({ model: "claude-sonnet-4-5", max_tokens: 1024, messages, ...extra });
 
-/** Chat usage with cached tokens, and the same as messages counts it. */
+/** Chat usage with cached tokens, and the same usage as messages counts it. */
 export const USAGE = { prompt_tokens: 1200, completion_tokens: 80, total_tokens: 1280, prompt_tokens_details: { cached_tokens: 1000 } };
-export const MESSAGES_USAGE = { input_tokens: 200, output_tokens: 80, cache_creation_input_tokens: 0, cache_read_input_tokens: 1000 };
+export const USAGE_AS_MESSAGES = { input_tokens: 200, output_tokens: 80, cache_creation_input_tokens: 0, cache_read_input_tokens: 1000 };
 /** Messages usage when the upstream sent none: the request's estimate as input. */
 export const NO_USAGE = (input = 0) => ({ input_tokens: input, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
 
