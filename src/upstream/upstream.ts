@@ -212,8 +212,13 @@ export function createUpstream(options: UpstreamOptions) {
     /** The shape to ask its model list in for a list asked in `family` (SPEC 11, Kinds: a kind's model list shape). */
     listShape: (family: Family): Family => kindShape ?? (families.includes(family) ? family : families[0]!),
     send,
-    /** The context window of `model` where the kind's model list says it (`context-windows.ts`); undefined otherwise. */
-    contextWindow: (model: string): number | undefined => windows?.of(model),
+    /**
+     * The context window of `model`, the one answer to that question: the entry's `contextWindow` when the config sets
+     * one, else where the kind's model list says it (`context-windows.ts`); undefined otherwise.
+     */
+    contextWindow: (model: string): number | undefined => config.contextWindow ?? windows?.of(model),
+    /** Learns the windows a model list read in the kind's list shape gives (a model-list request's, read anyway). */
+    learnWindows: (entries: readonly Record<string, unknown>[]): void => windows?.learn(entries),
     close: async (): Promise<void> => (await pool)?.close(),
   };
 }

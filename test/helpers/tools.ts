@@ -62,11 +62,11 @@ export type ToolRoute = "native" | "translated";
 /**
  * Reports how the current test ends (passed or not) for the compatibility table: one JSON line appended to the file
  * `GATEWAY_TEST_RESULTS` names (.ci/run sets it; nothing is written without it). `upstream` is the format the fake
- * upstream spoke.
+ * upstream spoke; `feature`, when the test proves one the table has a column for (`catalog`, `WebSocket`), names it.
  */
-export function reportToolRun(command: string, route: ToolRoute, upstream: string): void {
+export function reportToolRun(command: string, route: ToolRoute, upstream: string, feature?: string): void {
   const file = process.env.GATEWAY_TEST_RESULTS;
   if (!file) return;
-  const run = { tool: command, package: TOOL_PACKAGES[command], version: toolVersion(command), node: process.version, route, upstream };
+  const run = { tool: command, package: TOOL_PACKAGES[command], version: toolVersion(command), node: process.version, route, upstream, ...(feature ? { feature } : {}) };
   onTestFinished(({ task }) => appendFileSync(file, `${JSON.stringify({ ...run, test: task.name, passed: task.result?.state === "pass" })}\n`));
 }

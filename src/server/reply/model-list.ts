@@ -2,7 +2,9 @@ import { withAliases } from "../../formats/fields.js";
 import type { Endpoint } from "../../formats/index.js";
 import { parseJsonObject } from "../../parse-json.js";
 import { clientResponseHeaders, upstreamRequestHeaders, withoutClientFormatHeaders } from "../../upstream/header-policy.js";
-import { collectCatalog } from "../../upstream/model-catalog.js";
+import { collectCatalog, type Catalog } from "../../upstream/model-catalog.js";
+import { asksForCodexCatalog, codexCatalog, type CatalogModel } from "../../formats/responses/codex-catalog.js";
+import { reachOf } from "../../routing/model-reach.js";
 import type { UpstreamSet } from "../../upstream/upstream-set.js";
 import type { Upstream } from "../../upstream/upstream.js";
 import { unauthorized } from "../../errors/index.js";
@@ -38,7 +40,8 @@ export async function answerModelList(x: Exchange, ctx: GatewayContext, request:
   // SPEC 11, Your own login: the request's own credential goes to `key: "client"` upstreams only.
   const ownHeaders = request.ownCredential ? upstreamRequestHeaders(x.req.rawHeaders, x.req.headers.connection, true) : clientHeaders;
   const headersFor = (upstream: Upstream) => (upstream.takesClientCredential ? ownHeaders : clientHeaders);
-  if (all.length === 1 && all[0]!.listShape(family) === family) {
+  const codex = asksForCodexCatalog(family, query);
+  if (!codex && all.length === 1 && all[0]!.listShape(family) === family) {
     const upstream = all[0]!;
     x.delivery.listedBy = upstream.name;
     // Aliases mean the gateway reads the body: ask for it uncompressed.
@@ -66,7 +69,24 @@ export async function answerModelList(x: Exchange, ctx: GatewayContext, request:
   }
   const names = catalog.answered.join(",");
   x.delivery.listedBy = names;
+  if (codex) return sendJson(x, 200, codexCatalog(catalogModels(ctx, catalog, aliases)), { "x-gateway-upstream": names, ...partial });
   const listed = new Set(catalog.entries.map((entry) => entry.id));
   const union = withAliases(family, family.models.list(catalog.entries.map((entry) => entry.entry), {}), aliases.filter((alias) => !listed.has(alias)));
   sendJson(x, 200, union, { "x-gateway-upstream": names, ...partial });
+}
+
+/**
+ * What Codex's catalog says of each model of the union and each alias (SPEC 12): the upstream a request for it is
+ * routed to first (`reachOf`), that upstream's context window for the model after its alias, and whether it takes a
+ * reasoning effort. The lists just read teach each upstream the windows they carry (vLLM's `max_model_len`, ...).
+ */
+function catalogModels(ctx: GatewayContext, catalog: Catalog, aliases: readonly string[]): CatalogModel[] {
+  for (const upstream of ctx.upstreams.all) upstream.learnWindows(catalog.entries.filter((entry) => entry.upstream === upstream.name).map((entry) => entry.entry));
+  const listed = new Set(catalog.entries.map((entry) => entry.id));
+  const ids = [...listed, ...aliases.filter((alias) => !listed.has(alias))];
+  return ids.map((id) => {
+    const upstream = ctx.upstreams.named(reachOf(ctx.config, id)[0]?.upstream ?? "") ?? ctx.upstreams.default;
+    const model = ctx.aliases.resolve(id) ?? id;
+    return { id, upstream: upstream.name, contextWindow: upstream.contextWindow(model), reasons: upstream.config.reasoning === "effort" };
+  });
 }
