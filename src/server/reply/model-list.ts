@@ -35,19 +35,20 @@ export async function answerModelList(x: Exchange, ctx: GatewayContext, request:
   const { family } = endpoint;
   const upstreams = request.ownCredential ? withoutGatewayKeys(ctx.upstreams) : ctx.upstreams;
   const { all } = upstreams;
-  const version = family.auth.version(x.req.headers);
-  const clientHeaders = upstreamRequestHeaders(x.req.rawHeaders, x.req.headers.connection);
+  const { headers } = x.head;
+  const version = family.auth.version(headers);
+  const clientHeaders = upstreamRequestHeaders(x.head.rawHeaders, headers.connection);
   // SPEC 11, Your own login: the request's own credential goes to `key: "client"` upstreams only.
-  const ownHeaders = request.ownCredential ? upstreamRequestHeaders(x.req.rawHeaders, x.req.headers.connection, true) : clientHeaders;
+  const ownHeaders = request.ownCredential ? upstreamRequestHeaders(x.head.rawHeaders, headers.connection, true) : clientHeaders;
   const headersFor = (upstream: Upstream) => (upstream.takesClientCredential ? ownHeaders : clientHeaders);
   const codex = asksForCodexCatalog(family, query);
   if (!codex && all.length === 1 && all[0]!.listShape(family) === family) {
     const upstream = all[0]!;
     x.delivery.listedBy = upstream.name;
     // Aliases mean the gateway reads the body: ask for it uncompressed.
-    const headers = aliases.length > 0 ? withoutClientFormatHeaders(headersFor(upstream)) : headersFor(upstream);
+    const sent = aliases.length > 0 ? withoutClientFormatHeaders(headersFor(upstream)) : headersFor(upstream);
     const own = request.ownCredential && upstream.takesClientCredential;
-    const reply = await upstream.send({ family, method: "GET", path: `${endpoint.rest}${own ? query : family.auth.upstreamQuery(query)}`, headers, version, signal: x.abort });
+    const reply = await upstream.send({ family, method: "GET", path: `${endpoint.rest}${own ? query : family.auth.upstreamQuery(query)}`, headers: sent, version, signal: x.abort });
     if (aliases.length === 0) return relayPassthrough(x, reply, family, { "x-gateway-upstream": upstream.name });
     const text = await readText(reply, upstream);
     const list = reply.status === 200 ? parseJsonObject(text) : undefined;
@@ -57,8 +58,8 @@ export async function answerModelList(x: Exchange, ctx: GatewayContext, request:
     x.delivery.replyHeaders = reply.headers;
     if (list) return sendJson(x, reply.status, withAliases(family, list, aliases), replyHeaders);
     x.delivery.status = reply.status;
-    x.res.writeHead(reply.status, Object.assign({}, replyHeaders, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }, x.cors));
-    return void x.res.end(text);
+    x.sink.head(reply.status, Object.assign({}, replyHeaders, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }, x.cors));
+    return void x.sink.end(text);
   }
   const catalog = await collectCatalog(upstreams, family, { headers: (upstream) => withoutClientFormatHeaders(headersFor(upstream)), version, signal: x.abort.signal });
   const partial: Record<string, string> = catalog.failed.length > 0 ? { "x-gateway-partial": catalog.failed.join(",") } : {};

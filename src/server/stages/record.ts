@@ -50,7 +50,7 @@ export function record(x: Exchange, ctx: GatewayContext, trail: Trail): void {
   const entry: RequestRecord = {
     time: new Date().toISOString(),
     requestId: requestIdOf(x, ctx),
-    method: x.req.method ?? "GET",
+    method: x.head.method,
     path: trail.path,
     family: trail.family,
     model: trail.model,
@@ -73,10 +73,10 @@ export function record(x: Exchange, ctx: GatewayContext, trail: Trail): void {
     outputTokens: usage?.outputTokens,
     cacheReadTokens: usage?.cacheReadTokens,
     cacheWriteTokens: usage?.cacheWriteTokens,
-    userAgent: x.req.headers["user-agent"],
+    userAgent: x.head.headers["user-agent"],
     outcome: trail.clientLeft ? "client_closed" : delivery.outcome,
     errorCode: error?.code || undefined,
-    headers: ctx.recordHeaders ? { request: redactHeaders(x.req.headers), reply: redactHeaders(delivery.replyHeaders ?? {}) } : undefined,
+    headers: ctx.recordHeaders ? { request: redactHeaders(x.head.headers), reply: redactHeaders(delivery.replyHeaders ?? {}) } : undefined,
   };
   try {
     x.capture?.finish(entry);
