@@ -37,6 +37,8 @@ export interface RequestHead {
   readonly headers: IncomingHttpHeaders;
   /** Names and values in the order they came, repeats kept. */
   readonly rawHeaders: readonly string[];
+  /** `websocket` for a message on Codex's Responses WebSocket; absent for HTTP. */
+  readonly transport?: "websocket";
 }
 
 /** A node:http request's head. */

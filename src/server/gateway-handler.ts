@@ -94,8 +94,7 @@ async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolve
  * shutdown can end it in its family's shape). Every request gets exactly one record, written in the `finally`,
  * except what passed the guards to the gateway's own pages and pre-connects: they are not traffic.
  */
-export function createGatewayHandler(ctx: GatewayContext) {
-  const serve = exchangeServer(ctx);
+export function createGatewayHandler(ctx: GatewayContext, serve = exchangeServer(ctx)) {
   return function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     return serve(createExchange(headOf(req), new HttpSink(res)), (maxBytes, deadlineMs) => readRequestBody(req, maxBytes, deadlineMs), { req, res });
   };

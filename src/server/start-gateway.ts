@@ -4,11 +4,11 @@ import type { RequestSink } from "../request-log/record.js";
 import type { ReasoningSeal } from "../translate/index.js";
 import { openUpstreams, type KeySourceFor } from "../upstream/upstream-set.js";
 import { createGatewayContext } from "./gateway-context.js";
-import { createGatewayHandler } from "./gateway-handler.js";
+import { createGatewayHandler, exchangeServer } from "./gateway-handler.js";
+import { handleUpgrades } from "./responses-socket/upgrade.js";
 import type { Occupancy } from "./inflight.js";
 import { listenHandler, type RunningServer } from "./listen.js";
 import { Secrets } from "../secrets.js";
-import { refuseUpgrade } from "./refuse-upgrade.js";
 import { BODY_DEADLINE_MS } from "./stages/read-body.js";
 
 export interface StartGatewayOptions {
@@ -30,8 +30,8 @@ export interface StartGatewayOptions {
   keepAliveMs?: number;
   /** Told about an error the gateway did not expect (a bug; the client gets a 500). @default console.error */
   onInternalError?: (error: unknown) => void;
-  /** Told of each WebSocket upgrade refused (method and path), for the server log. */
-  onUpgradeRefused?: (method: string, path: string) => void;
+  /** Told of each WebSocket upgrade refused (method, path and the status answered), for the server log. */
+  onUpgradeRefused?: (method: string, path: string, status: number) => void;
   /** Told when the gateway goes from no request open to one, and back (`createIdleMemory` for `gateway start`). */
   occupancy?: Occupancy;
 }
@@ -61,12 +61,13 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const upstreams = await openUpstreams(options.config, options.keySourceFor, secrets);
   const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_DEADLINE_MS;
   const ctx = createGatewayContext({ ...options, upstreams, bodyTimeoutMs, secrets });
+  const serve = exchangeServer(ctx);
   let running: RunningServer;
   try {
     // Budgets are checked from the first request: what the log says was spent this month is read before serving.
     if (ctx.spend.budgets.length > 0) await ctx.spend.ledger();
     // Node's own request timeout is only the backstop: the handler's body deadline answers first, in the family's shape.
-    running = await listenHandler(createGatewayHandler(ctx), {
+    running = await listenHandler(createGatewayHandler(ctx, serve), {
       host: options.config.host,
       port: options.config.port,
       requestTimeoutMs: bodyTimeoutMs + 30_000,
@@ -76,7 +77,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     await upstreams.close();
     throw error;
   }
-  running.server.on("upgrade", refuseUpgrade(ctx.nextRequestId, options.onUpgradeRefused));
+  running.server.on("upgrade", handleUpgrades(ctx, serve, options.onUpgradeRefused));
   for (const host of ["127.0.0.1", "localhost"]) ctx.allowedOrigins.add(`http://${host}:${running.port}`);
 
   let closing: Promise<void> | undefined;

@@ -166,7 +166,7 @@ export function registerStart(program: Command): void {
         onRequest: fanOut(sinks),
         recordHeaders: options.verbose === true && !options.quiet,
         onInternalError: (error) => log.error(error),
-        onUpgradeRefused: options.quiet ? undefined : (method, path) => serverLog.warn(`${method} ${path} WebSocket upgrade refused (404): the client should fall back to plain HTTP`),
+        onUpgradeRefused: options.quiet ? undefined : (method, path, status) => serverLog.warn(`${method} ${path} WebSocket upgrade refused (${status}): the client should fall back to plain HTTP`),
         occupancy: createIdleMemory(),
       }).catch(async (error: unknown) => {
         throw await explainListenError(ctx, error);

@@ -52,6 +52,7 @@ export function record(x: Exchange, ctx: GatewayContext, trail: Trail): void {
     requestId: requestIdOf(x, ctx),
     method: x.head.method,
     path: trail.path,
+    transport: x.head.transport,
     family: trail.family,
     model: trail.model,
     target: trail.route?.target,
