@@ -39,8 +39,9 @@ const EFFORTS = [
  * Codex's `ModelsResponse` (codex-rs `protocol/src/openai_models.rs`): each `ModelInfo` carries every field Codex
  * 0.169/0.171 decode without a default (else it logs "failed to decode models response" and ignores the whole list);
  * `context_window` only when the gateway knows it (Codex then compacts at 90% of it: `auto_compact_token_limit`
- * derives from it). `truncation_policy` is what every model of Codex 0.171's own bundled catalog carries (a tool's
- * output cut at 10,000 tokens). `priority` keeps the gateway's order.
+ * derives from it). `truncation_policy` (a tool's output cut at 10,000 tokens), `shell_type`, `apply_patch_tool_type`
+ * (freeform) and parallel tool calls are what every model of Codex 0.171's own bundled catalog says, so Codex offers
+ * the same tools as for its own models. `priority` keeps the gateway's order (Codex without `-m` takes the first).
  */
 export function codexCatalog(models: readonly CatalogModel[]): { models: Record<string, unknown>[] } {
   return {
