@@ -105,4 +105,13 @@ describe("Codex's Responses WebSocket (SPEC 12)", () => {
     ws.close();
     await vi.waitFor(() => expect(upstream.received[0]!.abortedAt).toBeDefined());
   });
+
+  it("a gateway that shuts down closes its open sockets instead of waiting on them", async () => {
+    const { gateway, wsUrl } = await pair();
+    const { ws } = await openSocket(wsUrl("/v1/responses"));
+    const closed = new Promise((resolve) => ws.once("close", resolve));
+    await gateway.close(0);
+    await closed;
+    expect(ws.readyState).toBe(WebSocket.CLOSED);
+  });
 });

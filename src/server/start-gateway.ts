@@ -77,7 +77,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     await upstreams.close();
     throw error;
   }
-  running.server.on("upgrade", handleUpgrades(ctx, serve, options.onUpgradeRefused));
+  const sockets = handleUpgrades(ctx, serve, options.onUpgradeRefused);
+  running.server.on("upgrade", sockets.upgrade);
   for (const host of ["127.0.0.1", "localhost"]) ctx.allowedOrigins.add(`http://${host}:${running.port}`);
 
   let closing: Promise<void> | undefined;
@@ -88,6 +89,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     await ctx.inflight.idle(graceMs);
     ctx.inflight.stopAll(upstreamFailed("The gateway is shutting down; the request was cut short. Retry it."));
     await ctx.inflight.idle(1_000);
+    sockets.close();
     running.server.closeAllConnections();
     await closed;
     await upstreams.close();

@@ -3,9 +3,8 @@ import type { IncomingMessage } from "node:http";
 import type { RawData, WebSocket } from "ws";
 import { errorTypeFor } from "../../errors/index.js";
 import { parseJsonObject } from "../../parse-json.js";
-import { createExchange, type RequestHead } from "../exchange.js";
+import { createExchange, type Exchange, type RequestHead } from "../exchange.js";
 import type { BodySource } from "../gateway-handler.js";
-import type { Exchange } from "../exchange.js";
 import { SocketMessageSink } from "./message-sink.js";
 
 type Json = Record<string, unknown>;

@@ -25,11 +25,12 @@ function refuse(socket: Duplex, family: Family, error: ApiError, requestId: stri
  * key or an own login, from the upgrade request's headers) and served by `serveResponsesSocket` with `ws` in noServer
  * mode; a refusal is answered at once in the chat family's shape. An upgrade on any other path is answered at once
  * with 426 in its path's family shape, never left hanging (Codex then falls back to HTTP). `onRefused` hears of each
- * refusal, so the gateway's output shows a client that tried.
+ * refusal, so the gateway's output shows a client that tried. `close` ends every open socket (a shutdown: an upgraded
+ * socket is no longer the HTTP server's to close).
  */
 export function handleUpgrades(ctx: GatewayContext, serve: ReturnType<typeof exchangeServer>, onRefused?: (method: string, path: string, status: number) => void) {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: ctx.config.maxBodyBytes });
-  return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const resolved = resolve("POST", req.url ?? "/", req.headers, ctx.segments);
     const endpoint = resolved.kind === "proxy" ? resolved.endpoint : undefined;
     const family = endpoint?.family ?? chatFamily;
@@ -49,6 +50,10 @@ export function handleUpgrades(ctx: GatewayContext, serve: ReturnType<typeof exc
     } catch (error) {
       return refused(toApiError(error, ctx.onInternalError));
     }
-    sockets.handleUpgrade(req, socket, head, (ws) => serveResponsesSocket(ws, req, (x, readBody) => serve(x, readBody)));
+    sockets.handleUpgrade(req, socket, head, (ws) => serveResponsesSocket(ws, req, serve));
   };
+  const close = (): void => {
+    for (const ws of sockets.clients) ws.terminate();
+  };
+  return { upgrade, close };
 }
