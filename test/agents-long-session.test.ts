@@ -81,9 +81,9 @@ describe("a long session through gateway run, on a chat-only upstream", () => {
 
   it.skipIf(!hasTool("codex"))("Codex: twelve exec calls and a compaction at model_auto_compact_token_limit, every result paired, the summary kept", async () => {
     reportToolRun("codex", "translated", "chat");
-    const exec = (command: string) => ({ input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(command)} });\ntext(r.output);` });
+    // With the gateway's catalog (SPEC 12) Codex offers its shell as the plain function `exec_command`.
     const args = ["codex", "-c", "model_auto_compact_token_limit=100000", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", PROMPT];
-    await longSession({ name: "functions__exec", args: exec }, [args], { hugePrompt: 150_000 });
+    await longSession({ name: "exec_command", args: (command) => ({ cmd: command }) }, [args], { hugePrompt: 150_000 });
   }, 300_000);
 
   it.skipIf(!hasTmux || !hasTool("gemini"))("Gemini CLI: twelve run_shell_command calls in a terminal with /compress between, every result paired, the summary kept", async () => {

@@ -34,10 +34,10 @@ describe("real tools on an upstream of their own format", () => {
     expect(log()).not.toContain("->");
   }, 150_000);
 
-  it.skipIf(!hasTool("codex"))("Codex runs exec_command through its exec tool on a Responses upstream and prints the final text", async () => {
+  it.skipIf(!hasTool("codex"))("Codex runs exec_command on a Responses upstream and prints the final text", async () => {
     reportToolRun("codex", "native", "responses");
-    // Code mode: a freeform `exec` tool in the `functions` namespace, whose input is a program calling the shell.
-    const exec = { name: "exec", namespace: "functions", custom: true, args: (command: string) => ({ input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(command)} });\ntext(r.output);` }) };
+    // With the gateway's catalog (SPEC 12) Codex offers its shell as the plain function `exec_command`.
+    const exec = { name: "exec_command", args: (command: string) => ({ cmd: command }) };
     const { upstream, run } = await setUp(exec, "responses");
     const result = await run(["codex", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "Run the shell command and report its output."]);
     expect(result.code, result.stderr).toBe(0);

@@ -55,10 +55,10 @@ describe.each([OPENAI, DEEPSEEK])("real tools on a chat-only upstream of kind $k
     expect(log()).toMatch(/POST \/v1\/messages claude-sonnet-4-5 .*messages -> chat/);
   }, 150_000);
 
-  it.skipIf(!hasTool("codex"))("Codex runs exec_command through its exec tool on a chat-only upstream and prints the final text", async () => {
-    const exec = (command: string) => ({ input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(command)} });\ntext(r.output);` });
+  it.skipIf(!hasTool("codex"))("Codex runs exec_command on a chat-only upstream and prints the final text", async () => {
     reportToolRun("codex", "translated", "chat");
-    const { run } = await setUp({ name: "functions__exec", args: exec }, chatKind);
+    // With the gateway's catalog (SPEC 12) Codex offers its shell as the plain function `exec_command`.
+    const { run } = await setUp({ name: "exec_command", args: (command) => ({ cmd: command }) }, chatKind);
     const result = await run(["codex", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "Run the shell command and report its output."]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(FINAL);
@@ -79,7 +79,8 @@ describe("real tools on translated routes", () => {
   it.skipIf(!hasTool("codex"))("Codex lands an apply_patch edit in a file on a chat-only upstream", async () => {
     const patch = "*** Begin Patch\n*** Add File: greeting.txt\n+hello through the gateway\n*** End Patch\n";
     reportToolRun("codex", "translated", "chat");
-    const { run, work } = await setUp({ name: "functions__exec", args: () => ({ input: `await tools.apply_patch(${JSON.stringify(patch)});\ntext("patched");` }) }, OPENAI);
+    // The catalog's `apply_patch_tool_type: "freeform"` (SPEC 12): a custom tool, one `input` string on the chat side.
+    const { run, work } = await setUp({ name: "apply_patch", args: () => ({ input: patch }) }, OPENAI);
     const result = await run(["codex", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "Create greeting.txt."]);
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(join(work, "greeting.txt"), "utf8")).toBe("hello through the gateway\n");

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { BIN, cliEnv, recordOutput, runCli } from "./helpers/cli.js";
 import { startFakeUpstream, FAKE_UPSTREAM_KEY, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { freePort } from "./helpers/free-port.js";
@@ -314,7 +314,7 @@ describe("real coding tools through gateway run, against a fake upstream", () =>
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("echo: hello from codex");
     expect(readdirSync(join(s.env.HOME!, ".codex"))).not.toContain("config.toml");
-    const log = readFileSync(join(s.stateDir, `gateway-${configuredPort}.log`), "utf8");
-    expect(log).toMatch(/POST \/v1\/responses \S+ 200/);
+    // Over Codex's WebSocket (SPEC 12); the detached gateway's line may land just after Codex exits.
+    await vi.waitFor(() => expect(readFileSync(join(s.stateDir, `gateway-${configuredPort}.log`), "utf8")).toMatch(/POST \/v1\/responses over WebSocket \S+ 200/));
   }, 120_000);
 });

@@ -229,19 +229,6 @@ describe("routing", () => {
     }
   });
 
-  it("refuses a WebSocket upgrade on /v1/responses with a non-101 status", async () => {
-    await start();
-    const { port } = new URL(gateway.url);
-    const answer = await new Promise<string>((resolve) => {
-      const socket = connect(Number(port), "127.0.0.1", () => {
-        socket.write(`GET /v1/responses HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
-      });
-      let data = "";
-      socket.on("data", (c) => (data += c.toString()));
-      socket.on("close", () => resolve(data));
-    });
-    expect(answer.startsWith("HTTP/1.1 404 ")).toBe(true);
-  });
 
   it("never lets dot segments or encoded slashes escape the family prefix upstream", async () => {
     await start();

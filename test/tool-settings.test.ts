@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { startAgentUpstream } from "./helpers/agent-upstream.js";
 import { BIN, cliEnv, runCli, runProcess, spawnCli } from "./helpers/cli.js";
 import { freePort } from "./helpers/free-port.js";
@@ -133,7 +133,8 @@ describe("Codex's configuration", () => {
     const result = await run(codex);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toContain("⚠");
-    expect(gatewayLog()).toMatch(/POST \/v1\/responses \S+ 200/);
+    // Over the gateway's WebSocket (SPEC 12); the detached gateway's line may land just after Codex exits.
+    await vi.waitFor(() => expect(gatewayLog()).toMatch(/POST \/v1\/responses over WebSocket \S+ 200/));
     expect(elsewhere.received).toEqual([]);
   }, 150_000);
 

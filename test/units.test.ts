@@ -17,6 +17,7 @@ import { firstEventGivingValueOf, includesBytes } from "../src/server/reply/even
 import { createInflight } from "../src/server/inflight.js";
 import { EventStreamWriter } from "../src/server/reply/event-stream-writer.js";
 import { midStreamError, relayBody } from "../src/server/reply/relay-body.js";
+import { HttpSink } from "../src/server/reply/sink.js";
 import { ReplyBody } from "../src/upstream/reply-body.js";
 import { AbortSwitch } from "../src/server/abort-switch.js";
 import { createKeyCheck } from "../src/server/local-auth.js";
@@ -513,7 +514,7 @@ describe("the passthrough relay's writes", () => {
     let resumed = 0;
     const body = new ReplyBody({ resume: () => resumed++, abort: () => undefined });
     const res = new RecordedResponse();
-    const outcome = relayBody(body, res as unknown as ServerResponse, { errors: familyNamed("chat").errors, isEventStream: true });
+    const outcome = relayBody(body, new HttpSink(res as unknown as ServerResponse), { errors: familyNamed("chat").errors, isEventStream: true });
     return { body, res, outcome, resumed: () => resumed };
   }
 
@@ -588,7 +589,7 @@ describe("a translated stream's writer", () => {
 
   it("ends, its keep-alive stopped, when the client goes away, whoever was waiting for the upstream then", () => {
     const res = new LeavingResponse();
-    const x = { res, cors: {}, started: 0, capture: undefined, delivery: { status: undefined, firstByteAt: undefined } } as unknown as Exchange;
+    const x = { sink: new HttpSink(res as unknown as ServerResponse), cors: {}, started: 0, capture: undefined, delivery: { status: undefined, firstByteAt: undefined } } as unknown as Exchange;
     const sink = { start: () => [{ event: "message_start", data: {} }], push: () => [], finish: () => [], fail: () => [], keepAlive: () => [{ event: "ping", data: {} }] };
     const writer = new EventStreamWriter(x, sink, "sse", 15_000);
     // A slow upstream's stream that started early: opened, then the client leaves before the upstream answers.

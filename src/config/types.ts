@@ -163,6 +163,8 @@ export interface UpstreamConfig {
   readonly reasoning: "effort" | undefined;
   /** Cap on the output-token limit of translated requests. */
   readonly maxOutputTokens: number | undefined;
+  /** The context window of each model it serves, when the user knows it better than the server's model list says. */
+  readonly contextWindow: number | undefined;
   /** Static, non-secret headers added to every request; they win over a client header of the same name. */
   readonly headers: Readonly<Record<string, string>>;
   /** The header that carries its key in every format, when not the format's usual one (the value is the bare key). */

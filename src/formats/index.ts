@@ -15,6 +15,7 @@ export type * from "./format-types.js";
 export { FORMAT_NAMES } from "./names.js";
 export { FAMILIES, FAMILY_NAMES, familyNamed, familyOf } from "./families.js";
 export { chatFamily } from "./chat/family.js";
+export { acceptsResponsesSocket } from "./responses/socket.js";
 
 /** The registry: one line per wire format, in the order a translated request picks the first one an upstream serves (SPEC 10, Translation). */
 export const FORMATS: readonly WireFormat[] = [chatFormat, messagesFormat, responsesFormat, geminiFormat];

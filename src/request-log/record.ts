@@ -29,6 +29,8 @@ export interface RequestRecord {
   upstreamFormat?: Format | undefined;
   /** `<client format> -> <upstream format>` when the request was translated (`messages -> chat`): for display. */
   translated?: string | undefined;
+  /** `websocket` when the request came as a message on Codex's Responses WebSocket (SPEC 12); absent over HTTP. */
+  transport?: "websocket" | undefined;
   /**
    * Whether `upstream` is a local server (`ollama`, `vllm`, `llamacpp`, `lmstudio`): free unless config `prices` names
    * the model (SPEC 11, Budgets). Absent otherwise.

@@ -70,11 +70,14 @@ export function routeLabel(r: Pick<RequestRecord, "upstream" | "rule" | "transla
   return parts.join(" ");
 }
 
-/** `POST /v1/messages claude-x 200 1234ms ttfb 80ms tokens 12/40 (cache read 100) via local (messages -> chat)` */
+/**
+ * `POST /v1/messages claude-x 200 1234ms ttfb 80ms tokens 12/40 (cache read 100) via local (messages -> chat)`; a
+ * message on Codex's WebSocket shows as `POST /v1/responses over WebSocket ...`.
+ */
 export function formatRequestLine(r: RequestRecord): string {
   const cause = failureCause(r);
   const route = routeLabel(r);
-  return `${r.method} ${r.path} ${modelLabel(r)} ${r.status} ${formatMs(r.durationMs)} ttfb ${formatMs(r.ttfbMs)}${tokensPart(r)}${cause ? ` (${cause})` : ""}${route ? ` ${route}` : ""}`;
+  return `${r.method} ${r.path}${r.transport ? " over WebSocket" : ""} ${modelLabel(r)} ${r.status} ${formatMs(r.durationMs)} ttfb ${formatMs(r.ttfbMs)}${tokensPart(r)}${cause ? ` (${cause})` : ""}${route ? ` ${route}` : ""}`;
 }
 
 /** `  > name: value` for request headers, `  < name: value` for reply headers, as curl -v shows them. */

@@ -94,9 +94,9 @@ const PROFILES: Readonly<Record<string, Profile>> = {
     };
   },
   // Codex reads its provider from ~/.codex/config.toml; `-c` overrides it for this run only, so the user's file
-  // stays untouched. It speaks only the Responses API, over HTTP from its first request: `supports_websockets =
-  // false` (codex-rs ModelProviderInfo; false is its default for a provider of one's own, said here so that it
-  // stays so) keeps it from trying a WebSocket upgrade first, which the gateway refuses and Codex retries. Such a
+  // stays untouched. `model_catalog_url` makes it read each model's context window and reasoning levels from the
+  // gateway's catalog (`GET /v1/models?client_version=...`, SPEC 12) instead of warning "model metadata not found". It speaks only the Responses API, over the gateway's WebSocket (`supports_websockets = true`,
+  // codex-rs ModelProviderInfo: one socket for the session, each turn sending only its new items; SPEC 12). Such a
   // provider also compacts with an ordinary request (codex-rs `supports_remote_compaction` is only the OpenAI and
   // Azure providers'). Offline: no update check at start, no analytics events.
   // With its own login, the provider takes Codex's own OpenAI sign-in (`requires_openai_auth`, codex-rs
@@ -107,7 +107,7 @@ const PROFILES: Readonly<Record<string, Profile>> = {
       "-c",
       'model_provider="gateway"',
       "-c",
-      `model_providers.gateway={ name = "gateway", base_url = "${g.openaiBaseUrl}", ${ownLogin ? "requires_openai_auth = true" : 'env_key = "OPENAI_API_KEY"'}, wire_api = "responses", supports_websockets = false }`,
+      `model_providers.gateway={ name = "gateway", base_url = "${g.openaiBaseUrl}", ${ownLogin ? "requires_openai_auth = true" : 'env_key = "OPENAI_API_KEY"'}, wire_api = "responses", supports_websockets = true, model_catalog_url = "${g.openaiBaseUrl}/models" }`,
       ...(offline ? ["-c", "check_for_update_on_startup=false", "-c", "analytics.enabled=false"] : []),
     ],
   }),

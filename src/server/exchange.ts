@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { CaptureRecorder } from "../dashboard/capture-store.js";
 import { ApiError } from "../errors/index.js";
@@ -6,6 +6,7 @@ import type { Usage } from "../formats/index.js";
 import type { RequestRecord } from "../request-log/record.js";
 import type { RequestSpan } from "../telemetry/request-tracer.js";
 import { AbortSwitch } from "./abort-switch.js";
+import type { ReplySink } from "./reply/sink.js";
 
 /**
  * What the client was sent, for the request's record: written only by the reply layer (`server/reply/`), each field
@@ -32,10 +33,28 @@ export interface Delivery {
   listedBy: string | undefined;
 }
 
+/**
+ * What a request says of itself before its body, read once from whatever carried it (issue 48, item 3): a node:http
+ * request, or a WebSocket message standing for a `POST` (its upgrade request's headers).
+ */
+export interface RequestHead {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  /** Names and values in the order they came, repeats kept. */
+  readonly rawHeaders: readonly string[];
+  /** `websocket` for a message on Codex's Responses WebSocket; absent for HTTP. */
+  readonly transport?: "websocket";
+}
+
+/** A node:http request's head. */
+export const headOf = (req: IncomingMessage): RequestHead => ({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, rawHeaders: req.rawHeaders });
+
 /** One request from accept to last byte. */
 export interface Exchange {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
+  readonly head: RequestHead;
+  /** Where the reply goes. */
+  readonly sink: ReplySink;
   readonly started: number;
   /** Aborted when the client goes away, or with an `ApiError` as the reason when the gateway shuts down. */
   readonly abort: AbortSwitch;
@@ -50,10 +69,10 @@ export interface Exchange {
   readonly delivery: Delivery;
 }
 
-export function createExchange(req: IncomingMessage, res: ServerResponse): Exchange {
+export function createExchange(head: RequestHead, sink: ReplySink): Exchange {
   return {
-    req,
-    res,
+    head,
+    sink,
     started: performance.now(),
     abort: new AbortSwitch(),
     cors: {},

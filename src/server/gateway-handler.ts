@@ -3,7 +3,7 @@ import { notFound, toApiError } from "../errors/index.js";
 import { chatFamily, type Family, type Format } from "../formats/index.js";
 import type { ClientRequest } from "../request/client-request.js";
 import { extraModelIds } from "../routing/model-reach.js";
-import { clientLeft, createExchange, type Exchange } from "./exchange.js";
+import { clientLeft, createExchange, headOf, type Exchange } from "./exchange.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { ownCredentialValues } from "../credential-headers.js";
 import { redactHeaders } from "./redact-headers.js";
@@ -11,6 +11,7 @@ import { answerMetrics } from "./reply/metrics.js";
 import { answerModelList } from "./reply/model-list.js";
 import { sendError } from "./reply/send-error.js";
 import { sendEmpty } from "./reply/send-json.js";
+import { HttpSink } from "./reply/sink.js";
 import { authenticate, withoutLocalKey } from "./stages/authenticate.js";
 import { forward } from "./stages/forward.js";
 import { checkHost, checkOrigin, corsHeaders, preflightHeaders, repeatedHeader } from "./stages/guard.js";
@@ -34,21 +35,33 @@ function answerError(x: Exchange, ctx: GatewayContext, family: Family, trail: Tr
 /** Whether some upstream does not serve `format` natively, so a route may translate a request in it. */
 const mayTranslate = (ctx: GatewayContext, format: Format | undefined): boolean => format !== undefined && ctx.upstreams.all.some((upstream) => !upstream.serves(format));
 
+/**
+ * A request's body, however it came: node:http's stream (`readRequestBody`, the size limit and the deadline), or a
+ * WebSocket message's bytes, already whole.
+ */
+export type BodySource = (maxBytes: number, deadlineMs: number) => Promise<Buffer | undefined>;
+
+/** The node:http request and response, for what only HTTP serves: the gateway's own pages. */
+interface HttpPair {
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
 /** Stages 3 to 8 of a request for a family's path: authenticate, read, route, forward, deliver. */
-async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolved, { kind: "proxy" }>, repeated: string | undefined, trail: Trail): Promise<void> {
-  const { req } = x;
+async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolved, { kind: "proxy" }>, repeated: string | undefined, trail: Trail, readBody: BodySource): Promise<void> {
+  const { headers } = x.head;
   const { endpoint } = resolved;
   trail.format = endpoint.format?.name;
-  const credential = authenticate(endpoint.family, req.headers, resolved.query, repeated, ctx.keyMatches, ctx.ownLogins);
+  const credential = authenticate(endpoint.family, headers, resolved.query, repeated, ctx.keyMatches, ctx.ownLogins);
   const query = withoutLocalKey(resolved.query, ctx.keyMatches);
   // A credential of the client's own never enters a capture, even where an upstream echoes it (SPEC 11).
-  if (credential === "own") for (const value of ownCredentialValues(req.headers, endpoint.family.auth.presentedKey(req.headers, query))) x.capture?.hide(value);
-  const bytes = await readRequestBody(req, ctx.config.maxBodyBytes, ctx.bodyTimeoutMs);
+  if (credential === "own") for (const value of ownCredentialValues(headers, endpoint.family.auth.presentedKey(headers, query))) x.capture?.hide(value);
+  const bytes = await readBody(ctx.config.maxBodyBytes, ctx.bodyTimeoutMs);
   // A body the checks refuse is what a user most wants to see: it is captured, and the model it names recorded.
   x.capture?.requestBody(bytes);
   let request: ClientRequest;
   try {
-    request = checkRequest(req.headers, endpoint, query, bytes, mayTranslate(ctx, endpoint.format?.name), credential);
+    request = checkRequest(headers, endpoint, query, bytes, mayTranslate(ctx, endpoint.format?.name), credential);
   } catch (error) {
     trail.model = modelNamed(endpoint, bytes);
     throw error;
@@ -83,17 +96,27 @@ async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolve
  * shutdown can end it in its family's shape). Every request gets exactly one record, written in the `finally`,
  * except what passed the guards to the gateway's own pages and pre-connects: they are not traffic.
  */
-export function createGatewayHandler(ctx: GatewayContext) {
-  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const resolved = resolve(req.method ?? "GET", req.url ?? "/", req.headers, ctx.segments);
-    const x = createExchange(req, res);
+export function createGatewayHandler(ctx: GatewayContext, serve = exchangeServer(ctx)) {
+  return function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return serve(createExchange(headOf(req), new HttpSink(res)), (maxBytes, deadlineMs) => readRequestBody(req, maxBytes, deadlineMs), { req, res });
+  };
+}
+
+/**
+ * The stages for one exchange, whatever carried it: `http` is there for a node:http request (the gateway's own pages
+ * need it), absent for a WebSocket message (which only ever stands for a model call).
+ */
+export function exchangeServer(ctx: GatewayContext) {
+  return async function serve(x: Exchange, readBody: BodySource, http?: HttpPair): Promise<void> {
+    const { head, sink } = x;
+    const resolved = resolve(head.method, head.url, head.headers, ctx.segments);
     const family = resolved.kind === "proxy" ? resolved.endpoint.family : chatFamily;
     const trail: Trail = { path: resolved.path, family: resolved.kind === "proxy" ? family.name : null, format: undefined, model: undefined, request: undefined, route: undefined, forwarded: undefined, clientLeft: false };
     const leave = resolved.kind === "proxy" ? ctx.inflight.enter(x) : undefined;
-    if (ctx.tracer && resolved.kind === "proxy") x.span = ctx.tracer.start(req.headers);
+    if (ctx.tracer && resolved.kind === "proxy") x.span = ctx.tracer.start(head.headers);
     // One listener ends both: the upstream call of a client that went away, and the request's time in flight.
-    res.once("close", () => {
-      if (!res.writableFinished) x.abort.abort();
+    sink.onceClose(() => {
+      if (!sink.finished) x.abort.abort();
       leave?.();
     });
     let recorded = true;
@@ -101,38 +124,39 @@ export function createGatewayHandler(ctx: GatewayContext) {
       // Every recorded request reaches the capture decision, refusals included (a 401 is worth seeing). Inside the
       // boundary: whatever reading the request throws is an answer, never an unhandled rejection that ends the process.
       x.capture = ctx.captures.start(() => ({
-        method: req.method ?? "GET",
+        method: head.method,
         path: `${resolved.path}${family.auth.upstreamQuery(resolved.query)}`,
-        headers: redactHeaders(req.headers),
+        headers: redactHeaders(head.headers),
         body: undefined,
       }));
-      const repeated = repeatedHeader(req.rawHeaders);
-      checkHost(req, ctx.anyHost, repeated);
-      checkOrigin(req, ctx.allowedOrigins);
-      const origin = req.headers.origin;
+      const repeated = repeatedHeader(head.rawHeaders);
+      checkHost(head.headers, ctx.anyHost, repeated);
+      checkOrigin(head.headers, ctx.allowedOrigins);
+      const origin = head.headers.origin;
       if (origin !== undefined) {
         x.cors = corsHeaders(origin);
-        if (req.method === "OPTIONS") return sendEmpty(x, 204, preflightHeaders(origin, req.headers["access-control-request-headers"]));
+        if (head.method === "OPTIONS") return sendEmpty(x, 204, preflightHeaders(origin, head.headers["access-control-request-headers"]));
       }
       switch (resolved.kind) {
         case "health":
         case "dashboard":
+          if (!http) throw notFound(`Nothing is served at ${head.method} ${resolved.path} over this transport.`);
           recorded = false;
-          for (const [name, value] of Object.entries(x.cors)) res.setHeader(name, value);
-          await ctx.app(req, res);
+          for (const [name, value] of Object.entries(x.cors)) http.res.setHeader(name, value);
+          await ctx.app(http.req, http.res);
           return;
         case "metrics":
           // SPEC 12: the local key as a bearer, refused like the chat family's requests (and such a refusal recorded).
-          authenticate(chatFamily, req.headers, "", repeated, ctx.keyMatches, false);
+          authenticate(chatFamily, head.headers, "", repeated, ctx.keyMatches, false);
           recorded = false;
           return await answerMetrics(x, ctx.metrics);
         case "preconnect":
           recorded = false;
-          return void res.writeHead(200, x.cors).end();
+          return sendEmpty(x, 200, x.cors);
         case "not_found":
-          throw notFound(`Nothing is served at ${req.method} ${resolved.path}. ${basesHint(ctx)}`);
+          throw notFound(`Nothing is served at ${head.method} ${resolved.path}. ${basesHint(ctx)}`);
         case "proxy":
-          return await proxy(x, ctx, resolved, repeated, trail);
+          return await proxy(x, ctx, resolved, repeated, trail, readBody);
       }
     } catch (error) {
       answerError(x, ctx, family, trail, error);

@@ -7,11 +7,11 @@ import { refreshCatalogs } from "../team/team-catalogs.js";
 import { openUpstreams, type KeySourceFor } from "../upstream/upstream-set.js";
 import type { OtlpExport } from "../telemetry/otlp/otlp-export.js";
 import { createGatewayContext, type GatewayContext } from "./gateway-context.js";
-import { createGatewayHandler } from "./gateway-handler.js";
+import { createGatewayHandler, exchangeServer } from "./gateway-handler.js";
+import { handleUpgrades } from "./responses-socket/upgrade.js";
 import type { Occupancy } from "./inflight.js";
 import { listenHandler, type RunningServer } from "./listen.js";
 import { Secrets } from "../secrets.js";
-import { refuseUpgrade } from "./refuse-upgrade.js";
 import { BODY_DEADLINE_MS } from "./stages/read-body.js";
 
 export interface StartGatewayOptions {
@@ -33,8 +33,8 @@ export interface StartGatewayOptions {
   keepAliveMs?: number;
   /** Told about an error the gateway did not expect (a bug; the client gets a 500). @default console.error */
   onInternalError?: (error: unknown) => void;
-  /** Told of each WebSocket upgrade refused (method and path), for the server log. */
-  onUpgradeRefused?: (method: string, path: string) => void;
+  /** Told of each WebSocket upgrade refused (method, path and the status answered), for the server log. */
+  onUpgradeRefused?: (method: string, path: string, status: number) => void;
   /** Told when the gateway goes from no request open to one, and back (`createIdleMemory` for `gateway start`). */
   occupancy?: Occupancy;
   /** Where traces and metrics go over OTLP (`otlpSettings`); nothing is exported, nor any OpenTelemetry module loaded, without. */
@@ -102,6 +102,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const refreshBudgets = catalogs.size > 0 ? teamBudgetRefresh(upstreams.all, options.config.stateDir) : undefined;
   const onRequest = refreshBudgets ? fanOut([...(options.onRequest ? [options.onRequest] : []), refreshBudgets]) : options.onRequest;
   const ctx = createGatewayContext({ ...options, onRequest, upstreams, bodyTimeoutMs, secrets });
+  const serve = exchangeServer(ctx);
   let running: RunningServer;
   let otlp: OtlpExport | undefined;
   try {
@@ -109,7 +110,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     // Budgets are checked from the first request: what the log says was spent this month is read before serving.
     if (ctx.spend.budgets.length > 0) await ctx.spend.ledger();
     // Node's own request timeout is only the backstop: the handler's body deadline answers first, in the family's shape.
-    running = await listenHandler(createGatewayHandler(ctx), {
+    running = await listenHandler(createGatewayHandler(ctx, serve), {
       host: options.config.host,
       port: options.config.port,
       requestTimeoutMs: bodyTimeoutMs + 30_000,
@@ -120,7 +121,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     await otlp?.close();
     throw error;
   }
-  running.server.on("upgrade", refuseUpgrade(ctx.nextRequestId, options.onUpgradeRefused));
+  const sockets = handleUpgrades(ctx, serve, options.onUpgradeRefused);
+  running.server.on("upgrade", sockets.upgrade);
   for (const host of ["127.0.0.1", "localhost"]) ctx.allowedOrigins.add(`http://${host}:${running.port}`);
 
   let closing: Promise<void> | undefined;
@@ -131,6 +133,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     await ctx.inflight.idle(graceMs);
     ctx.inflight.stopAll(upstreamFailed("The gateway is shutting down; the request was cut short. Retry it."));
     await ctx.inflight.idle(1_000);
+    sockets.close();
     running.server.closeAllConnections();
     await closed;
     await upstreams.close();

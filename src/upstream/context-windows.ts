@@ -16,15 +16,19 @@ export function contextWindows(send: (call: UpstreamCall) => Promise<UpstreamRep
   let fetching = false;
   let listedAt = -Infinity;
 
+  function learn(entries: readonly Record<string, unknown>[]): void {
+    for (const entry of entries) {
+      const window = entry[field];
+      if (typeof window === "number" && Number.isInteger(window) && window > 0) windows.set(family.models.row(entry).id, window);
+    }
+  }
+
   async function fetchList(): Promise<void> {
     try {
       const reply = await send({ family, method: "GET", path: family.models.path, headers: { accept: "application/json" }, version: undefined, signal: AbortSignal.timeout(firstByteMs) });
       const body = parseJsonObject(await reply.body.text());
       if (reply.status !== 200 || !body) return;
-      for (const entry of family.models.entries(body)) {
-        const window = entry[field];
-        if (typeof window === "number" && Number.isInteger(window) && window > 0) windows.set(family.models.row(entry).id, window);
-      }
+      learn(family.models.entries(body));
     } catch {
       // No window learnt: requests go uncapped, as before, and the list is asked again later.
     } finally {
@@ -34,6 +38,8 @@ export function contextWindows(send: (call: UpstreamCall) => Promise<UpstreamRep
   }
 
   return {
+    /** Learns the windows of a list read for another reason (a model-list request), entries in the kind's list shape. */
+    learn,
     /** The window of `model` when its upstream's list named one; undefined starts a fetch (see above). */
     of(model: string): number | undefined {
       const window = windows.get(model);

@@ -234,17 +234,19 @@ export function createUpstream(options: UpstreamOptions) {
     listShape: (family: Family): Family => kindShape ?? (families.includes(family) ? family : families[0]!),
     send,
     /**
-     * The context window of `model`: its team catalog's (SPEC 12), else where the kind's model list says it
-     * (`context-windows.ts`); undefined otherwise. The one answer translated requests, routes and the tools' model
-     * lists ask.
+     * The context window of `model`, the one answer to that question (translated requests, routes and the tools'
+     * model lists ask it): the entry's `contextWindow` when the config sets one, else its team catalog's (SPEC 12),
+     * else where the kind's model list says it (`context-windows.ts`); undefined otherwise.
      */
-    contextWindow: (model: string): number | undefined => catalog?.byId.get(model)?.contextWindow ?? windows?.of(model),
+    contextWindow: (model: string): number | undefined => config.contextWindow ?? catalog?.byId.get(model)?.contextWindow ?? windows?.of(model),
     /** The team catalog in use; undefined for an upstream that is not a team's, or whose catalog was never read. */
     catalog: (): TeamCatalog | undefined => catalog?.read,
     /** Uses `read` as its team catalog from now on. */
     useCatalog(read: TeamCatalog): void {
       catalog = { read, byId: new Map(read.models.map((model) => [model.id, model])) };
     },
+    /** Learns the windows a model list read in the kind's list shape gives (a model-list request's, read anyway). */
+    learnWindows: (entries: readonly Record<string, unknown>[]): void => windows?.learn(entries),
     close: async (): Promise<void> => (await pool)?.close(),
   };
 }

@@ -68,7 +68,7 @@ export type ToolFeature = "artifact-schema" | "tool-search" | "catalog" | "webso
 /**
  * Reports how the current test ends (passed or not) for the compatibility table: one JSON line appended to the file
  * `GATEWAY_TEST_RESULTS` names (.ci/run sets it; nothing is written without it). `upstream` is the format the fake
- * upstream spoke.
+ * upstream spoke; `feature`, when the test proves one the table has a column for (`ToolFeature`), names it.
  */
 export function reportToolRun(command: string, route: ToolRoute, upstream: string, feature?: ToolFeature): void {
   const file = process.env.GATEWAY_TEST_RESULTS;

@@ -169,7 +169,7 @@ export function registerStart(program: Command): void {
         recordHeaders: options.verbose === true && !options.quiet,
         onInternalError: (error) => log.error(error),
         onCatalogFailure: (name, failure, kept) => serverLog.warn(`The catalog of the team upstream ${name} could not be read (${failure}); ${kept ? "the one read before is in use" : "only its listed models are routed to it"}. gateway catalog --refresh reads it again.`),
-        onUpgradeRefused: options.quiet ? undefined : (method, path) => serverLog.warn(`${method} ${path} WebSocket upgrade refused (404): the client should fall back to plain HTTP`),
+        onUpgradeRefused: options.quiet ? undefined : (method, path, status) => serverLog.warn(`${method} ${path} WebSocket upgrade refused (${status}): the client should fall back to plain HTTP`),
         occupancy: createIdleMemory(),
         otlp,
         onTelemetryWarning: (line) => serverLog.warn(line),

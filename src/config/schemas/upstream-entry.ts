@@ -54,6 +54,7 @@ const upstreamEntry = v.pipe(
       fallback: v.optional(fallback),
       reasoning: v.optional(v.picklist(["effort"], '"effort" (it accepts chat\'s reasoning_effort), or absent')),
       maxOutputTokens: v.optional(integer(1, Number.MAX_SAFE_INTEGER, "an integer of at least 1")),
+      contextWindow: v.optional(integer(1, Number.MAX_SAFE_INTEGER, "an integer of at least 1 (tokens)")),
       headers: v.optional(staticHeaders),
       keyHeader: v.optional(keyHeader),
       retries: v.optional(retries),

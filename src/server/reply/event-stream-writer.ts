@@ -40,7 +40,7 @@ export class EventStreamWriter {
     this.#sink = sink;
     this.#framing = framing;
     this.#keepAliveMs = keepAliveMs;
-    this.#turn = new TurnWrites<string>(x.res, (text) => this.#write(text), (texts) => texts.join(""));
+    this.#turn = new TurnWrites<string>(x.sink, (text) => this.#write(text), (texts) => texts.join(""));
   }
 
   get opened(): boolean {
@@ -55,20 +55,20 @@ export class EventStreamWriter {
   open(headers: Record<string, string | string[]>): void {
     if (this.#opened) return;
     this.#opened = true;
-    const { res, delivery, capture, cors } = this.#x;
+    const { sink, delivery, capture, cors } = this.#x;
     delivery.status = 200;
     const contentType = this.#framing === "sse" ? "text/event-stream; charset=utf-8" : "application/json; charset=utf-8";
-    res.writeHead(200, Object.assign({}, headers, { "content-type": contentType }, EVENT_STREAM_HEADERS, cors));
+    sink.head(200, Object.assign({}, headers, { "content-type": contentType }, EVENT_STREAM_HEADERS, cors));
     capture?.response(200, { "content-type": contentType }, this.#framing === "sse");
     this.#send(this.#sink.start());
     this.#flush();
-    res.flushHeaders();
+    sink.flushHead();
     this.#lastWriteAt = performance.now();
     this.#keepAliveIn(this.#keepAliveMs);
     // However the client leaves (mid-stream, or while a slow upstream it started early for has not answered), its
     // stream ends: a keep-alive timer left armed would hold the request, and pile up pings, for good.
-    res.once("close", () => {
-      if (!res.writableFinished) this.stop();
+    sink.onceClose(() => {
+      if (!sink.finished) this.stop();
     });
   }
 
@@ -88,7 +88,7 @@ export class EventStreamWriter {
    */
   flushSoon(): boolean {
     const text = this.#takePending();
-    return text === undefined ? !this.#x.res.writableNeedDrain : this.#turn.send(text);
+    return text === undefined ? !this.#x.sink.full : this.#turn.send(text);
   }
 
   finish(): void {
@@ -123,7 +123,7 @@ export class EventStreamWriter {
 
   /** What the events made since the last flush, taken for writing; undefined when nothing waits or the client is gone. */
   #takePending(): string | undefined {
-    if (this.#pending === "" || this.#x.res.destroyed) return undefined;
+    if (this.#pending === "" || this.#x.sink.closed) return undefined;
     const text = this.#pending;
     this.#pending = "";
     return text;
@@ -136,7 +136,7 @@ export class EventStreamWriter {
     this.#lastWriteAt = now;
     x.delivery.firstByteAt ??= now;
     x.capture?.chunk(now - x.started, Buffer.from(text));
-    x.res.write(text);
+    x.sink.write(text);
   }
 
   /**
@@ -163,6 +163,6 @@ export class EventStreamWriter {
     // What waits for the end of this turn leaves first, with the rest, in the last write.
     this.#pending = (this.#turn.take() ?? "") + this.#pending;
     this.#flush();
-    this.#x.res.end();
+    this.#x.sink.end();
   }
 }

@@ -5,6 +5,6 @@ import type { Exchange } from "../exchange.js";
 export async function answerMetrics(x: Exchange, metrics: GatewayMetrics): Promise<void> {
   const { contentType, text } = await metrics.scrape();
   x.delivery.status = 200;
-  x.res.writeHead(200, Object.assign({ "content-type": contentType, "content-length": Buffer.byteLength(text), "cache-control": "no-store" }, x.cors));
-  x.res.end(text);
+  x.sink.head(200, Object.assign({ "content-type": contentType, "content-length": Buffer.byteLength(text), "cache-control": "no-store" }, x.cors));
+  x.sink.end(text);
 }

@@ -2,7 +2,9 @@ import { withAliases } from "../../formats/fields.js";
 import type { Endpoint } from "../../formats/index.js";
 import { parseJsonObject } from "../../parse-json.js";
 import { clientResponseHeaders, upstreamRequestHeaders, withoutClientFormatHeaders } from "../../upstream/header-policy.js";
-import { collectCatalog } from "../../upstream/model-catalog.js";
+import { collectCatalog, type Catalog } from "../../upstream/model-catalog.js";
+import { asksForCodexCatalog, codexCatalog, type CatalogModel } from "../../formats/responses/codex-catalog.js";
+import { reachOf } from "../../routing/model-reach.js";
 import type { UpstreamSet } from "../../upstream/upstream-set.js";
 import type { Upstream } from "../../upstream/upstream.js";
 import { unauthorized } from "../../errors/index.js";
@@ -33,20 +35,22 @@ export async function answerModelList(x: Exchange, ctx: GatewayContext, request:
   const { family } = endpoint;
   const upstreams = request.ownCredential ? withoutGatewayKeys(ctx.upstreams) : ctx.upstreams;
   const { all } = upstreams;
-  const version = family.auth.version(x.req.headers);
-  const clientHeaders = upstreamRequestHeaders(x.req.rawHeaders, x.req.headers.connection);
+  const { headers } = x.head;
+  const version = family.auth.version(headers);
+  const clientHeaders = upstreamRequestHeaders(x.head.rawHeaders, headers.connection);
   // SPEC 11, Your own login: the request's own credential goes to `key: "client"` upstreams only.
-  const ownHeaders = request.ownCredential ? upstreamRequestHeaders(x.req.rawHeaders, x.req.headers.connection, true) : clientHeaders;
+  const ownHeaders = request.ownCredential ? upstreamRequestHeaders(x.head.rawHeaders, headers.connection, true) : clientHeaders;
   const headersFor = (upstream: Upstream) => (upstream.takesClientCredential ? ownHeaders : clientHeaders);
   // Format headers stay behind, but not the credential among them: Gemini's `x-goog-api-key` is one.
   const withoutFormatHeaders = (upstream: Upstream) => withoutClientFormatHeaders(headersFor(upstream), request.ownCredential && upstream.takesClientCredential);
-  if (all.length === 1 && all[0]!.listShape(family) === family) {
+  const codex = asksForCodexCatalog(family, query);
+  if (!codex && all.length === 1 && all[0]!.listShape(family) === family) {
     const upstream = all[0]!;
     x.delivery.listedBy = upstream.name;
     // Aliases mean the gateway reads the body: ask for it uncompressed.
-    const headers = aliases.length > 0 ? withoutFormatHeaders(upstream) : headersFor(upstream);
+    const sent = aliases.length > 0 ? withoutFormatHeaders(upstream) : headersFor(upstream);
     const own = request.ownCredential && upstream.takesClientCredential;
-    const reply = await upstream.send({ family, method: "GET", path: `${endpoint.rest}${own ? query : family.auth.upstreamQuery(query)}`, headers, version, signal: x.abort });
+    const reply = await upstream.send({ family, method: "GET", path: `${endpoint.rest}${own ? query : family.auth.upstreamQuery(query)}`, headers: sent, version, signal: x.abort });
     if (aliases.length === 0) return relayPassthrough(x, reply, family, { "x-gateway-upstream": upstream.name });
     const text = await readText(reply, upstream);
     const list = reply.status === 200 ? parseJsonObject(text) : undefined;
@@ -56,8 +60,8 @@ export async function answerModelList(x: Exchange, ctx: GatewayContext, request:
     x.delivery.replyHeaders = reply.headers;
     if (list) return sendJson(x, reply.status, withAliases(family, list, aliases), replyHeaders);
     x.delivery.status = reply.status;
-    x.res.writeHead(reply.status, Object.assign({}, replyHeaders, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }, x.cors));
-    return void x.res.end(text);
+    x.sink.head(reply.status, Object.assign({}, replyHeaders, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }, x.cors));
+    return void x.sink.end(text);
   }
   const catalog = await collectCatalog(upstreams, family, { headers: withoutFormatHeaders, version, signal: x.abort.signal });
   const partial: Record<string, string> = catalog.failed.length > 0 ? { "x-gateway-partial": catalog.failed.join(",") } : {};
@@ -68,7 +72,24 @@ export async function answerModelList(x: Exchange, ctx: GatewayContext, request:
   }
   const names = catalog.answered.join(",");
   x.delivery.listedBy = names;
+  if (codex) return sendJson(x, 200, codexCatalog(catalogModels(ctx, catalog, aliases)), { "x-gateway-upstream": names, ...partial });
   const listed = new Set(catalog.entries.map((entry) => entry.id));
   const union = withAliases(family, family.models.list(catalog.entries.map((entry) => entry.entry), {}), aliases.filter((alias) => !listed.has(alias)));
   sendJson(x, 200, union, { "x-gateway-upstream": names, ...partial });
+}
+
+/**
+ * What Codex's catalog says of each model of the union and each alias (SPEC 12): the upstream a request for it is
+ * routed to first (`reachOf`), that upstream's context window for the model after its alias, and whether it takes a
+ * reasoning effort. The lists just read teach each upstream the windows they carry (vLLM's `max_model_len`, ...).
+ */
+function catalogModels(ctx: GatewayContext, catalog: Catalog, aliases: readonly string[]): CatalogModel[] {
+  for (const upstream of ctx.upstreams.all) upstream.learnWindows(catalog.entries.filter((entry) => entry.upstream === upstream.name).map((entry) => entry.entry));
+  const listed = new Set(catalog.entries.map((entry) => entry.id));
+  const ids = [...listed, ...aliases.filter((alias) => !listed.has(alias))];
+  return ids.map((id) => {
+    const upstream = ctx.upstreams.named(reachOf(ctx.config, id)[0]?.upstream ?? "") ?? ctx.upstreams.default;
+    const model = ctx.aliases.resolve(id) ?? id;
+    return { id, upstream: upstream.name, contextWindow: upstream.contextWindow(model), reasons: upstream.config.reasoning === "effort" };
+  });
 }

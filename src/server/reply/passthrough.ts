@@ -21,20 +21,20 @@ export const singleHeader = (value: string | string[] | undefined): string | und
 export async function relayPassthrough(x: Exchange, reply: UpstreamReply, shape: ReplyShape, extraHeaders: Record<string, string>, countText = false): Promise<void> {
   const contentType = singleHeader(reply.headers["content-type"]);
   const isEventStream = contentType?.startsWith("text/event-stream") === true;
-  const { res, delivery, capture } = x;
+  const { sink, delivery, capture } = x;
   delivery.status = reply.status;
   delivery.replyHeaders = reply.headers;
-  res.writeHead(reply.status, Object.assign(clientResponseHeaders(reply.headers), extraHeaders, isEventStream ? EVENT_STREAM_HEADERS : undefined, x.cors));
+  sink.head(reply.status, Object.assign(clientResponseHeaders(reply.headers), extraHeaders, isEventStream ? EVENT_STREAM_HEADERS : undefined, x.cors));
   // Headers leave with the first body chunk, in one write instead of two. An event stream whose first event is
   // slow still shows its headers to the client one loop turn later.
   if (isEventStream) {
     setImmediate(() => {
-      if (delivery.firstByteAt === undefined && !res.writableEnded) res.flushHeaders();
+      if (delivery.firstByteAt === undefined && !sink.ended) sink.flushHead();
     });
   }
   const usage = createUsageObserver(shape.usage, contentType, singleHeader(reply.headers["content-encoding"]), countText);
   capture?.response(reply.status, redactHeaders(reply.headers), isEventStream);
-  delivery.outcome = await relayBody(reply.body, res, {
+  delivery.outcome = await relayBody(reply.body, sink, {
     errors: shape.errors,
     isEventStream,
     streamEnd: isEventStream ? shape.streamEnd?.map((marker) => Buffer.from(marker)) : undefined,

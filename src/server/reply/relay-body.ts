@@ -1,9 +1,9 @@
-import type { ServerResponse } from "node:http";
 import { ApiError, apiError, type ErrorFields } from "../../errors/index.js";
 import type { ErrorRenderer } from "../../formats/index.js";
 import type { ReplyBody } from "../../upstream/reply-body.js";
 import { isTimeout } from "../../upstream/retry-policy.js";
 import { includesBytes, lastEventEnd } from "./event-boundary.js";
+import type { ReplySink } from "./sink.js";
 import { TurnWrites } from "./turn-writes.js";
 
 export interface RelayOptions {
@@ -49,13 +49,13 @@ export type RelayOutcome = "complete" | "upstream_error" | "client_closed";
  * the one error event that then ends the stream; complete events leave with the read that brought their last byte.
  * Any other body that breaks is cut short, so the client can never take it for a complete reply.
  */
-export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOptions): Promise<RelayOutcome> {
+export function relayBody(body: ReplyBody, sink: ReplySink, options: RelayOptions): Promise<RelayOutcome> {
   const { errors, isEventStream, onChunk, streamEnd } = options;
   /** Whether an event that ends the stream was sent: a client that leaves after it got a complete reply. */
   let endSent = false;
   /** Bytes of an event still waiting for its blank line, as the chunks that brought them. */
   let held: Buffer[] = [];
-  const turn = new TurnWrites<Buffer>(res, (bytes) => res.write(bytes), Buffer.concat);
+  const turn = new TurnWrites<Buffer>(sink, (bytes) => sink.write(bytes), Buffer.concat);
 
   /** Where the last complete event in `chunk` ends, counting a blank line that starts in the held bytes. */
   function eventEnd(chunk: Buffer): number {
@@ -89,6 +89,7 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
     };
     // Listened for only while the client's socket is full: most replies never fill it.
     const onDrain = () => {
+      sink.offDrain(onDrain);
       waiting = false;
       body.resume();
     };
@@ -99,7 +100,7 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
         const flowing = isEventStream ? sendEvents(chunk) : turn.send(chunk);
         if (!flowing && !waiting) {
           waiting = true;
-          res.once("drain", onDrain);
+          sink.onDrain(onDrain);
         }
         onChunk?.(chunk);
         return flowing;
@@ -108,19 +109,19 @@ export function relayBody(body: ReplyBody, res: ServerResponse, options: RelayOp
         if (settled) return;
         const queued = turn.take();
         const rest = queued ? [queued, ...held] : held;
-        if (rest.length === 0) res.end();
-        else res.end(rest.length === 1 ? rest[0] : Buffer.concat(rest));
+        if (rest.length === 0) sink.end();
+        else sink.end(rest.length === 1 ? rest[0] : Buffer.concat(rest));
         settle("complete");
       },
       error(error) {
         if (settled) return;
-        if (waiting) res.off("drain", onDrain);
-        if (res.destroyed) return settle(endSent ? "complete" : "client_closed");
+        if (waiting) sink.offDrain(onDrain);
+        if (sink.closed) return settle(endSent ? "complete" : "client_closed");
         if (isEventStream) {
           // The complete events that came before the break reach the client before its error event.
           turn.flush();
-          res.end(errors.streamEvent(midStreamError(error)));
-        } else res.destroy();
+          sink.end(errors.streamEvent(midStreamError(error)));
+        } else sink.close();
         settle("upstream_error");
       },
     });

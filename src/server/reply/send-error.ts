@@ -13,20 +13,19 @@ import { sendJson } from "./send-json.js";
  */
 export function sendError(x: Exchange, family: Family, error: ApiError, requestId: () => string, upstream: string | undefined): void {
   if (error.headers) return sendJson(x, error.status, family.errors.body(error), error.headers);
-  const { res, delivery, capture } = x;
+  const { sink, delivery, capture } = x;
   delivery.error = error;
   delivery.outcome = "local_error";
   delivery.status = error.status;
-  if (res.headersSent) return void res.destroy();
-  // The rest of a slow body is not worth waiting for: answer, then close the connection.
-  if (error.status === 408) res.setHeader("connection", "close");
+  if (sink.headSent) return void sink.close();
   const body = JSON.stringify(family.errors.body(error));
-  res.writeHead(error.status, Object.assign({}, x.cors, upstream === undefined ? undefined : { "x-gateway-upstream": upstream }, error.retryAfterSeconds === undefined ? undefined : { "retry-after": String(error.retryAfterSeconds) }, {
+  // The rest of a slow body is not worth waiting for: answer, then close the connection.
+  sink.head(error.status, Object.assign({}, x.cors, error.status === 408 ? { connection: "close" } : undefined, upstream === undefined ? undefined : { "x-gateway-upstream": upstream }, error.retryAfterSeconds === undefined ? undefined : { "retry-after": String(error.retryAfterSeconds) }, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(body),
     "x-request-id": requestId(),
   }));
-  res.end(res.req.method === "HEAD" ? undefined : body);
+  sink.end(x.head.method === "HEAD" ? undefined : body);
   // What the gateway refused is what a user most wants to see in a capture: the answer it got is part of it.
   capture?.response(error.status, { "content-type": "application/json" }, false);
   capture?.chunk(performance.now() - x.started, Buffer.from(body));

@@ -13,12 +13,13 @@ export function sendJson(x: Exchange, status: number, body: unknown, headers: Re
   delivery.firstByteAt ??= now;
   capture?.response(status, { "content-type": "application/json" }, false);
   capture?.chunk(now - x.started, Buffer.from(text));
-  x.res.writeHead(status, Object.assign({}, headers, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }, x.cors));
-  x.res.end(x.req.method === "HEAD" ? undefined : text);
+  x.sink.head(status, Object.assign({}, headers, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }, x.cors));
+  x.sink.end(x.head.method === "HEAD" ? undefined : text);
 }
 
 /** An answer without a body (a CORS preflight's 204), with its headers. */
 export function sendEmpty(x: Exchange, status: number, headers: Record<string, string>): void {
   x.delivery.status = status;
-  x.res.writeHead(status, headers).end();
+  x.sink.head(status, headers);
+  x.sink.end();
 }

@@ -43,7 +43,7 @@ export interface StreamTiming {
  * format's error event; a client that goes away aborts the upstream.
  */
 async function relayTranslatedStream(x: Exchange, t: Translation, reply: UpstreamReply, writer: EventStreamWriter, headers: Record<string, string | string[]>): Promise<void> {
-  const { delivery, res } = x;
+  const { delivery, sink } = x;
   delivery.replyHeaders = reply.headers;
   if (!singleHeader(reply.headers["content-type"])?.startsWith("text/event-stream")) {
     const read = await readUpstreamJson(reply, t);
@@ -108,15 +108,15 @@ async function relayTranslatedStream(x: Exchange, t: Translation, reply: Upstrea
         complete();
       },
       error(error) {
-        if (res.destroyed || writer.ended) return resolve("client_closed");
+        if (sink.closed || writer.ended) return resolve("client_closed");
         writer.fail(midStreamError(error));
         resolve("upstream_error");
       },
     });
     if (broken) body.destroy();
-    res.on("drain", () => body.resume());
-    res.once("close", () => {
-      if (res.writableFinished) return;
+    sink.onDrain(() => body.resume());
+    sink.onceClose(() => {
+      if (sink.finished) return;
       body.destroy();
       resolve("client_closed");
     });

@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import type { ReplySink } from "./sink.js";
 
 /**
  * A streamed response's writes, one turn of the event loop at a time: the first write of a turn goes out at once,
@@ -10,7 +10,7 @@ import type { ServerResponse } from "node:http";
  * bytes through it (`relay-body.ts`), a translated stream its text (`event-stream-writer.ts`).
  */
 export class TurnWrites<T extends string | Buffer> {
-  readonly #res: ServerResponse;
+  readonly #sink: ReplySink;
   readonly #write: (piece: T) => void;
   readonly #join: (pieces: T[]) => T;
   /** What came after the first write of this turn. */
@@ -22,8 +22,8 @@ export class TurnWrites<T extends string | Buffer> {
   };
 
   /** `write` puts a piece on the wire; `join` makes one piece of several. */
-  constructor(res: ServerResponse, write: (piece: T) => void, join: (pieces: T[]) => T) {
-    this.#res = res;
+  constructor(sink: ReplySink, write: (piece: T) => void, join: (pieces: T[]) => T) {
+    this.#sink = sink;
     this.#write = write;
     this.#join = join;
   }
@@ -36,7 +36,7 @@ export class TurnWrites<T extends string | Buffer> {
       queueMicrotask(this.#endTurn);
       this.#write(piece);
     }
-    return !this.#res.writableNeedDrain;
+    return !this.#sink.full;
   }
 
   /** What waits for the end of the turn, joined and taken now (a response's last write takes it along); undefined when nothing does. */
@@ -50,6 +50,6 @@ export class TurnWrites<T extends string | Buffer> {
   /** Writes what waits for the end of the turn now (before an error event ends the response). */
   flush(): void {
     const rest = this.take();
-    if (rest !== undefined && !this.#res.destroyed) this.#write(rest);
+    if (rest !== undefined && !this.#sink.closed) this.#write(rest);
   }
 }

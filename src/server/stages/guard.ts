@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import { badRequest, forbidden, type ApiError } from "../../errors/index.js";
 
 /** A loopback Host: the name and an optional numeric port, nothing else (RFC 9112 section 3.2, RFC 3986 authority). */
@@ -42,10 +42,10 @@ function repeated(name: string): ApiError {
  * `Host: evil.example`, so only loopback names are served unless the user chose a non-loopback bind address.
  * More than one Host is 400 (RFC 9112), whatever the bind address.
  */
-export function checkHost(req: IncomingMessage, anyHostAllowed: boolean, repeatedName: string | undefined): void {
+export function checkHost(headers: IncomingHttpHeaders, anyHostAllowed: boolean, repeatedName: string | undefined): void {
   if (repeatedName === "host") throw repeated("host");
   if (anyHostAllowed) return;
-  const host = req.headers.host ?? "";
+  const host = headers.host ?? "";
   if (LOOPBACK_HOST.test(host)) return;
   throw forbidden(
     `Host "${host}" is not allowed: the gateway only answers requests addressed to localhost, 127.0.0.1 or [::1]. Use http://127.0.0.1:<port> as the base URL.`,
@@ -73,8 +73,8 @@ function originHint(origin: string): string {
  * Browsers attach `Origin` to cross-site requests; any web page could otherwise spend the user's upstream key.
  * Native tools send no `Origin`, so they are unaffected.
  */
-export function checkOrigin(req: IncomingMessage, allowed: ReadonlySet<string>): void {
-  const origin = req.headers.origin;
+export function checkOrigin(headers: IncomingHttpHeaders, allowed: ReadonlySet<string>): void {
+  const origin = headers.origin;
   if (origin === undefined || allowed.has(origin)) return;
   throw forbidden(`Origin "${origin}" is not allowed.${originHint(origin)}`, "origin_not_allowed");
 }

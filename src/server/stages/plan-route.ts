@@ -87,13 +87,13 @@ export function withModelBytes(bytes: Buffer | undefined, target: string | undef
  * gemini; a token count in a format it does not serve is answered by the gateway itself.
  */
 export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientRequest, route: Route, upstream: Upstream): RoutePlan {
-  const { req } = x;
+  const { head } = x;
   const { endpoint, query } = request;
   const { family, format } = endpoint;
   // SPEC 11, Your own login: the request's own credential (headers, a Gemini `key=`) reaches `key: "client"` upstreams only.
   const own = request.ownCredential && upstream.takesClientCredential;
-  const clientHeaders = upstreamRequestHeaders(req.rawHeaders, req.headers.connection, own);
-  if (upstream.config.team) addAttribution(clientHeaders, req.headers);
+  const clientHeaders = upstreamRequestHeaders(head.rawHeaders, head.headers.connection, own);
+  if (upstream.config.team) addAttribution(clientHeaders, head.headers);
   if (format === undefined || upstream.serves(format.name)) {
     // The bytes go as they came unless something in them must not leave: reasoning the gateway signed, a route tag.
     const stripped = format === undefined ? undefined : stripGatewayReasoning(request.bytes, ctx.seal);
@@ -107,10 +107,10 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
       upstream,
       call: {
         family,
-        method: req.method ?? "GET",
+        method: head.method,
         path: `${rest}${own ? query : family.auth.upstreamQuery(query)}`,
         headers: clientHeaders,
-        version: family.auth.version(req.headers),
+        version: family.auth.version(head.headers),
         body: bytes,
       },
       upstreamFormat: format,

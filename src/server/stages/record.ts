@@ -65,8 +65,9 @@ export function record(x: Exchange, ctx: GatewayContext, trail: Trail): void {
   const entry: RequestRecord = {
     time: new Date().toISOString(),
     requestId: requestIdOf(x, ctx),
-    method: x.req.method ?? "GET",
+    method: x.head.method,
     path: trail.path,
+    transport: x.head.transport,
     family: trail.family,
     model: trail.model,
     target: trail.route?.target,
@@ -90,12 +91,12 @@ export function record(x: Exchange, ctx: GatewayContext, trail: Trail): void {
     outputTokens: usage?.outputTokens,
     cacheReadTokens: usage?.cacheReadTokens,
     cacheWriteTokens: usage?.cacheWriteTokens,
-    userAgent: x.req.headers["user-agent"],
+    userAgent: x.head.headers["user-agent"],
     upstreamCostUsd,
     costSource: priced ? (upstreamCostUsd === undefined ? "estimate" : "upstream") : undefined,
     outcome: trail.clientLeft ? "client_closed" : delivery.outcome,
     errorCode: error?.code || undefined,
-    headers: ctx.recordHeaders ? { request: redactHeaders(x.req.headers), reply: redactHeaders(delivery.replyHeaders ?? {}) } : undefined,
+    headers: ctx.recordHeaders ? { request: redactHeaders(x.head.headers), reply: redactHeaders(delivery.replyHeaders ?? {}) } : undefined,
   };
   try {
     x.capture?.finish(entry);
