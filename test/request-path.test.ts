@@ -101,15 +101,24 @@ describe("flags are usage", () => {
 });
 
 describe("the WebSocket refusal", () => {
-  it("carries an x-request-id like every error the gateway makes", async () => {
-    gateway = opened(await startTestGateway("echo"));
+  /** The raw HTTP answer to an upgrade of `path`, read until the gateway closes the socket. */
+  async function upgradeAnswer(path: string): Promise<string> {
     const socket = connect(Number(new URL(gateway.url).port), "127.0.0.1");
-    socket.write("GET /v1/responses HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n");
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
     let text = "";
     socket.on("data", (c: Buffer) => (text += c.toString()));
     await new Promise((resolve) => socket.on("close", resolve));
-    expect(text).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
-    expect(text).toMatch(/\r\nx-request-id: req_[0-9a-f]+\r\n/);
+    return text;
+  }
+
+  it("carries an x-request-id like every error the gateway makes: 426 on a path that serves none, 401 without the local key", async () => {
+    gateway = opened(await startTestGateway("echo"));
+    const elsewhere = await upgradeAnswer("/v1/chat/completions");
+    expect(elsewhere).toMatch(/^HTTP\/1\.1 426 Upgrade Required\r\n/);
+    expect(elsewhere).toMatch(/\r\nx-request-id: req_[0-9a-f]+\r\n/);
+    const keyless = await upgradeAnswer("/v1/responses");
+    expect(keyless).toMatch(/^HTTP\/1\.1 401 Unauthorized\r\n/);
+    expect(keyless).toMatch(/\r\nx-request-id: req_[0-9a-f]+\r\n/);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import { STATUS_CODES, type IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { apiError, toApiError, type ApiError } from "../../errors/index.js";
@@ -13,9 +13,8 @@ import { serveResponsesSocket } from "./session.js";
 /** An HTTP answer on a socket that asked to upgrade: never 101, then closed. */
 function refuse(socket: Duplex, family: Family, error: ApiError, requestId: string): void {
   const body = JSON.stringify(family.errors.body(error));
-  const reason = error.status === 426 ? "Upgrade Required" : "Refused";
   socket.end(
-    `HTTP/1.1 ${error.status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? "Refused"}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
   );
 }
 
