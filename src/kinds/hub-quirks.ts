@@ -1,5 +1,5 @@
 import type { HubMessage, HubRequest, HubTool } from "../translate/hub.js";
-import { asReminder } from "../formats/messages/system-prompt.js";
+import { asReminder } from "../translate/system-reminder.js";
 import { fixSchema, needsSchemaFix } from "./schema-quirks.js";
 import type { KindQuirks } from "./types.js";
 
