@@ -30,6 +30,8 @@ export const anthropic: Kind = {
     systemFirst: false,
     refusedSchemaKeywords: [],
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "none",
     effortDialect: "reasoning_effort",
     maxTokensField: "max_tokens",

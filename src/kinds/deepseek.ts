@@ -36,6 +36,8 @@ export const deepseek: Kind = {
     systemFirst: false,
     refusedSchemaKeywords: [],
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "reasoning_content",
     effortDialect: "thinking_switch",
     maxTokensField: "max_tokens",

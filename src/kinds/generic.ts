@@ -28,6 +28,8 @@ export const generic: Kind = {
     systemFirst: false,
     refusedSchemaKeywords: [],
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "as-seen",
     effortDialect: "reasoning_effort",
     maxTokensField: "max_tokens",

@@ -38,6 +38,8 @@ export const litellm: Kind = {
     systemFirst: false,
     refusedSchemaKeywords: [],
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "reasoning_content",
     effortDialect: "reasoning_effort",
     maxTokensField: "max_tokens",

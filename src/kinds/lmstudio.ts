@@ -49,6 +49,8 @@ export const lmstudio: Kind = {
     systemFirst: false,
     refusedSchemaKeywords: [],
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "reasoning_content",
     effortDialect: "reasoning_effort",
     maxTokensField: "max_tokens",

@@ -45,6 +45,8 @@ export const ollama: Kind = {
     systemFirst: false,
     refusedSchemaKeywords: [],
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "reasoning",
     effortDialect: "reasoning_effort",
     maxTokensField: "max_tokens",

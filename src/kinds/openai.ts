@@ -31,6 +31,8 @@ export const openai: Kind = {
     systemFirst: false,
     refusedSchemaKeywords: [],
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "none",
     effortDialect: "reasoning_effort",
     maxTokensField: "max_completion_tokens",

@@ -38,6 +38,8 @@ export const openrouter: Kind = {
     systemFirst: false,
     refusedSchemaKeywords: [],
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "reasoning",
     effortDialect: "reasoning_object",
     maxTokensField: "max_tokens",

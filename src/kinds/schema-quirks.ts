@@ -13,12 +13,12 @@ export const needsSchemaFix = (quirks: Pick<KindQuirks, "refusedSchemaKeywords" 
 
 /**
  * A tool's parameters as the kind's server takes them: its refused keywords left out at any depth (never a property
- * that happens to share a keyword's name), and, where the server takes no boolean sub-schema, `true` as `{}` (which
- * accepts the same). `additionalProperties: true` and `false` stay: they are a keyword's value, not a sub-schema, at
+ * that happens to share a keyword's name), and, where the server takes no boolean sub-schema, `true` as `{}` and
+ * `false` as `{"not": {}}` (which accept the same). `additionalProperties: true` and `false` stay: they are a keyword's value, not a sub-schema, at
  * the object's own level.
  */
 export function fixSchema(schema: unknown, quirks: Pick<KindQuirks, "refusedSchemaKeywords" | "booleanSchemas">): unknown {
-  const sub = (value: unknown): unknown => (value === true && !quirks.booleanSchemas ? {} : fixSchema(value, quirks));
+  const sub = (value: unknown): unknown => (typeof value === "boolean" && !quirks.booleanSchemas ? (value ? {} : { not: {} }) : fixSchema(value, quirks));
   if (!isRecord(schema)) return schema;
   const out: Json = {};
   for (const [key, value] of Object.entries(schema)) {

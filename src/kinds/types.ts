@@ -82,8 +82,21 @@ export interface KindQuirks {
   readonly systemFirst: boolean;
   /** JSON-schema keywords its tool parameters refuse: removed, at any depth. */
   readonly refusedSchemaKeywords: readonly string[];
-  /** It takes `true` where a schema belongs (`"items": true`); false: such a sub-schema becomes `{}`, which means the same. */
+  /**
+   * It takes a boolean where a schema belongs (`"items": true`, a property `false`); false: `true` becomes `{}` and
+   * `false` becomes `{"not": {}}`, which mean the same.
+   */
   readonly booleanSchemas: boolean;
+  /**
+   * The `tool_choice` forms its chat endpoint reads. `named`: chat's own (a string, or a named function); `strings`:
+   * only `auto`, `none` and `required`, so a named tool goes as `required` with only that tool offered.
+   */
+  readonly toolChoice: "named" | "strings";
+  /**
+   * Its answers that are the request's own fault although their status is 5xx (SPEC 11, Refusals that do not change
+   * with a retry): not retried, no fallback, and the client gets 400 with the upstream's message (`steady-refusal.ts`).
+   */
+  readonly steadyRefusals: readonly SteadyRefusal[];
   /** The assistant field it reads reasoning from (`none`: it reads none; `as-seen`: the field its replies used). */
   readonly reasoningField: ReasoningReplay;
   readonly effortDialect: EffortDialect;
@@ -101,6 +114,12 @@ export interface KindQuirks {
    * server it is text whose hash changes every turn, which defeats its prompt cache.
    */
   readonly billingHeader: boolean;
+}
+
+/** An upstream error that a retry would only repeat: its status, and a phrase its error message holds. */
+export interface SteadyRefusal {
+  readonly status: number;
+  readonly says: string;
 }
 
 /** One kind of server. */

@@ -53,6 +53,8 @@ export const vllm: Kind = {
     systemFirst: true,
     refusedSchemaKeywords: [],
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "reasoning",
     effortDialect: "reasoning_effort_and_template_switch",
     maxTokensField: "max_tokens",

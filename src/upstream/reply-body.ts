@@ -34,6 +34,14 @@ export class ReplyBody {
     this.#controller = controller;
   }
 
+  /** A body already read whole (a reply the gateway read to judge it, `steady-refusal.ts`): no upstream behind it. */
+  static of(bytes: Buffer): ReplyBody {
+    const body = new ReplyBody({ resume: () => undefined, abort: () => undefined });
+    body.push(bytes);
+    body.complete();
+    return body;
+  }
+
   /** A chunk from the upstream; false: pause its socket. Called by the dispatch handler only. */
   push(chunk: Buffer): boolean {
     if (this.#sink) return this.#sink.data(chunk);
