@@ -51,7 +51,7 @@ export const llamacpp: Kind = {
     maxOutputTokens: undefined,
     retries: undefined,
   },
-  modelList: { family: "chat", contextField: undefined },
+  modelList: { family: "chat", contextField: "meta.n_ctx" },
   local: true,
   probe: {
     mayGenerate: true,

@@ -37,7 +37,7 @@ export interface KindDefaults {
 /** Its model list: the family whose list shape it answers in, and the per-model field that holds the context window. */
 export interface KindModelList {
   readonly family: FamilyName;
-  /** vLLM's `max_model_len`, OpenRouter's `context_length`: where its list gives it, translated requests to that model are capped to what the window leaves (`upstream/context-windows.ts`). */
+  /** vLLM's `max_model_len`, OpenRouter's `context_length`, llama.cpp's `meta.n_ctx` (a dotted path): where its list gives it, translated requests to that model are capped to what the window leaves (`upstream/context-windows.ts`). */
   readonly contextField: string | undefined;
 }
 
