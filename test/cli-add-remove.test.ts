@@ -46,7 +46,7 @@ describe("gateway add <url>: the probe recognises the server by its own endpoint
     expect(added.stderr).toContain(`Found Ollama at ${ollama.url} (version 0.12.3).`);
     expect(added.stderr).toContain("Formats that answer: chat, responses, messages (not gemini).");
     expect(added.stderr).toContain('The entry uses chat: Ollama\'s usual formats (list the others in its "formats" to use them).');
-    expect(added.stderr).toContain("It lists 2 models.");
+    expect(added.stderr).toContain("It lists 2 models: ");
     expect(added.stderr).toContain(`Added upstream "ollama" (Ollama, ${ollama.url}) to ${join(dir, "config.json")}:`);
     expect(added.stderr).toContain("It is the default upstream.");
     expect(configText(dir)).toBe(`{\n  "upstreams": {\n    "ollama": {\n      "kind": "ollama",\n      "url": "${ollama.url}",\n      "formats": ["chat"]\n    }\n  }\n}\n`);
@@ -107,7 +107,7 @@ describe("gateway add <url>: the probe recognises the server by its own endpoint
       expect(added.code, added.stderr).toBe(0);
       expect(added.stderr).toContain(`Found ${title} at ${fake.url}`);
       expect(added.stderr).toContain("Formats that answer: chat, responses, messages (not gemini).");
-      expect(added.stderr).toContain(`It lists ${count} model${count === 1 ? "" : "s"}.`);
+      expect(added.stderr).toContain(`It lists ${count} model${count === 1 ? "" : "s"}: `);
       expect(JSON.parse(configText(dir)).upstreams[name]).toEqual({ kind: name, url: fake.url, formats: ["chat"] });
     }
   });
@@ -128,7 +128,7 @@ describe("gateway add <url>: the probe recognises the server by its own endpoint
     expect(added.code, added.stderr).toBe(0);
     expect(added.stderr).toContain(`Found LiteLLM at ${litellm.url}.`);
     expect(added.stderr).toContain("Formats: chat, responses, messages, gemini (LiteLLM's; a probe never posts to a server that bills by token).");
-    expect(added.stderr).toContain("It lists 3 models.");
+    expect(added.stderr).toContain("It lists 3 models: ");
     expect(litellm.received.every((request) => request.method === "GET" && request.path !== "/health")).toBe(true);
     expect(litellm.last().headers.authorization).toBe(`Bearer ${GOOD_LOGIN_KEY}`);
     expect(JSON.parse(configText(dir))).toEqual({ upstreams: { team: { kind: "litellm", url: litellm.url } } });
@@ -171,7 +171,7 @@ describe("gateway add <kind>", () => {
       const added = await runCli(["add", kind, "--url", provider.url, "--stdin"], env(dir), `${GOOD_LOGIN_KEY}\n`);
       expect(added.code, added.stderr).toBe(0);
       expect(added.stderr).toContain("a probe never posts to a server that bills by token");
-      expect(added.stderr).toContain("It lists 1 model.");
+      expect(added.stderr).toContain("It lists 1 model: ");
       expect(provider.received.map((request) => `${request.method} ${request.path}`)).toEqual(["GET /v1/models"]);
       const headers = provider.last().headers;
       if (kind === "openai") expect(headers.authorization).toBe(`Bearer ${GOOD_LOGIN_KEY}`);

@@ -87,6 +87,26 @@ describe("kinds: hub quirks", () => {
     expect(applyHubQuirks(KINDS.vllm.quirks, request).tools![0]!.function.parameters).toBe(parameters);
   });
 
+  it("llama.cpp: a false sub-schema becomes {not: {}} (it refuses 'Unrecognized schema: false'), a keyword's false stays", () => {
+    const parameters = { type: "object", properties: { pair: { type: "array", prefixItems: [{ type: "string" }], items: false }, never: false }, additionalProperties: false };
+    const request: HubRequest = { model: "m", messages: [], tools: [{ type: "function", function: { name: "pairs", parameters } }] };
+    expect(applyHubQuirks(KINDS.llamacpp.quirks, request).tools![0]!.function.parameters).toEqual({
+      type: "object",
+      properties: { pair: { type: "array", prefixItems: [{ type: "string" }], items: { not: {} } }, never: { not: {} } },
+      additionalProperties: false,
+    });
+  });
+
+  it("llama.cpp reads tool_choice as a string only: a named tool goes as required with only that tool; other kinds keep the name", () => {
+    const tool = (name: string) => ({ type: "function" as const, function: { name, parameters: { type: "object" } } });
+    const request: HubRequest = { model: "m", messages: [], tools: [tool("a"), tool("b")], tool_choice: { type: "function", function: { name: "b" } } };
+    const sent = applyHubQuirks(KINDS.llamacpp.quirks, request);
+    expect([sent.tool_choice, sent.tools!.map((t) => t.function.name)]).toEqual(["required", ["b"]]);
+    expect(applyHubQuirks(KINDS.llamacpp.quirks, { ...request, tool_choice: "auto" }).tools).toHaveLength(2);
+    const named = KIND_NAMES.filter((name) => typeof applyHubQuirks(KINDS[name].quirks, request).tool_choice === "object");
+    expect(named).toEqual(KIND_NAMES.filter((name) => name !== "llamacpp"));
+  });
+
   it("prompt_cache_key reaches OpenAI and OpenRouter only (SPEC 11)", () => {
     const request: HubRequest = { model: "m", messages: [], prompt_cache_key: "019a-session" };
     const kept = KIND_NAMES.filter((name) => applyHubQuirks(KINDS[name].quirks, request).prompt_cache_key !== undefined);

@@ -85,7 +85,7 @@ describe("responses requests: messages and items", () => {
     ]);
   });
 
-  it("keeps system text first: a developer message sent mid-conversation becomes user text at its place (Qwen and llama.cpp templates reject a late system message)", () => {
+  it("keeps system text first: a developer message sent mid-conversation becomes user text at its place, marked as system as a messages request's is (Qwen and llama.cpp templates reject a late system message)", () => {
     const { request } = toHub({
       instructions: "Base.",
       input: [
@@ -102,9 +102,9 @@ describe("responses requests: messages and items", () => {
       { role: "system", content: "Base.\n\nSandbox on." },
       { role: "user", content: "Hi" },
       { role: "assistant", content: "Hello" },
-      { role: "user", content: "<collaboration_mode>plan</collaboration_mode>" },
+      { role: "user", content: "<system-reminder>\n<collaboration_mode>plan</collaboration_mode>\n</system-reminder>" },
       { role: "assistant", content: "Planning." },
-      { role: "user", content: "<permissions>read-only</permissions>\n\nGo on." },
+      { role: "user", content: "<system-reminder>\n<permissions>read-only</permissions>\n</system-reminder>\n\nGo on." },
     ]);
   });
 

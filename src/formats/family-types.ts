@@ -42,6 +42,8 @@ export interface ModelRow {
   id: string;
   name: string;
   created: string;
+  /** When the list says the model was made, in Unix seconds; undefined when it does not say. */
+  createdSeconds?: number | undefined;
 }
 
 /** A family's model lists: where they are, how they read, and how an alias is added as an entry. */
@@ -52,8 +54,11 @@ export interface FamilyModels {
   entries(list: Json): Json[];
   /** What `gateway models` shows of an entry (and what an entry converted to another shape keeps). */
   row(entry: Json): ModelRow;
-  /** An entry in this shape for a model known by id and name (`owner`: who lists it, for the shapes that say so). */
-  entry(id: string, name: string, owner: string): Json;
+  /**
+   * An entry in this shape for a model known by id and name (`owner`: who lists it, for the shapes that say so;
+   * `createdSeconds`: when it was made, for the shapes that say so, where the list it came from said).
+   */
+  entry(id: string, name: string, owner: string, createdSeconds?: number): Json;
   /** A list in this shape holding `entries`, with the other fields of `template` (first and last ids made to fit). */
   list(entries: Json[], template: Json): Json;
   /** The title of `ModelRow.name` in `gateway models`: who owns a model, or its display name. */

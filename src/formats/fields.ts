@@ -24,6 +24,15 @@ export function sumCounts(...values: unknown[]): number | undefined {
   return total;
 }
 
+/** A list's creation time (chat's Unix seconds, messages' RFC 3339 text) as Unix seconds; undefined when it gives none. */
+export function secondsOf(value: unknown): number | undefined {
+  const seconds = typeof value === "number" ? value : typeof value === "string" ? Date.parse(value) / 1000 : NaN;
+  return Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds) : undefined;
+}
+
+/** Unix seconds as the RFC 3339 time Anthropic's model list gives (`2025-02-19T00:00:00Z`). */
+export const rfc3339Of = (seconds: number): string => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+
 /** Days since the epoch as `YYYY-MM-DD`, for model rows; `""` when unknown. */
 export function dateOf(value: unknown): string {
   if (typeof value === "number") return new Date(value * 1000).toISOString().slice(0, 10);

@@ -32,6 +32,8 @@ export const anthropic: Kind = {
     refusedPatternSyntax: [],
     schemaFormats: "any",
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "none",
     effortDialect: "reasoning_effort",
     maxTokensField: "max_tokens",

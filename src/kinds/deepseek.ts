@@ -40,6 +40,8 @@ export const deepseek: Kind = {
     refusedPatternSyntax: ["lookaround", "atomic-group", "possessive-quantifier", "unicode-property", "code-point-escape", "unicode-escape"],
     schemaFormats: "any",
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "reasoning_content",
     effortDialect: "thinking_switch",
     maxTokensField: "max_tokens",

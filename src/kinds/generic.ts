@@ -30,6 +30,8 @@ export const generic: Kind = {
     refusedPatternSyntax: [],
     schemaFormats: "any",
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "as-seen",
     effortDialect: "reasoning_effort",
     maxTokensField: "max_tokens",

@@ -1,5 +1,5 @@
 import type { HubMessage, HubRequest, HubTool } from "../translate/hub.js";
-import { asReminder } from "../formats/messages/system-prompt.js";
+import { asReminder } from "../translate/system-reminder.js";
 import { fixSchema, needsSchemaFix } from "./schema-quirks.js";
 import type { KindQuirks } from "./types.js";
 
@@ -16,6 +16,7 @@ export function applyHubQuirks(quirks: KindQuirks, request: HubRequest): HubRequ
   if (quirks.systemFirst) out.messages = systemFirst(out.messages);
   out.messages = out.messages.map((message) => replayedReasoning(message, quirks.reasoningField));
   if (out.tools && needsSchemaFix(quirks)) out.tools = out.tools.map((tool) => withSchema(tool, quirks));
+  if (quirks.toolChoice === "strings" && typeof out.tool_choice === "object") namedAsRequired(out, out.tool_choice.function.name);
   if (out.reasoning_effort) effortInDialect(out, quirks.effortDialect);
   if (quirks.maxTokensField === "max_completion_tokens" && out.max_tokens !== undefined) {
     out.max_completion_tokens = out.max_tokens;
@@ -68,6 +69,15 @@ const withSchema = (tool: HubTool, quirks: KindQuirks): HubTool => ({
   ...tool,
   function: { ...tool.function, parameters: fixSchema(tool.function.parameters, quirks) as HubTool["function"]["parameters"] },
 });
+
+/**
+ * A named tool choice for a server that reads only strings: `required`, with only that tool offered, which forces
+ * the same call (llama.cpp's own messages endpoint says `required` for a named tool, see its kind).
+ */
+function namedAsRequired(request: HubRequest, name: string): void {
+  request.tool_choice = "required";
+  request.tools = (request.tools ?? []).filter((tool) => tool.function.name === name);
+}
 
 /** `reasoning_effort` as the kind's chat endpoint takes it. */
 function effortInDialect(request: HubRequest, dialect: KindQuirks["effortDialect"]): void {

@@ -46,6 +46,8 @@ export const litellm: Kind = {
     refusedPatternSyntax: [],
     schemaFormats: "any",
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "reasoning_content",
     effortDialect: "reasoning_effort",
     maxTokensField: "max_tokens",

@@ -7,7 +7,8 @@ import type { Kind } from "./types.js";
  * - Paths: `GET /health` (public, `{"status":"ok"}`, 503 while loading) and `GET /props` (`default_generation_settings`,
  *   `total_slots`, `model_path`, `chat_template`, `build_info`); chat, Responses (`/v1/responses`, converted to chat
  *   inside), messages and count_tokens (`/v1/messages`, `/v1/messages/count_tokens`): no segment. `/v1/models` is
- *   OpenAI's shape with one entry and `meta.n_ctx_train`.
+ *   OpenAI's shape with one entry, its `created` and `meta.n_ctx` (the window the server runs with, `-c`) beside
+ *   `meta.n_ctx_train` (the model's training window, which a request cannot use unless `-c` gives it).
  * - The key (`--api-key`): `Authorization: Bearer` on chat, `x-api-key` on messages (the README's examples).
  * - Reasoning: `reasoning_content`, DeepSeek's field (`--reasoning-format deepseek`, the default "auto"); effort:
  *   `reasoning_effort` ("If `none`, reasoning is disabled. Otherwise the value is made available to the jinja
@@ -15,8 +16,20 @@ import type { Kind } from "./types.js";
  * - One system message, first: chat templates render through its Jinja engine, and the Qwen-family ones raise on a
  *   system message that is not the first (as under vLLM: research tools-2026.md (c)).
  * - Tool schemas become a grammar (ggml-org/llama.cpp@011c6c3 `common/json-schema-to-grammar.cpp`, `visit`): a
- *   boolean where a schema belongs (`"items": true`, a property `true`) is "Unrecognized schema: true", which fails
- *   the whole request ("JSON schema conversion failed", `check_errors`).
+ *   boolean where a schema belongs (`"items": true`, a property `false`, `items: false` after `prefixItems`) is
+ *   "Unrecognized schema: true" (or `false`), which fails the whole request with 400 "JSON schema conversion failed";
+ *   `{}` and `{"not": {}}` say the same and are taken (the real server, issue 49).
+ * - `tool_choice` is read as a string only (ggml-org/llama.cpp `tools/server/server-common.cpp`,
+ *   `oaicompat_chat_params_parse` through `json_value`: another type is logged as "Wrong type supplied for parameter
+ *   'tool_choice'" and read as `auto`). Its own messages endpoint turns a named tool into `required`
+ *   (`convert_anthropic_to_oai`: `type == "any" || type == "tool"`); the gateway does too, offering only that tool.
+ * - Refusals a retry repeats (SPEC 11), each a 500 `server_error` every time (the real server, issue 49): an image
+ *   with no projector loaded ("image input is not supported - hint: if this is unexpected, you may need to provide
+ *   the mmproj", `tools/server/server-common.cpp` `oaicompat_chat_params_parse`), the chat template's
+ *   `raise_exception` ("Jinja Exception: System message must be at the beginning.", the Qwen templates of its
+ *   `models/templates/`), and a reply its tool-call parser cannot read under a forced tool call ("The model produced
+ *   output that does not match the expected peg-native format", as the server of 2026-08 words it), which in a stream
+ *   is a `data: {"error": ...}` event after a 200.
  * - Its messages endpoint documents only model, messages, max_tokens, system, temperature, top_p, top_k,
  *   stop_sequences, stream, tools and tool_choice: no beta is known to be taken.
  * - Not confirmed: the stored README says the default port is 9931; SPEC 11 and every release before it use 8080.
@@ -38,7 +51,7 @@ export const llamacpp: Kind = {
     maxOutputTokens: undefined,
     retries: undefined,
   },
-  modelList: { family: "chat", contextField: undefined },
+  modelList: { family: "chat", contextField: "meta.n_ctx" },
   local: true,
   probe: {
     mayGenerate: true,
@@ -54,6 +67,12 @@ export const llamacpp: Kind = {
     refusedPatternSyntax: [],
     schemaFormats: "any",
     booleanSchemas: false,
+    toolChoice: "strings",
+    steadyRefusals: [
+      { status: 500, says: "image input is not supported" },
+      { status: 500, says: "Jinja Exception" },
+      { status: 500, says: "does not match the expected" },
+    ],
     reasoningField: "reasoning_content",
     effortDialect: "reasoning_effort",
     maxTokensField: "max_tokens",

@@ -51,6 +51,8 @@ export const lmstudio: Kind = {
     refusedPatternSyntax: [],
     schemaFormats: "any",
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "reasoning_content",
     effortDialect: "reasoning_effort",
     maxTokensField: "max_tokens",

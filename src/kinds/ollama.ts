@@ -47,6 +47,8 @@ export const ollama: Kind = {
     refusedPatternSyntax: [],
     schemaFormats: "any",
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "reasoning",
     effortDialect: "reasoning_effort",
     maxTokensField: "max_tokens",

@@ -40,6 +40,8 @@ export const openai: Kind = {
     refusedPatternSyntax: ["lookaround", "atomic-group", "possessive-quantifier", "unicode-property", "code-point-escape"],
     schemaFormats: ["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"],
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "none",
     effortDialect: "reasoning_effort",
     maxTokensField: "max_completion_tokens",

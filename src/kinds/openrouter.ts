@@ -42,6 +42,8 @@ export const openrouter: Kind = {
     refusedPatternSyntax: ["lookaround", "atomic-group", "possessive-quantifier", "unicode-property", "code-point-escape", "unicode-escape"],
     schemaFormats: "any",
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "reasoning",
     effortDialect: "reasoning_object",
     maxTokensField: "max_tokens",

@@ -16,13 +16,13 @@ export const needsSchemaFix = (quirks: SchemaQuirks): boolean =>
 
 /**
  * A tool's parameters as the kind's server takes them: its refused keywords left out at any depth (never a property
- * that happens to share a keyword's name), and, where the server takes no boolean sub-schema, `true` as `{}` (which
- * accepts the same). `additionalProperties: true` and `false` stay: they are a keyword's value, not a sub-schema, at
- * the object's own level. A `pattern` or `format` the server cannot take moves into the schema's `description`
- * (SPEC 12), so the model still reads it.
+ * that happens to share a keyword's name), and, where the server takes no boolean sub-schema, `true` as `{}` and
+ * `false` as `{"not": {}}` (which accept the same). `additionalProperties: true` and `false` stay: they are a
+ * keyword's value, not a sub-schema, at the object's own level. A `pattern` or `format` the server cannot take moves
+ * into the schema's `description` (SPEC 12), so the model still reads it.
  */
 export function fixSchema(schema: unknown, quirks: SchemaQuirks): unknown {
-  const sub = (value: unknown): unknown => (value === true && !quirks.booleanSchemas ? {} : fixSchema(value, quirks));
+  const sub = (value: unknown): unknown => (typeof value === "boolean" && !quirks.booleanSchemas ? (value ? {} : { not: {} }) : fixSchema(value, quirks));
   if (!isRecord(schema)) return schema;
   const out: Json = {};
   const moved: string[] = [];

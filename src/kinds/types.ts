@@ -38,7 +38,7 @@ export interface KindDefaults {
 /** Its model list: the family whose list shape it answers in, and the per-model field that holds the context window. */
 export interface KindModelList {
   readonly family: FamilyName;
-  /** vLLM's `max_model_len`, OpenRouter's `context_length`: where its list gives it, translated requests to that model are capped to what the window leaves (`upstream/context-windows.ts`). */
+  /** vLLM's `max_model_len`, OpenRouter's `context_length`, llama.cpp's `meta.n_ctx` (a dotted path): where its list gives it, translated requests to that model are capped to what the window leaves (`upstream/context-windows.ts`). */
   readonly contextField: string | undefined;
 }
 
@@ -87,8 +87,21 @@ export interface KindQuirks {
   readonly refusedPatternSyntax: readonly PatternSyntax[];
   /** The string `format`s it takes (`any`: every one); another goes into its property's description instead. */
   readonly schemaFormats: "any" | readonly string[];
-  /** It takes `true` where a schema belongs (`"items": true`); false: such a sub-schema becomes `{}`, which means the same. */
+  /**
+   * It takes a boolean where a schema belongs (`"items": true`, a property `false`); false: `true` becomes `{}` and
+   * `false` becomes `{"not": {}}`, which mean the same.
+   */
   readonly booleanSchemas: boolean;
+  /**
+   * The `tool_choice` forms its chat endpoint reads. `named`: chat's own (a string, or a named function); `strings`:
+   * only `auto`, `none` and `required`, so a named tool goes as `required` with only that tool offered.
+   */
+  readonly toolChoice: "named" | "strings";
+  /**
+   * Its answers that are the request's own fault although their status is 5xx (SPEC 11, Refusals that do not change
+   * with a retry): not retried, no fallback, and the client gets 400 with the upstream's message (`steady-refusal.ts`).
+   */
+  readonly steadyRefusals: readonly SteadyRefusal[];
   /** The assistant field it reads reasoning from (`none`: it reads none; `as-seen`: the field its replies used). */
   readonly reasoningField: ReasoningReplay;
   readonly effortDialect: EffortDialect;
@@ -108,6 +121,12 @@ export interface KindQuirks {
    * server it is text whose hash changes every turn, which defeats its prompt cache.
    */
   readonly billingHeader: boolean;
+}
+
+/** An upstream error that a retry would only repeat: its status, and a phrase its error message holds. */
+export interface SteadyRefusal {
+  readonly status: number;
+  readonly says: string;
 }
 
 /** One kind of server. */

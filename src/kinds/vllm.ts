@@ -55,6 +55,8 @@ export const vllm: Kind = {
     refusedPatternSyntax: [],
     schemaFormats: "any",
     booleanSchemas: true,
+    toolChoice: "named",
+    steadyRefusals: [],
     reasoningField: "reasoning",
     effortDialect: "reasoning_effort_and_template_switch",
     maxTokensField: "max_tokens",

@@ -2,6 +2,16 @@ import type { Family } from "../formats/index.js";
 import { parseJsonObject } from "../parse-json.js";
 import type { UpstreamCall, UpstreamReply } from "./upstream.js";
 
+/**
+ * The context window a model list's entry gives under `field`, a key or a dotted path (llama.cpp's `meta.n_ctx`);
+ * undefined when it gives none.
+ */
+export function contextWindowOf(entry: Record<string, unknown>, field: string): number | undefined {
+  let value: unknown = entry;
+  for (const key of field.split(".")) value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof value === "number" && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
 /** How long a list that failed, or did not name a model asked about, is trusted before it is asked again. */
 const RELIST_MS = 60_000;
 
@@ -18,8 +28,8 @@ export function contextWindows(send: (call: UpstreamCall) => Promise<UpstreamRep
 
   function learn(entries: readonly Record<string, unknown>[]): void {
     for (const entry of entries) {
-      const window = entry[field];
-      if (typeof window === "number" && Number.isInteger(window) && window > 0) windows.set(family.models.row(entry).id, window);
+      const window = contextWindowOf(entry, field);
+      if (window !== undefined) windows.set(family.models.row(entry).id, window);
     }
   }
 

@@ -49,10 +49,12 @@ async function list(upstream: Upstream, family: Family, request: CatalogRequest)
     const body = parseJsonObject(await reply.body.text());
     if (!body) return { upstream, error: new UpstreamUnreachableError(upstream.name, `The upstream ${upstream.label} listed its models in a body that is not JSON.`) };
     if (shape === family) return { upstream, entries: family.models.entries(body) };
-    // Listed in another shape: each entry keeps its id and name, and says which upstream it came from.
+    // Listed in another shape: each entry keeps its id, its creation time and its name, and says which upstream it
+    // came from. A shape whose name column is an owner (chat's `owned_by`) has no display name: the id is one.
+    const named = shape.models.nameTitle !== "OWNER";
     return { upstream, entries: shape.models.entries(body).map((entry) => {
       const row = shape.models.row(entry);
-      return family.models.entry(row.id, row.name || row.id, upstream.name);
+      return family.models.entry(row.id, (named && row.name) || row.id, upstream.name, row.createdSeconds);
     }) };
   } catch (error) {
     if (request.signal.aborted) throw error;

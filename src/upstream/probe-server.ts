@@ -1,7 +1,8 @@
 import type { UpstreamConfig } from "../config/index.js";
 import { chatFamily, formatNamed, familyNamed, type Family, type FamilyName, type Format } from "../formats/index.js";
-import { RECOGNISABLE, type Kind } from "../kinds/index.js";
+import { kindNamed, RECOGNISABLE, type Kind } from "../kinds/index.js";
 import { parseJsonObject } from "../parse-json.js";
+import { contextWindowOf } from "./context-windows.js";
 import { createDispatcher } from "./create-dispatcher.js";
 import { upstreamErrorMessage } from "./error-message.js";
 import { refusesKey } from "./key-refusal.js";
@@ -25,7 +26,7 @@ export interface Recognised {
 }
 
 /** The model list's answer: how many entries, or the status and message of a refusal. */
-export type ModelListAnswer = { ok: true; count: number; family: FamilyName } | { ok: false; status: number; message: string | undefined; family: FamilyName; refused: boolean };
+export type ModelListAnswer = { ok: true; count: number; family: FamilyName; models: readonly ListedModel[] } | { ok: false; status: number; message: string | undefined; family: FamilyName; refused: boolean };
 
 /** Whether a format's endpoint exists: `undefined` when the server refused to say (401/403 before routing). */
 export interface FormatAnswer {
@@ -115,14 +116,25 @@ export async function probeFormats(config: UpstreamConfig, key: string | undefin
   }
 }
 
-/** The server's model list in `family`'s shape: how many models it lists, or why it would not say. */
+/** A model a server lists, with the context window its list gives (under the kind's `modelList.contextField`). */
+export interface ListedModel {
+  id: string;
+  contextWindow: number | undefined;
+}
+
+/** The server's model list in `family`'s shape: which models it lists (and their windows), or why it would not say. */
 export async function probeModelList(config: UpstreamConfig, key: string | undefined, familyName: FamilyName): Promise<ModelListAnswer> {
   const family = familyNamed(familyName);
   const upstream = probeUpstream(config, key);
   try {
     const reply = await request(upstream, family, "GET", family.models.path);
     const list = parseJsonObject(reply.text);
-    if (reply.status >= 200 && reply.status < 300 && list) return { ok: true, count: family.models.entries(list).length, family: familyName };
+    if (reply.status >= 200 && reply.status < 300 && list) {
+      const { contextField } = kindNamed(config.kind).modelList;
+      const entries = family.models.entries(list);
+      const models = entries.map((entry) => ({ id: family.models.row(entry).id, contextWindow: contextField === undefined ? undefined : contextWindowOf(entry, contextField) }));
+      return { ok: true, count: entries.length, family: familyName, models };
+    }
     return { ok: false, status: reply.status, message: upstreamErrorMessage(reply.text), family: familyName, refused: refusesKey(reply.status, reply.text) };
   } finally {
     await upstream.close();

@@ -34,7 +34,7 @@ export class ReplyBody {
     this.#controller = controller;
   }
 
-  /** A body whose bytes were all read already (to look at them first), to hand on as if it had just come. */
+  /** A body whose bytes were all read already (to judge it: a refused key, a steady refusal), to hand on as if it had just come. */
   static of(bytes: Buffer): ReplyBody {
     const body = new ReplyBody({ resume: () => undefined, abort: () => undefined });
     body.push(bytes);

@@ -17,6 +17,7 @@ import { ReplyBody } from "./reply-body.js";
 import { mayRefuseKey, refusesKey } from "./key-refusal.js";
 import { toUpstreamError } from "./network-failure.js";
 import { UpstreamKeysRestingError } from "../errors/index.js";
+import { withSteadyRefusal } from "./steady-refusal.js";
 
 /** One request to an upstream, in one family; the body is in memory so it can be replayed. */
 export interface UpstreamCall {
@@ -89,7 +90,7 @@ export function createUpstream(options: UpstreamOptions) {
   const formats: ReadonlySet<Format> = new Set(config.formats);
   const families: readonly Family[] = [...new Set(config.formats.map(familyOf))];
   // vLLM and OpenRouter check `Authorization: Bearer` on their messages endpoints too (see their kinds).
-  const bearerAlways = kindNamed(config.kind).quirks.bearerInEveryFormat;
+  const { bearerInEveryFormat: bearerAlways, steadyRefusals } = kindNamed(config.kind).quirks;
   const staticHeaders = Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value] as const);
   let pool: Promise<Dispatcher> | undefined;
   // The pool once made: a request then reaches undici without waiting a turn for a settled promise.
@@ -152,8 +153,12 @@ export function createUpstream(options: UpstreamOptions) {
         }
         throw failure;
       }
+      call.onAttempt?.({ status: response.statusCode, ms: performance.now() - began });
+      // SPEC 11: a refusal a retry would repeat is a 400 from here on, which nothing retries or falls back from.
+      response = await withSteadyRefusal(steadyRefusals, call.family, response).catch((error: unknown) => {
+        throw call.signal.aborted ? error : toUpstreamError(error, config.name, options.label);
+      });
       const status = response.statusCode;
-      call.onAttempt?.({ status, ms: performance.now() - began });
       if (status === 401 && !keyRefreshed && taken.key.source.kind === "keychain") {
         keyRefreshed = true;
         const fresh = await taken.key.source.refresh();

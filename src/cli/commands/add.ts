@@ -9,7 +9,7 @@ import { validateValue } from "../../config/validate-fields.js";
 import { FailedError, UsageError } from "../../errors/index.js";
 import { FORMAT_FAMILIES, FORMAT_NAMES, type Format } from "../../formats/names.js";
 import { KIND_NAMES, KINDS, kindNamed, type Kind, type KindName } from "../../kinds/index.js";
-import { probeFormats, probeModelList, recogniseServer } from "../../upstream/probe-server.js";
+import { probeFormats, probeModelList, recogniseServer, type ListedModel } from "../../upstream/probe-server.js";
 import { askKey } from "../ask-key.js";
 import { createContext, type CommandContext } from "../context.js";
 import { refreshCatalogs } from "../../team/team-catalogs.js";
@@ -98,12 +98,22 @@ async function probe(ctx: CommandContext, upstream: UpstreamConfig, kind: Kind, 
   const served = formats ?? [...upstream.formats];
   const family = served.some((format) => FORMAT_FAMILIES[format] === kind.modelList.family) ? kind.modelList.family : FORMAT_FAMILIES[served[0]!];
   const list = await probeModelList({ ...upstream, formats: served }, key, family).catch((error: unknown) => Promise.reject(unreachable(upstream.url, error)));
-  if (list.ok) log.success(`It lists ${list.count} model${list.count === 1 ? "" : "s"}.`);
+  if (list.ok) log.success(listedModels(list.models));
   else if (list.refused) {
     throw new FailedError(`${upstream.url} refused ${key === undefined ? "a request without a key" : "this key"} (${list.status}${list.message ? `: ${list.message}` : ""}). Nothing was written.`, { hint: "Check the key and the URL, then run gateway add again." });
   } else log.warn(redact(`Its model list answered ${list.status}${list.message ? `: ${list.message}` : ""}.`));
   return formats;
 }
+
+/** How many models a probe found, and the first few by id with the context window the server gave each. */
+export function listedModels(models: readonly ListedModel[]): string {
+  const shown = models.slice(0, LISTED_SHOWN).map((model) => (model.contextWindow === undefined ? model.id : `${model.id} (context window ${model.contextWindow} tokens)`));
+  const more = models.length > LISTED_SHOWN ? `, and ${models.length - LISTED_SHOWN} more` : "";
+  return `It lists ${models.length} model${models.length === 1 ? "" : "s"}${shown.length ? `: ${shown.join(", ")}${more}` : ""}.`;
+}
+
+/** The models `gateway add` names; a provider lists hundreds, which `gateway models` shows. */
+const LISTED_SHOWN = 5;
 
 export function registerAdd(program: Command): void {
   program

@@ -2,7 +2,7 @@ import type { ErrorFields } from "../../errors/index.js";
 import { parseJsonObject } from "../../parse-json.js";
 import { encodeEvent } from "../../sse/sse.js";
 import { bearerToken } from "../bearer.js";
-import { arrayOf, dateOf } from "../fields.js";
+import { arrayOf, dateOf, secondsOf } from "../fields.js";
 import type { Family } from "../family-types.js";
 import { chatModelList } from "./echo.js";
 import { openAiUsage } from "./usage.js";
@@ -46,8 +46,8 @@ export const chatFamily: Family = {
   models: {
     path: "/v1/models",
     entries: (list) => arrayOf(list.data),
-    row: (m) => ({ id: String(m.id ?? ""), name: String(m.owned_by ?? ""), created: dateOf(m.created) }),
-    entry: (id, _name, owner) => ({ id, object: "model", created: 0, owned_by: owner }),
+    row: (m) => ({ id: String(m.id ?? ""), name: String(m.owned_by ?? ""), created: dateOf(m.created), createdSeconds: secondsOf(m.created) }),
+    entry: (id, _name, owner, createdSeconds) => ({ id, object: "model", created: createdSeconds ?? 0, owned_by: owner }),
     list: (entries, template) => ({ object: "list", ...template, data: entries }),
     nameTitle: "OWNER",
   },

@@ -110,7 +110,7 @@ export const geminiFamily: Family = {
   models: {
     path: "/v1beta/models",
     entries: (list) => arrayOf(list.models),
-    row: (m) => ({ id: String(m.name ?? "").replace(/^models\//, ""), name: String(m.displayName ?? ""), created: "" }),
+    row: (m) => ({ id: String(m.name ?? "").replace(/^models\//, ""), name: String(m.displayName ?? ""), created: "", createdSeconds: undefined }),
     entry: (id, name) => ({ name: `models/${id}`, displayName: name, supportedGenerationMethods: ["generateContent", "countTokens"] }),
     list: (models, template) => ({ ...template, models }),
     nameTitle: "NAME",

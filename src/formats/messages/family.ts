@@ -3,7 +3,7 @@ import { errorTypeFor, isApiErrorType, type ErrorFields } from "../../errors/ind
 import { parseJsonObject } from "../../parse-json.js";
 import { encodeEvent } from "../../sse/sse.js";
 import { bearerToken, headerValue } from "../bearer.js";
-import { arrayOf, count, dateOf } from "../fields.js";
+import { arrayOf, count, dateOf, rfc3339Of, secondsOf } from "../fields.js";
 import type { PathClaim, Segments, UsageReader } from "../types.js";
 import type { Family } from "../family-types.js";
 import { messagesModelList } from "./echo.js";
@@ -92,8 +92,8 @@ export const messagesFamily: Family = {
   models: {
     path: "/v1/models",
     entries: (list) => arrayOf(list.data),
-    row: (m) => ({ id: String(m.id ?? ""), name: String(m.display_name ?? ""), created: dateOf(m.created_at) }),
-    entry: (id, name) => ({ type: "model", id, display_name: name, created_at: "1970-01-01T00:00:00Z" }),
+    row: (m) => ({ id: String(m.id ?? ""), name: String(m.display_name ?? ""), created: dateOf(m.created_at), createdSeconds: secondsOf(m.created_at) }),
+    entry: (id, name, _owner, createdSeconds) => ({ type: "model", id, display_name: name, created_at: rfc3339Of(createdSeconds ?? 0) }),
     list: (data, template) => ({
       has_more: false,
       ...template,

@@ -1,5 +1,6 @@
 import type { HubMessage } from "../../translate/hub.js";
 import { type Block, blocksOf, isRecord, textOf } from "./wire.js";
+import { asReminder } from "../../translate/system-reminder.js";
 
 /**
  * Claude Code's attribution line (`x-anthropic-billing-header: cc_version=...; cch=<hash>;`): its hash changes
@@ -48,8 +49,6 @@ export interface Turn {
   blocks: Block[];
 }
 
-/** Claude Code's own wrapper for its reminders; models trained on its traces know it. */
-export const asReminder = (text: string): string => (text.trimStart().startsWith("<system-reminder>") ? text : `<system-reminder>\n${text}\n</system-reminder>`);
 
 /**
  * The conversation as turns. Claude Code puts `role: "system"` messages inside `messages` (mid-conversation

@@ -1,5 +1,6 @@
 import type { HubContentPart, HubMessage, HubToolCall, ReasoningField } from "../../translate/hub.js";
 import type { ToolOutput } from "./request-content.js";
+import { asReminder } from "../../translate/system-reminder.js";
 
 type Draft =
   | { role: "system" | "user"; parts: HubContentPart[] }
@@ -43,18 +44,20 @@ export function createConversation() {
   }
 
   /**
-   * System or user text. A system message after the conversation has begun becomes user text at its place: the chat
-   * templates of Qwen and llama.cpp reject a system message that is not the first (Codex sends developer messages
-   * mid-conversation when a setting changes).
+   * System or user text. A system message after the conversation has begun becomes user text at its place, marked as
+   * system (`asReminder`), as a messages request's does: the chat templates of Qwen and llama.cpp reject a system
+   * message that is not the first (Codex sends developer messages mid-conversation when a setting changes).
    */
   function say(role: "system" | "user", parts: HubContentPart[]): void {
     flushImages();
     reasoning = undefined;
     if (parts.length === 0) return;
-    const as = role === "system" && drafts.some((draft) => draft.role !== "system") ? "user" : role;
+    const late = role === "system" && drafts.some((draft) => draft.role !== "system");
+    const as = late ? "user" : role;
+    const said = late ? parts.map((part) => (part.type === "text" ? { ...part, text: asReminder(part.text) } : part)) : parts;
     const last = drafts.at(-1);
-    if (last?.role === as) last.parts.push(...parts);
-    else drafts.push({ role: as, parts: [...parts] });
+    if (last?.role === as) last.parts.push(...said);
+    else drafts.push({ role: as, parts: [...said] });
   }
 
   function assistant(): Assistant {

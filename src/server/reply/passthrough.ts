@@ -7,6 +7,7 @@ import { redactHeaders } from "../redact-headers.js";
 import { EVENT_STREAM_HEADERS } from "./event-stream-writer.js";
 import { createUsageObserver } from "./observe-usage.js";
 import { relayBody } from "./relay-body.js";
+import { createStreamErrorWatch } from "./stream-error-watch.js";
 import { ReplyOnAnswer } from "./transform.js";
 
 /** A header's value when it was sent once; repeated values are not trusted for content type or encoding. */
@@ -33,6 +34,7 @@ export async function relayPassthrough(x: Exchange, reply: UpstreamReply, shape:
     });
   }
   const usage = createUsageObserver(shape.usage, contentType, singleHeader(reply.headers["content-encoding"]), countText);
+  const streamError = isEventStream && !reply.headers["content-encoding"] ? createStreamErrorWatch() : undefined;
   capture?.response(reply.status, redactHeaders(reply.headers), isEventStream);
   delivery.outcome = await relayBody(reply.body, sink, {
     errors: shape.errors,
@@ -42,11 +44,14 @@ export async function relayPassthrough(x: Exchange, reply: UpstreamReply, shape:
       const now = performance.now();
       delivery.firstByteAt ??= now;
       usage.observe(chunk);
+      streamError?.observe(chunk);
       capture?.chunk(now - x.started, chunk);
     },
   });
   delivery.usage = usage.result();
   delivery.relayedChars = usage.relayedChars();
+  // SPEC 11: an error event inside a 200 stream is the upstream's failure, though its bytes reached the client whole.
+  if (streamError?.seen()) delivery.outcome = "upstream_error";
 }
 
 /**

@@ -97,9 +97,10 @@ async function relayTranslatedStream(x: Exchange, t: Translation, reply: Upstrea
           return true;
         }
         // The upstream's stream said it failed (an error event): the translator ended the client's stream with it.
+        // Said before the upstream request is aborted, whose abort reports itself as a failure at once.
         broken = true;
-        body?.destroy();
         resolve("upstream_error");
+        body?.destroy();
         return false;
       },
       end() {

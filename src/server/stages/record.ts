@@ -94,7 +94,8 @@ export function record(x: Exchange, ctx: GatewayContext, trail: Trail): void {
     userAgent: x.head.headers["user-agent"],
     upstreamCostUsd,
     costSource: priced ? (upstreamCostUsd === undefined ? "estimate" : "upstream") : undefined,
-    outcome: trail.clientLeft ? "client_closed" : delivery.outcome,
+    // An upstream that failed inside its stream failed, whatever the client did after it was told (SPEC 11).
+    outcome: trail.clientLeft && delivery.outcome !== "upstream_error" ? "client_closed" : delivery.outcome,
     errorCode: error?.code || undefined,
     headers: ctx.recordHeaders ? { request: redactHeaders(x.head.headers), reply: redactHeaders(delivery.replyHeaders ?? {}) } : undefined,
   };
