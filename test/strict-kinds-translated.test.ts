@@ -46,6 +46,25 @@ describe("DeepSeek: a thinking tool loop sends its reasoning_content back (api-d
   });
 });
 
+describe("DeepSeek: a client that asks for no reasoning gets none (its V4 models think unless told not to)", () => {
+  it("a Responses client's tool loop without reasoning is accepted: thinking goes switched off", async () => {
+    const { gateway, accepted } = await behind("deepseek", STRICT_KINDS.deepseek, (request) =>
+      scripted((request.body?.messages as unknown[]).length > 1 ? { text: "Done." } : { toolCalls: [{ id: "call_1", name: "Bash", args: { command: "ls" } }] })(request),
+    );
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
+    const tools: OpenAI.Responses.Tool[] = [{ type: "function", name: "Bash", description: "Run a shell command", parameters: BASH.input_schema as Record<string, unknown>, strict: false }];
+    const first = await client.responses.create({ model: "deepseek-v4-flash", input: "List the files.", tools });
+    const call = first.output.find((item) => item.type === "function_call")!;
+    const second = await client.responses.create({
+      model: "deepseek-v4-flash",
+      tools,
+      input: [{ role: "user", content: "List the files." }, call, { type: "function_call_output", call_id: call.call_id, output: "a.txt" }],
+    });
+    expect(second.output_text).toBe("Done.");
+    expect(accepted().map((body) => body?.thinking)).toEqual([{ type: "disabled" }, { type: "disabled" }]);
+  });
+});
+
 describe("vLLM: one system message, first (Qwen templates raise otherwise)", () => {
   it("Claude Code's system entries inside messages and a Codex developer item mid-conversation both reach it as one leading system message", async () => {
     const { gateway, accepted } = await behind("vllm", STRICT_KINDS.vllm, scripted({ text: "ok" }));

@@ -18,6 +18,9 @@ export function applyHubQuirks(quirks: KindQuirks, request: HubRequest): HubRequ
   if (out.tools && needsSchemaFix(quirks)) out.tools = out.tools.map((tool) => withSchema(tool, quirks));
   if (quirks.toolChoice === "strings" && typeof out.tool_choice === "object") namedAsRequired(out, out.tool_choice.function.name);
   if (out.reasoning_effort) effortInDialect(out, quirks.effortDialect);
+  // A server that thinks unless told not to (DeepSeek's V4 models) is told not to when the client asked for no
+  // reasoning: the client then never sees reasoning it could send back, and a thinking tool loop without it is refused.
+  else if (quirks.effortDialect === "thinking_switch") out.thinking = { type: "disabled" };
   if (quirks.maxTokensField === "max_completion_tokens" && out.max_tokens !== undefined) {
     out.max_completion_tokens = out.max_tokens;
     delete out.max_tokens;
