@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import ms from "ms";
-import { ECHO_UPSTREAM } from "../../config/index.js";
+import { ECHO_UPSTREAM, type UpstreamConfig } from "../../config/index.js";
 import { FailedError } from "../../errors/index.js";
 import { logFilePath } from "../../request-log/log-file.js";
 import { liveGateways, type LiveGateway } from "../../running/find-gateway.js";
@@ -32,8 +32,11 @@ const mark = (key: Pick<KeyState, "ok">) => (key.ok === false ? "✖ " : "");
 const eachKey = (key: KeyState): string[] => (key.keys ?? []).map((one) => `${mark(one)}${one.name}: ${one.text}`);
 
 /** The configured upstreams, their kinds and keys: two lines for one upstream (and one per key of several), a table for several. */
-function printUpstreams(ctx: CommandContext, keys: readonly KeyState[]): void {
-  const { upstreams } = ctx.config;
+function printUpstreams(ctx: CommandContext, upstreams: readonly UpstreamConfig[], keys: readonly KeyState[]): void {
+  if (upstreams.length === 0) {
+    log.log("Upstreams: not known until config.json can be read");
+    return;
+  }
   if (upstreams.length === 1) {
     log.log(`Upstream:  ${upstreams[0]!.url}`);
     log.log(`Key:       ${mark(keys[0]!)}${keys[0]!.text}`);
@@ -57,11 +60,11 @@ function printUpstreams(ctx: CommandContext, keys: readonly KeyState[]): void {
  * `status --json`: the running gateway (or null), and each configured upstream with its kind, the formats in effect
  * and where its key comes from (never the key).
  */
-function statusJson(ctx: CommandContext, keys: readonly KeyState[], running: Awaited<ReturnType<typeof chooseGateway>>) {
+function statusJson(ctx: CommandContext, upstreams: readonly UpstreamConfig[], keys: readonly KeyState[], running: Awaited<ReturnType<typeof chooseGateway>>) {
   const { health, port, record } = running;
   return {
     gateway: health && running.owner !== "other" ? { url: `http://127.0.0.1:${port}`, port, pid: record?.pid ?? health.pid, version: health.version } : null,
-    upstreams: ctx.config.upstreams.map((upstream, i) => ({
+    upstreams: upstreams.map((upstream, i) => ({
       name: upstream.name,
       kind: upstream.kind,
       url: upstream.url,
@@ -82,9 +85,10 @@ export function registerStatus(program: Command): void {
     .option("--json", "print it as one JSON object on stdout (still exits 1 when no gateway is running)")
     .addHelpText("after", "\nExits 1 when no gateway of yours is running.\n\nExamples:\n  gateway status\n  gateway status --json")
     .action(async (options: { port?: string; json?: boolean }) => {
-      const ctx = createContext();
+      const ctx = createContext({}, { fileProblems: "warn" });
       const flag = portFlag(options.port);
-      const { upstreams } = ctx.config;
+      // Without config.json the upstreams would be the defaults, not the user's: none is listed rather than wrong ones.
+      const upstreams = ctx.fileProblem ? [] : ctx.config.upstreams;
       const live = await liveGateways(ctx.config, localKeyOf(ctx));
       const running = await chooseGateway(ctx, flag, live);
       // A running gateway's keys are its own to tell (its keychain session, its environment); this shell's are read
@@ -96,9 +100,9 @@ export function registerStatus(program: Command): void {
           return state ? describeGatewayKey(ctx, upstream, state) : describeKey(ctx, upstream);
         }),
       );
-      if (options.json) print(JSON.stringify(statusJson(ctx, keys, running)));
+      if (options.json) print(JSON.stringify(statusJson(ctx, upstreams, keys, running)));
       else {
-        printUpstreams(ctx, keys);
+        printUpstreams(ctx, upstreams, keys);
         for (const notice of baseUrlNotices(ctx.config)) log.info(notice);
         log.log(`Config:    ${ctx.config.configFile}`);
         log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);

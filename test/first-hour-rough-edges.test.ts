@@ -1,0 +1,88 @@
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { cliEnv, runCli } from "./helpers/cli.js";
+import { freePort } from "./helpers/free-port.js";
+import { tempConfigDir } from "./helpers/gateway.js";
+import { privateDir as newPrivateDir } from "./helpers/tools.js";
+
+/** Issue 47's first hour (items 13-20): rough edges a new user met with the packed tarball. */
+const dirs: string[] = [];
+const privateDir = () => {
+  const dir = newPrivateDir("first-hour-47-");
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+interface User {
+  env: NodeJS.ProcessEnv;
+  port: number;
+  configFile: string;
+}
+const users: User[] = [];
+async function user(extra: Record<string, string | undefined> = {}, file?: Record<string, unknown>): Promise<User> {
+  const port = await freePort();
+  const configDir = tempConfigDir(file);
+  dirs.push(configDir);
+  const u = { env: cliEnv({ GATEWAY_CONFIG_DIR: configDir, GATEWAY_STATE_DIR: privateDir(), GATEWAY_PORT: String(port), ...extra }), port, configFile: join(configDir, "config.json") };
+  users.push(u);
+  return u;
+}
+afterEach(async () => {
+  for (const u of users.splice(0)) for (let i = 0; i < 3 && (await runCli(["stop"], u.env)).stderr.includes("stopped"); i++);
+});
+
+const detach = async (u: User, ...args: string[]) => {
+  const started = await runCli(["start", "--detach", ...args], u.env);
+  expect(started.code, started.stderr).toBe(0);
+  return { port: Number(/127\.0\.0\.1:(\d+)/.exec(started.stderr)![1]), pid: Number(/pid (\d+)/.exec(started.stderr)![1]) };
+};
+
+describe("a syntax error in config.json (item 13)", () => {
+  it("names line, column and the trailing comma; status, logs and stop (also -p) warn and go on", async () => {
+    const u = await user({}, { upstream: "echo" });
+    const { port, pid } = await detach(u);
+    writeFileSync(u.configFile, '{\n  "upstream": "echo",\n  "retries": 1,\n}\n');
+    const said = `⚠ Invalid configuration in ${u.configFile}: not valid JSON (line 3, column 15: a trailing comma after the last entry (JSON allows none)). Going on without it: this command needs only the running gateway's record.`;
+
+    const started = await runCli(["start", "--detach"], u.env);
+    expect(started.code).toBe(1);
+    expect(started.stderr).toContain(`✖ Invalid configuration in ${u.configFile}: not valid JSON (line 3, column 15: a trailing comma after the last entry (JSON allows none)).`);
+
+    const status = await runCli(["status"], u.env);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stderr).toContain(said);
+    expect(status.stderr).toContain("Upstreams: not known until config.json can be read");
+    expect(status.stderr).toContain(`Gateway`);
+    expect(status.stderr).toContain(`is running on http://127.0.0.1:${port} (pid ${pid}`);
+
+    const logs = await runCli(["logs"], u.env);
+    expect(logs.code, logs.stderr).toBe(0);
+    expect(logs.stderr).toContain(said);
+
+    const stopped = await runCli(["stop", "-p", String(port)], u.env);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stderr).toContain(said);
+    expect(stopped.stderr).toContain(`Gateway ${pid} stopped.`);
+  });
+
+  it("other syntax errors are named where they are", async () => {
+    const u = await user();
+    const cases: [string, string][] = [
+      ['{"upstream": "echo" "port": 1}', "line 1, column 21: a comma expected between entries"],
+      ["{\n  upstream: 1\n}", "line 2, column 3: an unexpected character (strings and names need double quotes; true, false and null are lower case)"],
+      ['{\n  "retries": 1 // one\n}', "line 2, column 16: a comment (JSON has none)"],
+      ['{"upstreams": {"a": {"url": "http://127.0.0.1:1",}}}', "line 1, column 49: a trailing comma after the last entry (JSON allows none)"],
+      ["", "the file is empty (write {} for no settings)"],
+    ];
+    for (const [text, where] of cases) {
+      writeFileSync(u.configFile, text);
+      const result = await runCli(["models"], u.env);
+      expect(result.code, text).toBe(1);
+      expect(result.stderr).toContain(`✖ Invalid configuration in ${u.configFile}: not valid JSON (${where}).`);
+    }
+  });
+});
