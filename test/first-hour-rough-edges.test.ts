@@ -1,7 +1,11 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { cliEnv, runCli } from "./helpers/cli.js";
+import { spanOf } from "../src/budgets/periods.js";
+import { formatDateTime } from "../src/request-log/format.js";
+import type { RequestRecord } from "../src/request-log/record.js";
+import { completion, startFakeUpstream } from "./helpers/fake-upstream.js";
 import { freePort } from "./helpers/free-port.js";
 import { tempConfigDir } from "./helpers/gateway.js";
 import { privateDir as newPrivateDir } from "./helpers/tools.js";
@@ -83,6 +87,50 @@ describe("a syntax error in config.json (item 13)", () => {
       const result = await runCli(["models"], u.env);
       expect(result.code, text).toBe(1);
       expect(result.stderr).toContain(`✖ Invalid configuration in ${u.configFile}: not valid JSON (${where}).`);
+    }
+  });
+});
+
+describe("errors the gateway made say so (item 18)", () => {
+  it("a spent budget in gateway chat is the gateway's own: which one, the spend and the reset, never the upstream rate limiting", async () => {
+    const paid = await startFakeUpstream({ script: () => ({ json: completion({ content: "from paid" }) }) });
+    try {
+      const state = privateDir();
+      mkdirSync(state, { recursive: true, mode: 0o700 });
+      // Spent earlier today: 30 input tokens at $0.10 each, $3 of a $2 daily budget.
+      const record: RequestRecord = {
+        time: new Date(Math.max(spanOf("daily", Date.now()).start, Date.now() - 1_000)).toISOString(),
+        requestId: "req_spent",
+        method: "POST",
+        path: "/v1/chat/completions",
+        family: "chat",
+        format: "chat",
+        upstreamFormat: "chat",
+        model: "paid-1",
+        upstream: "paid",
+        echo: false,
+        status: 200,
+        durationMs: 5,
+        ttfbMs: 5,
+        inputTokens: 30,
+        outputTokens: 1,
+        cacheReadTokens: undefined,
+        cacheWriteTokens: undefined,
+        userAgent: "test",
+        outcome: "complete",
+      };
+      writeFileSync(join(state, "requests.jsonl"), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+      const u = await user({ GATEWAY_STATE_DIR: state }, { prices: { "paid-*": { input: 100_000, output: 0 } }, upstreams: { paid: { url: paid.url, key: "none", budgets: { daily: 2 } } } });
+      const chat = await runCli(["chat", "-m", "paid-1", "--no-stream", "hi"], u.env);
+      expect(chat.code).toBe(1);
+      const reset = formatDateTime(spanOf("daily", Date.now()).end);
+      expect(chat.stderr).toBe(
+        `✖ The gateway's own budget stopped the request (429), not the upstream: The daily budget of the upstream paid ($2.00) is spent: $3.00 estimated since the day began, so the request was not sent. It resets at ${reset} (local time). Wait until then, or raise "upstreams.paid.budgets.daily" in ${u.configFile} and restart the gateway.\n`,
+      );
+      expect(chat.stderr).not.toContain("rate limiting");
+      expect(paid.received).toHaveLength(0);
+    } finally {
+      await paid.close();
     }
   });
 });

@@ -1,4 +1,4 @@
-import { UpstreamStatusError } from "../errors/index.js";
+import { FailedError, UpstreamStatusError } from "../errors/index.js";
 import { parseJsonObject } from "../parse-json.js";
 
 /** The `error.message` of an upstream error body (every family puts it there), if the body has one. */
@@ -25,4 +25,15 @@ export function statusError(upstream: string, status: number, bodyText: string):
   const message = upstreamErrorMessage(bodyText) ?? bodyText.trim().slice(0, 300);
   const who = upstream === "default" ? "The upstream" : `The upstream ${upstream}`;
   return new UpstreamStatusError(upstream, status, `${who} answered ${status}${message ? `: ${message}` : ""}`, { hint: hintFor(status), upstreamMessage: message });
+}
+
+/**
+ * An error the gateway made itself (its reply carries `x-gateway-error`), as the terminal client reports it: the
+ * gateway's own words, never an upstream's. A spent budget says it is the gateway's budget (its message names which
+ * one, the spend and the reset); the hint is the status's only for what the message does not already say.
+ */
+export function gatewayError(code: string, status: number, bodyText: string): FailedError {
+  const message = upstreamErrorMessage(bodyText) ?? bodyText.trim().slice(0, 300);
+  if (code === "budget_exceeded") return new FailedError(`The gateway's own budget stopped the request (${status}), not the upstream: ${message}`);
+  return new FailedError(`The gateway answered ${status}${message ? `: ${message}` : ""}`, { hint: status === 401 ? "The local key was refused: run `gateway status` and `gateway doctor`." : hintFor(status) });
 }
