@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { cliEnv, runCli } from "./helpers/cli.js";
@@ -132,5 +132,27 @@ describe("errors the gateway made say so (item 18)", () => {
     } finally {
       await paid.close();
     }
+  });
+});
+
+describe("a config changed after the gateway started (item 17)", () => {
+  it("gateway chat says in one line that it answers in its own process, and why; status says the gateway reads an older config", async () => {
+    const u = await user({}, { upstream: "echo" });
+    const { port } = await detach(u);
+    const before = await runCli(["chat", "-m", "echo-1", "--no-stream", "hi"], u.env);
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.stderr).toBe("");
+    // A touch is a change: the record keeps no copy of what the gateway read. A second later than now, so no clock
+    // granularity can place it before the start.
+    const later = Date.now() / 1000 + 1;
+    utimesSync(u.configFile, later, later);
+    const chat = await runCli(["chat", "-m", "echo-1", "--no-stream", "hi"], u.env);
+    expect(chat.code, chat.stderr).toBe(0);
+    expect(chat.stderr).toBe(
+      `ℹ The gateway on port ${port} reads an older config.json (it changed after the gateway started), so this chat answers in its own process and is in none of its log, stats or dashboard; \`gateway stop && gateway start --detach\` makes it read the config again.\n`,
+    );
+    const status = await runCli(["status"], u.env);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stderr).toContain(`⚠ It reads an older config: ${u.configFile} changed after it started. \`gateway stop && gateway start --detach\` makes it read the file again.\n`);
   });
 });

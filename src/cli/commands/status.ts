@@ -5,6 +5,7 @@ import { FailedError } from "../../errors/index.js";
 import { logFilePath } from "../../request-log/log-file.js";
 import { liveGateways, type LiveGateway } from "../../running/find-gateway.js";
 import { askKeyStates } from "../../running/probe-health.js";
+import { configChangedSince } from "../../running/stale-config.js";
 import { createContext, localKeyOf, portFlag, type CommandContext } from "../context.js";
 import { chooseGateway, notYours, portArg } from "../running-gateway.js";
 import { baseUrlNotices } from "../base-url-notice.js";
@@ -119,6 +120,9 @@ export function registerStatus(program: Command): void {
         const where = upstreams.length === 1 ? "every request gets 503" : `requests routed to ${keyless.map((upstream) => upstream.name).join(", ")} get 503`;
         log.warn(`${line} But ${where}: no upstream key.`);
         log.info(keyless.map((upstream) => keyFix(ctx, upstream)).join(" "));
+      }
+      if (running.record && !ctx.fileProblem && configChangedSince(ctx.config.configDir, running.record.startedAt)) {
+        log.warn(`It reads an older config: ${ctx.config.configFile} changed after it started. \`gateway stop${portArg(flag)} && gateway start --detach${portArg(flag)}\` makes it read the file again.`);
       }
       log.log(`  Dashboard: ${url}/ui/ (\`gateway ui${portArg(flag)}\` opens it with the key)`);
       if (running.record?.capture) log.log(`  Capture:   ${running.record.capture === "off" ? "off" : `${running.record.capture} (bodies kept in memory: the dashboard, gateway logs --show)`}`);
