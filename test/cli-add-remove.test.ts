@@ -322,7 +322,11 @@ describe("gateway remove <name>", () => {
     const kept = await runCli(["remove", "openai"], env(dir));
     expect(kept.code, kept.stderr).toBe(0);
     expect(configText(dir)).toBe(before);
-    expect(kept.stderr).toContain("Its key for https://api.openai.com stays in the OS keychain (gateway remove --delete-key deletes it with the entry).");
+    // Issue 47 item 20: the entry is gone, so the hint names the command that still works, and it does.
+    expect(kept.stderr).toContain("Its key for https://api.openai.com stays in the OS keychain: `gateway logout --upstream https://api.openai.com` deletes it.");
+    const logout = await runCli(["logout", "--upstream", "https://api.openai.com"], env(dir));
+    expect(logout.code, logout.stderr).toBe(0);
+    expect(logout.stderr).toContain("Removed the key for https://api.openai.com from the OS keychain.");
     expect((await runCli(["add", "openai", "--no-probe", "--stdin"], env(dir), `${GOOD_LOGIN_KEY}\n`)).code).toBe(0);
     const deleted = await runCli(["remove", "openai", "--delete-key"], env(dir));
     expect(deleted.code, deleted.stderr).toBe(0);
