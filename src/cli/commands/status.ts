@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import ms from "ms";
-import { ECHO_UPSTREAM, type UpstreamConfig } from "../../config/index.js";
+import { ECHO_UPSTREAM, shownKind, type UpstreamConfig } from "../../config/index.js";
 import { FailedError } from "../../errors/index.js";
 import { logFilePath } from "../../request-log/log-file.js";
 import { liveGateways, type LiveGateway } from "../../running/find-gateway.js";
@@ -47,7 +47,7 @@ function printUpstreams(ctx: CommandContext, upstreams: readonly UpstreamConfig[
   const rows = upstreams.flatMap((upstream, i) => [
     [
       `  ${upstream.name}${upstream.name === ctx.config.defaultUpstream ? " (default)" : ""}`,
-      upstream.kind,
+      shownKind(upstream),
       upstream.url === ECHO_UPSTREAM ? "echo" : upstream.url,
       upstream.formats.join(","),
       `${mark(keys[i]!)}${keys[i]!.text}`,
@@ -67,7 +67,7 @@ function statusJson(ctx: CommandContext, upstreams: readonly UpstreamConfig[], k
     gateway: health && running.owner !== "other" ? { url: `http://127.0.0.1:${port}`, port, pid: record?.pid ?? health.pid, version: health.version } : null,
     upstreams: upstreams.map((upstream, i) => ({
       name: upstream.name,
-      kind: upstream.kind,
+      kind: shownKind(upstream),
       url: upstream.url,
       formats: upstream.formats,
       default: upstream.name === ctx.config.defaultUpstream,
