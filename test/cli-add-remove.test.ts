@@ -291,6 +291,10 @@ describe("gateway add <kind>", () => {
     const typo = await runCli(["add", "olama"], env(configDir()));
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('"olama" is neither a kind of server nor a URL. Did you mean "ollama"?');
+    // Issue 47 item 20: a URL written without its scheme is named with it.
+    const bare = await runCli(["add", "127.0.0.1:11434"], env(configDir()));
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('✖ "127.0.0.1:11434" is neither a kind of server nor a URL. Did you mean "http://127.0.0.1:11434"?');
     const litellm = await runCli(["add", "litellm", "--no-probe"], env(configDir()));
     expect(litellm.code).toBe(2);
     expect(litellm.stderr).toContain("A litellm upstream has no usual address.");

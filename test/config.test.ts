@@ -458,6 +458,9 @@ describe("messages kept from the hand-written validators", () => {
       source: "env",
     });
     expect(refusal({}, { flags: { port: "99999" } }).message).toContain('(got "99999")');
+    // Issue 47 item 20: a URL without its scheme gets a did-you-mean, http:// for a loopback host, https:// else.
+    expect(refusal({}, { flags: { upstream: "127.0.0.1:11434" } }).message).toContain('(did you mean "http://127.0.0.1:11434"?) (got "127.0.0.1:11434")');
+    expect(fileProblem({ upstreams: { team: { url: "litellm.example.com/base" } } })).toContain('(did you mean "https://litellm.example.com/base"?)');
     expect(fileProblem({ upstrem: "echo" })).toBe('"upstrem" must be absent: it is not a known field (did you mean "upstream"?) (got "echo").');
     expect(fileProblem({ models: { "gpt-4o": 4 } })).toBe('"models["gpt-4o"]" must be a non-empty catalog model id (no *) (got 4).');
     expect(fileProblem({ models: { "": "x" } })).toBe('"models" must be an object whose keys are non-empty model ids (got {"":"x"}).');

@@ -4,7 +4,7 @@ import { closest } from "../../config/closest.js";
 import { isLoopbackHost } from "../../config/loopback.js";
 import { readConfigForEdit, withUpstreamEntry, writeConfigText } from "../../config/edit-config-file.js";
 import { fromEntry } from "../../config/resolve-upstreams.js";
-import { UPSTREAM_NAME, upstreamKind, upstreamUrl } from "../../config/schemas/base-url.js";
+import { UPSTREAM_NAME, upstreamKind, upstreamUrl, withScheme } from "../../config/schemas/base-url.js";
 import type { UpstreamEntry } from "../../config/schemas/upstream-entry.js";
 import { validateValue } from "../../config/validate-fields.js";
 import { FailedError, UsageError } from "../../errors/index.js";
@@ -35,7 +35,7 @@ function target(word: string, url: string | undefined): { kind: Kind | undefined
   };
   if ((KIND_NAMES as readonly string[]).includes(word)) return { kind: kindNamed(word as KindName), url: url === undefined ? undefined : checkUrl(url, "--url") };
   if (!word.includes("://")) {
-    const near = closest(word, KIND_NAMES);
+    const near = withScheme(word) ?? closest(word, KIND_NAMES);
     throw new UsageError(`"${word}" is neither a kind of server nor a URL.${near ? ` Did you mean "${near}"?` : ""}`, { hint: `The kinds: ${KIND_NAMES.join(", ")}. Or give the server's URL.` });
   }
   if (url !== undefined) throw new UsageError("Give the URL once: as the first argument or with --url.", { hint: "gateway add ollama --url http://127.0.0.1:11500" });
