@@ -6,6 +6,7 @@ import { spanOf } from "../src/budgets/periods.js";
 import { formatDateTime } from "../src/request-log/format.js";
 import type { RequestRecord } from "../src/request-log/record.js";
 import { completion, startFakeUpstream } from "./helpers/fake-upstream.js";
+import { toUpstreamError } from "../src/upstream/network-failure.js";
 import { freePort } from "./helpers/free-port.js";
 import { tempConfigDir } from "./helpers/gateway.js";
 import { privateDir as newPrivateDir } from "./helpers/tools.js";
@@ -154,5 +155,25 @@ describe("a config changed after the gateway started (item 17)", () => {
     const status = await runCli(["status"], u.env);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stderr).toContain(`⚠ It reads an older config: ${u.configFile} changed after it started. \`gateway stop && gateway start --detach\` makes it read the file again.\n`);
+  });
+});
+
+describe("advice that fits where the upstream is (item 20)", () => {
+  it("doctor: a server on this machine that is not up is to be started; no proxy is mentioned", async () => {
+    const closed = await freePort();
+    const u = await user({}, { upstreams: { local: { url: `http://127.0.0.1:${closed}`, key: "none" } } });
+    const doctor = await runCli(["doctor"], u.env);
+    expect(doctor.code).toBe(1);
+    const out = doctor.stdout + doctor.stderr;
+    expect(out).toContain(`Upstream http://127.0.0.1:${closed} unreachable: The upstream http://127.0.0.1:${closed} refused the connection. Start the server on this machine, or fix the port in the upstream URL.`);
+    expect(out).toContain("Start the server on this machine, or fix the URL's port in config.json (or gateway login --upstream <url>).");
+    expect(out).not.toContain("HTTPS_PROXY");
+  });
+
+  it("a remote provider that refuses the connection is never to be started: the URL and the proxy are", () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    expect(toUpstreamError(refused, "openai", "https://api.openai.com").message).toBe(
+      "The upstream https://api.openai.com refused the connection. Check the upstream URL and port, and any proxy on the way (HTTPS_PROXY, NO_PROXY).",
+    );
   });
 });
