@@ -141,7 +141,7 @@ describe("the summary's costs (what stats and the dashboard show)", () => {
     ]);
     expect(summary.clients.map((g) => [g.name, g.costUsd])).toEqual([
       ["curl", 2.5],
-      ["claude-cli", 1],
+      ["claude-code", 1],
     ]);
   });
 
