@@ -145,6 +145,19 @@ describe("the summary's costs (what stats and the dashboard show)", () => {
     ]);
   });
 
+  it("a merged model list counts in the row of each upstream it asked, never as an upstream named default,local (issue 47 item 20)", () => {
+    const records = [
+      record({ method: "GET", path: "/v1/models", model: undefined, upstream: "default,local" }),
+      record({ model: "local-llm", inputTokens: 5, outputTokens: 5, upstream: "local" }),
+    ];
+    const summary = summarize(records);
+    expect(summary.total.requests).toBe(2);
+    expect(summary.upstreams.map((g) => [g.name, g.requests])).toEqual([
+      ["local", 2],
+      ["default", 1],
+    ]);
+  });
+
   it("without a pricer, every request with tokens is unknown", () => {
     expect(summarize([record({ inputTokens: 1, outputTokens: 1 })]).total).toMatchObject({ costUsd: 0, unpricedRequests: 1 });
     expect(NO_PRICES(record({}))).toBeUndefined();
