@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
@@ -6,11 +6,11 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { spanOf } from "../src/budgets/periods.js";
 import { formatDateTime } from "../src/request-log/format.js";
-import type { RequestRecord } from "../src/request-log/record.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { completion, startFakeUpstream } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway, tempConfigDir, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, rawRequest } from "./helpers/http.js";
+import { spentRecord, writeRequestLog } from "./helpers/request-records.js";
 
 /**
  * SPEC 11, Budgets, through a real gateway on loopback: the spend of the recorded requests since the local day's and
@@ -144,30 +144,10 @@ describe("what was spent is read from the request log at start", () => {
     const today = spanOf("daily", now);
     const month = spanOf("monthly", now);
     // One record a minute after the day began, one before it (in this month when the day is not the first), one last month.
-    const record = (time: number, requestId: string): RequestRecord => ({
-      time: new Date(time).toISOString(),
-      requestId,
-      method: "POST",
-      path: "/v1/chat/completions",
-      family: "chat",
-      format: "chat",
-      upstreamFormat: "chat",
-      model: "paid-1",
-      upstream: "paid",
-      echo: false,
-      status: 200,
-      durationMs: 5,
-      ttfbMs: 5,
-      inputTokens: 30,
-      outputTokens: 1,
-      cacheReadTokens: undefined,
-      cacheWriteTokens: undefined,
-      userAgent: "test",
-      outcome: "complete",
-    });
+    const record = (time: number, requestId: string) => spentRecord(time, requestId);
     const earlier = Math.max(month.start, today.start - 60_000);
     const lines = [record(month.start - 60_000, "req_last_month"), record(earlier, "req_earlier"), record(Math.min(today.start + 60_000, now), "req_today")];
-    writeFileSync(join(state, "requests.jsonl"), lines.map((line) => `${JSON.stringify(line)}\n`).join(""), { mode: 0o600 });
+    writeRequestLog(state, lines);
     const spentToday = earlier >= today.start ? 6 : 3;
     const gateway = opened(
       await startTestGateway(undefined, {

@@ -1,50 +1,18 @@
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { cliEnv, runCli } from "./helpers/cli.js";
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+import { cliUsers, detachGateway } from "./helpers/cli-users.js";
+import { spentRecord, writeRequestLog } from "./helpers/request-records.js";
 import { spanOf } from "../src/budgets/periods.js";
 import { formatDateTime } from "../src/request-log/format.js";
-import type { RequestRecord } from "../src/request-log/record.js";
 import { completion, startFakeUpstream } from "./helpers/fake-upstream.js";
 import { toUpstreamError } from "../src/upstream/network-failure.js";
 import { freePort } from "./helpers/free-port.js";
-import { tempConfigDir } from "./helpers/gateway.js";
-import { privateDir as newPrivateDir } from "./helpers/tools.js";
 
 /** Issue 47's first hour (items 13-20): rough edges a new user met with the packed tarball. */
-const dirs: string[] = [];
-const privateDir = () => {
-  const dir = newPrivateDir("first-hour-47-");
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const { user, privateDir } = cliUsers("first-hour-47-");
 
-interface User {
-  env: NodeJS.ProcessEnv;
-  port: number;
-  configFile: string;
-}
-const users: User[] = [];
-async function user(extra: Record<string, string | undefined> = {}, file?: Record<string, unknown>): Promise<User> {
-  const port = await freePort();
-  const configDir = tempConfigDir(file);
-  dirs.push(configDir);
-  const u = { env: cliEnv({ GATEWAY_CONFIG_DIR: configDir, GATEWAY_STATE_DIR: privateDir(), GATEWAY_PORT: String(port), ...extra }), port, configFile: join(configDir, "config.json") };
-  users.push(u);
-  return u;
-}
-afterEach(async () => {
-  for (const u of users.splice(0)) for (let i = 0; i < 3 && (await runCli(["stop"], u.env)).stderr.includes("stopped"); i++);
-});
-
-const detach = async (u: User, ...args: string[]) => {
-  const started = await runCli(["start", "--detach", ...args], u.env);
-  expect(started.code, started.stderr).toBe(0);
-  return { port: Number(/127\.0\.0\.1:(\d+)/.exec(started.stderr)![1]), pid: Number(/pid (\d+)/.exec(started.stderr)![1]) };
-};
+const detach = detachGateway;
 
 describe("a syntax error in config.json (item 13)", () => {
   it("names line, column and the trailing comma; status, logs and stop (also -p) warn and go on", async () => {
@@ -99,28 +67,8 @@ describe("errors the gateway made say so (item 18)", () => {
       const state = privateDir();
       mkdirSync(state, { recursive: true, mode: 0o700 });
       // Spent earlier today: 30 input tokens at $0.10 each, $3 of a $2 daily budget.
-      const record: RequestRecord = {
-        time: new Date(Math.max(spanOf("daily", Date.now()).start, Date.now() - 1_000)).toISOString(),
-        requestId: "req_spent",
-        method: "POST",
-        path: "/v1/chat/completions",
-        family: "chat",
-        format: "chat",
-        upstreamFormat: "chat",
-        model: "paid-1",
-        upstream: "paid",
-        echo: false,
-        status: 200,
-        durationMs: 5,
-        ttfbMs: 5,
-        inputTokens: 30,
-        outputTokens: 1,
-        cacheReadTokens: undefined,
-        cacheWriteTokens: undefined,
-        userAgent: "test",
-        outcome: "complete",
-      };
-      writeFileSync(join(state, "requests.jsonl"), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+      const record = spentRecord(Math.max(spanOf("daily", Date.now()).start, Date.now() - 1_000), "req_spent");
+      writeRequestLog(state, [record]);
       const u = await user({ GATEWAY_STATE_DIR: state }, { prices: { "paid-*": { input: 100_000, output: 0 } }, upstreams: { paid: { url: paid.url, key: "none", budgets: { daily: 2 } } } });
       const chat = await runCli(["chat", "-m", "paid-1", "--no-stream", "hi"], u.env);
       expect(chat.code).toBe(1);
