@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
@@ -6,12 +6,12 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { spanOf } from "../src/budgets/periods.js";
 import { formatDateTime } from "../src/request-log/format.js";
-import type { RequestRecord } from "../src/request-log/record.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { chatSse, chunk, completion, startFakeUpstream } from "./helpers/fake-upstream.js";
 import { cliEnv, runCli } from "./helpers/cli.js";
 import { LOCAL_KEY, startTestGateway, tempConfigDir, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, rawRequest } from "./helpers/http.js";
+import { spentRecord, writeRequestLog } from "./helpers/request-records.js";
 
 /**
  * SPEC 11, Budgets, through a real gateway on loopback: the spend of the recorded requests since the local day's and
@@ -185,7 +185,7 @@ describe("a streamed chat completion that reports no usage", () => {
     // The records as the running gateway's log holds them.
     const state = join(gateway.configDir, "state");
     mkdirSync(state, { recursive: true, mode: 0o700 });
-    writeFileSync(join(state, "requests.jsonl"), gateway.records.map((record) => `${JSON.stringify(record)}\n`).join(""), { mode: 0o600 });
+    writeRequestLog(state, gateway.records);
     const env = cliEnv({ GATEWAY_CONFIG_DIR: gateway.configDir, GATEWAY_STATE_DIR: state });
     const logs = await runCli(["logs", "-n", "5"], env);
     expect(logs.stdout).toMatch(/~8\/9\b/);
@@ -214,7 +214,7 @@ describe("requests through your own login (a key: client upstream)", () => {
     expect(gateway.records.at(-2)!.ownLogin).toBeUndefined();
     const state = join(gateway.configDir, "state");
     mkdirSync(state, { recursive: true, mode: 0o700 });
-    writeFileSync(join(state, "requests.jsonl"), gateway.records.map((record) => `${JSON.stringify(record)}\n`).join(""), { mode: 0o600 });
+    writeRequestLog(state, gateway.records);
     const env = cliEnv({ GATEWAY_CONFIG_DIR: gateway.configDir, GATEWAY_STATE_DIR: state });
     const stats = await runCli(["stats"], env);
     expect(stats.stdout).toContain("Estimated cost: $2.40\nOwn login, at API prices: $2.40 (not in the cost above, nor in the overall budget)");
@@ -234,30 +234,10 @@ describe("what was spent is read from the request log at start", () => {
     const today = spanOf("daily", now);
     const month = spanOf("monthly", now);
     // One record a minute after the day began, one before it (in this month when the day is not the first), one last month.
-    const record = (time: number, requestId: string): RequestRecord => ({
-      time: new Date(time).toISOString(),
-      requestId,
-      method: "POST",
-      path: "/v1/chat/completions",
-      family: "chat",
-      format: "chat",
-      upstreamFormat: "chat",
-      model: "paid-1",
-      upstream: "paid",
-      echo: false,
-      status: 200,
-      durationMs: 5,
-      ttfbMs: 5,
-      inputTokens: 30,
-      outputTokens: 1,
-      cacheReadTokens: undefined,
-      cacheWriteTokens: undefined,
-      userAgent: "test",
-      outcome: "complete",
-    });
+    const record = (time: number, requestId: string) => spentRecord(time, requestId);
     const earlier = Math.max(month.start, today.start - 60_000);
     const lines = [record(month.start - 60_000, "req_last_month"), record(earlier, "req_earlier"), record(Math.min(today.start + 60_000, now), "req_today")];
-    writeFileSync(join(state, "requests.jsonl"), lines.map((line) => `${JSON.stringify(line)}\n`).join(""), { mode: 0o600 });
+    writeRequestLog(state, lines);
     const spentToday = earlier >= today.start ? 6 : 3;
     const gateway = opened(
       await startTestGateway(undefined, {

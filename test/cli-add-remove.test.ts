@@ -92,7 +92,7 @@ describe("gateway add <url>: the probe recognises the server by its own endpoint
     const added = await runCli(["add", vllm.url, "gpu", "--models", "Qwen/*"], env(dir));
     expect(added.code, added.stderr).toBe(0);
     expect(added.stderr).toContain(`Found vLLM at ${vllm.url} (version 0.23.1).`);
-    expect(added.stderr).toContain('the default upstream is remote');
+    expect(added.stderr).toContain("Requests for Qwen/* reach it; every other model goes to the default upstream, remote.");
     const inserted = insertedText(before, configText(dir));
     expect(JSON.parse(`{${inserted.replace(/^,/, "")}}`)).toEqual({ gpu: { kind: "vllm", url: vllm.url, models: ["Qwen/*"], formats: ["chat"] } });
     expect(inserted).toBe(`,\n        "gpu": {\n            "kind": "vllm",\n            "url": "${vllm.url}",\n            "models": ["Qwen/*"],\n            "formats": ["chat"]\n        }`);
@@ -159,6 +159,79 @@ describe("gateway add <url>: the probe recognises the server by its own endpoint
   });
 });
 
+describe("gateway add: the first hour's rough edges (issue 47 items 14-16, 20)", () => {
+  it("refuses a server that answers every path with an HTML page: no key asked, nothing written (item 14)", async () => {
+    const page = "<!DOCTYPE html>\n<html><head><title>Welcome to nginx!</title></head><body>It works</body></html>";
+    const web = opened(await startFakeUpstream({ script: () => ({ headers: { "content-type": "text/html; charset=utf-8" }, chunks: [page] }) }));
+    for (const args of [[web.url, "--stdin"], ["generic", "--url", web.url, "--stdin"], ["vllm", "--url", web.url, "--stdin"]]) {
+      const dir = configDir();
+      const added = await runCli(["add", ...args], env(dir), `${GOOD_LOGIN_KEY}\n`);
+      expect(added.code, args.join(" ")).toBe(1);
+      expect(added.stderr).toContain(`✖ ${web.url} answers with HTML pages, not an API's JSON: it is a web page, not an API. Nothing was written.`);
+      expect(added.stderr).toContain("ℹ Check the URL: the API's base address (without /v1), as its documentation gives it for OpenAI-compatible clients.");
+      expect(added.stderr).not.toContain("Formats that answer");
+      expect(existsSync(join(dir, "config.json"))).toBe(false);
+    }
+  });
+
+  it("a loopback server of no recognised kind is added with --key none: no key asked, the entry says so, requests carry none (item 15)", async () => {
+    // A keyless server of its own kind: JSON answers, a chat endpoint, a model list, 404 elsewhere.
+    const completion = { id: "c1", object: "chat.completion", created: 0, model: "tiny", choices: [{ index: 0, message: { role: "assistant", content: "hi there" }, finish_reason: "stop" }] };
+    const local = opened(
+      await startFakeUpstream({
+        script: (request) => {
+          if (request.method === "GET" && request.path === "/v1/models") return { json: { object: "list", data: [{ id: "tiny", object: "model" }] } };
+          if (request.method === "POST" && request.path === "/v1/chat/completions") return (request.body as { model?: string }).model ? { json: completion } : { status: 400, json: { error: { message: "model is required" } } };
+          return { status: 404, json: { error: { message: "Not found" } } };
+        },
+      }),
+    );
+    const dir = configDir();
+    const asked = await runCli(["add", local.url], env(dir));
+    expect(asked.code).not.toBe(0);
+    expect(asked.stderr).toContain(`ℹ A server on this machine may need no key: then add it with --key none (gateway add ${local.url} --key none).`);
+    const added = await runCli(["add", local.url, "mine", "--key", "none"], env(dir));
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).not.toContain("Key for");
+    expect(JSON.parse(configText(dir)).upstreams.mine).toMatchObject({ kind: "generic", url: local.url, key: "none" });
+    const chat = await runCli(["chat", "-m", "tiny", "--no-stream", "hi"], env(dir));
+    expect(chat.code, chat.stderr).toBe(0);
+    expect(chat.stdout).toBe("hi there\n");
+    expect(local.last().headers.authorization).toBeUndefined();
+    const bad = await runCli(["add", local.url, "--key", "nothing"], env(dir));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('✖ --key must be none, keychain or env:<VARIABLE> (got "nothing").');
+  });
+
+  it("a second upstream gets the models its list names written, and the output says only what is true (item 16)", async () => {
+    const ollama = await server("ollama");
+    const vllm = await server("vllm");
+    const dir = configDir();
+    expect((await runCli(["add", ollama.url], env(dir))).code).toBe(0);
+    const second = await runCli(["add", vllm.url, "gpu"], env(dir));
+    expect(second.code, second.stderr).toBe(0);
+    const { models } = JSON.parse(configText(dir)).upstreams.gpu as { models: string[] };
+    expect(models.length).toBeGreaterThan(0);
+    expect(second.stderr).toContain(`Requests for the ${models.length === 1 ? "model" : `${models.length} models`} it lists reach it (written as its "models"); every other model goes to the default upstream, ollama.`);
+    expect(second.stderr).not.toContain('Requests reach it for the models of its "models" list');
+    // A chat for one of its models reaches it.
+    const chat = await runCli(["chat", "-m", models[0]!, "--no-stream", "hi"], env(dir));
+    expect(chat.code, chat.stderr).toBe(0);
+    expect(vllm.last().body).toMatchObject({ model: models[0] });
+    // Not probed: nothing is known, so the output says what to add.
+    const blind = await runCli(["add", "vllm", "--url", vllm.url, "gpu-2", "--no-probe"], env(dir));
+    expect(blind.code, blind.stderr).toBe(0);
+    expect(blind.stderr).toContain(`No request reaches it yet (the default upstream is ollama): add the model ids or patterns it serves to its "models" in ${join(dir, "config.json")}, e.g. "models": ["qwen/*"], or run gateway add again with --force --models <pattern...>.`);
+  });
+
+  it("a kind named with --url that the server there is not is said aloud (item 20)", async () => {
+    const ollama = await server("ollama");
+    const dir = configDir();
+    const added = await runCli(["add", "vllm", "--url", ollama.url], env(dir));
+    expect(added.stderr).toContain(`⚠ ${ollama.url} does not look like vLLM: it answers as Ollama. Adding it as vllm, as asked (\`gateway add ${ollama.url}\` adds it as what it is).`);
+  });
+});
+
 describe("gateway add <kind>", () => {
   it("a provider that bills by token is sent nothing but the GET of its model list, with its key in its own header", async () => {
     const list = {
@@ -218,6 +291,10 @@ describe("gateway add <kind>", () => {
     const typo = await runCli(["add", "olama"], env(configDir()));
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('"olama" is neither a kind of server nor a URL. Did you mean "ollama"?');
+    // Issue 47 item 20: a URL written without its scheme is named with it.
+    const bare = await runCli(["add", "127.0.0.1:11434"], env(configDir()));
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('✖ "127.0.0.1:11434" is neither a kind of server nor a URL. Did you mean "http://127.0.0.1:11434"?');
     const litellm = await runCli(["add", "litellm", "--no-probe"], env(configDir()));
     expect(litellm.code).toBe(2);
     expect(litellm.stderr).toContain("A litellm upstream has no usual address.");
@@ -249,7 +326,11 @@ describe("gateway remove <name>", () => {
     const kept = await runCli(["remove", "openai"], env(dir));
     expect(kept.code, kept.stderr).toBe(0);
     expect(configText(dir)).toBe(before);
-    expect(kept.stderr).toContain("Its key for https://api.openai.com stays in the OS keychain (gateway remove --delete-key deletes it with the entry).");
+    // Issue 47 item 20: the entry is gone, so the hint names the command that still works, and it does.
+    expect(kept.stderr).toContain("Its key for https://api.openai.com stays in the OS keychain: `gateway logout --upstream https://api.openai.com` deletes it.");
+    const logout = await runCli(["logout", "--upstream", "https://api.openai.com"], env(dir));
+    expect(logout.code, logout.stderr).toBe(0);
+    expect(logout.stderr).toContain("Removed the key for https://api.openai.com from the OS keychain.");
     expect((await runCli(["add", "openai", "--no-probe", "--stdin"], env(dir), `${GOOD_LOGIN_KEY}\n`)).code).toBe(0);
     const deleted = await runCli(["remove", "openai", "--delete-key"], env(dir));
     expect(deleted.code, deleted.stderr).toBe(0);

@@ -56,7 +56,7 @@ describe.skipIf(!hasTmux)("gateway logs fits the terminal", () => {
     expect(widest(out)).toBeLessThanOrEqual(160);
     expect(out.split("\n")[0]).toMatch(/^TIME\s+CLIENT\s+REQUEST\s+MODEL\s+UPSTREAM\s+STATUS\s+DURATION\s+TTFB\s+TOKENS\s+NOTE$/);
     expect(out.split("\n")).toHaveLength(RECORDS.length + 1);
-    expect(lineWith(out, "GeminiCLI")).toMatch(/^\d\d:\d\d:\d\d  GeminiCLI\s+POST …\S*:streamGenerateContent ~\s+gemini-2\.5-pro\s+google\s+200!\s+5310ms\s+812ms\s+10000\/1000\s+upstream broke mid-reply$/);
+    expect(lineWith(out, "gemini-cli")).toMatch(/^\d\d:\d\d:\d\d  gemini-cli\s+POST …\S*:streamGenerateContent ~\s+gemini-2\.5-pro\s+google\s+200!\s+5310ms\s+812ms\s+10000\/1000\s+upstream broke mid-reply$/);
     expect(lineWith(out, "claude-sonnet")).toMatch(/POST \/v1\/messages ~\s+claude-sonnet-4-5\s+default\s+200\s+2310ms/);
     expect(lineWith(out, "qwen3")).toMatch(/ollama\s+200\s+9310ms\s+1812ms\s+2840\/315\s+messages -> chat$/);
     // a note longer than its share of 160 columns is cut at the end, its cause first
@@ -80,7 +80,7 @@ describe.skipIf(!hasTmux)("gateway logs fits the terminal", () => {
     const out = await screen("logs", 160, true);
     const red = "\x1b[31m";
     const yellow = "\x1b[33m";
-    expect(lineWith(out, "GeminiCLI")).toContain(`${red}200!`);
+    expect(lineWith(out, "gemini-cli")).toContain(`${red}200!`);
     expect(lineWith(out, "gpt-5-codex")).toContain(`${red}502`);
     expect(lineWith(out, "curl")).toContain(`${yellow}401`);
     expect(lineWith(out, "gpt-4o")).not.toContain(red);
@@ -102,7 +102,7 @@ describe.skipIf(!hasTmux)("gateway stats fits the terminal", () => {
     expect(lineWith(out, "qwen3-coder")).toMatch(/\s+unknown\s+/);
     expect(out).toMatch(/\nUPSTREAM\s+REQUESTS/);
     expect(lineWith(out, "ollama")).toMatch(/^ollama\s+1\s+0\s+2,840\s+315\s+0\/0\s+unknown/);
-    expect(lineWith(out, "claude-cli")).toMatch(/^claude-cli\s+2\s+0\s+3,840\s+415\s+2,000\/0\s+≥\$0\.0051/);
+    expect(lineWith(out, "claude-code")).toMatch(/^claude-code\s+2\s+0\s+3,840\s+415\s+2,000\/0\s+≥\$0\.0051/);
   });
 
   it("at 80 columns: the time-to-first-byte and cache columns go first, the cost stays", async () => {

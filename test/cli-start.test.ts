@@ -1,4 +1,7 @@
+import OpenAI from "openai";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { connect, createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeUpstream, FAKE_UPSTREAM_KEY, type FakeUpstream } from "./helpers/fake-upstream.js";
@@ -34,6 +37,8 @@ describe("gateway start", () => {
     expect(stdout).toContain(`Anthropic style  ${url}`);
     expect(stdout).toContain("ECHO");
     expect(stdout).toContain("gateway env");
+    // Issue 47 item 15: the echo banner offers gateway add, not only gateway login.
+    expect(stdout).toContain("  No real upstream is configured. Add a local server or a provider: gateway add http://127.0.0.1:11434 (or gateway add openai),\n  or connect your own gateway: gateway login --upstream https://<your-gateway>");
     const health = await (await fetch(`${url}/health`)).json();
     expect(health).toMatchObject({ status: "ok", upstream: "echo" });
     expect(Number(new URL(url!).port)).not.toBe(3000);
@@ -50,6 +55,21 @@ describe("gateway start", () => {
     const [, suggested] = /start on a free port: `gateway start --port (\d+)`/.exec(result.stderr)!;
     expect(Number(suggested)).toBeGreaterThan(port);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("starts in front of a server on this machine with no stored key, saying so, and sends it none (issue 47 item 15)", async () => {
+    const completion = { id: "c1", object: "chat.completion", created: 0, model: "tiny", choices: [{ index: 0, message: { role: "assistant", content: "local answer" }, finish_reason: "stop" }] };
+    const local = (upstream = await startFakeUpstream({ script: () => ({ json: completion }) }));
+    const dir = tempConfigDir();
+    const child = start(["--port", "0", "--upstream", local.url], { GATEWAY_CONFIG_DIR: dir });
+    const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    expect(child.output().stderr).toContain(`ℹ No key is stored for ${local.url}, a server on this machine: requests go to it without one. If it needs one, run \`gateway login\` and start the gateway again.`);
+    const localKey = readFileSync(join(dir, "local-key"), "utf8").trim();
+    const openai = new OpenAI({ baseURL: `${url}/v1`, apiKey: localKey, maxRetries: 0 });
+    const reply = await openai.chat.completions.create({ model: "tiny", messages: [{ role: "user", content: "hi" }] });
+    expect(reply.choices[0]!.message.content).toBe("local answer");
+    expect(local.last().headers.authorization).toBeUndefined();
+    expect(local.last().headers["x-api-key"]).toBeUndefined();
   });
 
   it("refuses to start with a real upstream and no keychain, saying the keychain is missing and both ways out", async () => {

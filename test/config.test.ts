@@ -447,6 +447,11 @@ describe("segments", () => {
 describe("messages kept from the hand-written validators", () => {
   it("names the source, the field, what is expected and what was given", () => {
     expect(fileProblem({ port: "eighty" })).toBe('"port" must be an integer from 0 to 65535 (got "eighty").');
+    // Issue 47 item 20: a quoted number is a string in JSON, refused as "eighty" is; variables and flags are text.
+    expect(fileProblem({ port: "8484" })).toBe('"port" must be an integer from 0 to 65535 (a JSON number, without quotes) (got "8484").');
+    expect(fileProblem({ retries: "2" })).toBe('"retries" must be an integer from 0 to 10 (a JSON number, without quotes) (got "2").');
+    expect(load({}, { env: { GATEWAY_PORT: "8484" } }).port).toBe(8484);
+    expect(load({}, { flags: { port: "8485" } }).port).toBe(8485);
     expect(refusal({}, { flags: { port: "eighty" } })).toEqual({
       message: 'Invalid configuration in the command line: "--port" must be an integer from 0 to 65535 (got "eighty").',
       source: "flag",
@@ -456,6 +461,9 @@ describe("messages kept from the hand-written validators", () => {
       source: "env",
     });
     expect(refusal({}, { flags: { port: "99999" } }).message).toContain('(got "99999")');
+    // Issue 47 item 20: a URL without its scheme gets a did-you-mean, http:// for a loopback host, https:// else.
+    expect(refusal({}, { flags: { upstream: "127.0.0.1:11434" } }).message).toContain('(did you mean "http://127.0.0.1:11434"?) (got "127.0.0.1:11434")');
+    expect(fileProblem({ upstreams: { team: { url: "litellm.example.com/base" } } })).toContain('(did you mean "https://litellm.example.com/base"?)');
     expect(fileProblem({ upstrem: "echo" })).toBe('"upstrem" must be absent: it is not a known field (did you mean "upstream"?) (got "echo").');
     expect(fileProblem({ models: { "gpt-4o": 4 } })).toBe('"models["gpt-4o"]" must be a non-empty catalog model id (no *) (got 4).');
     expect(fileProblem({ models: { "": "x" } })).toBe('"models" must be an object whose keys are non-empty model ids (got {"":"x"}).');
@@ -478,7 +486,7 @@ describe("messages kept from the hand-written validators", () => {
   });
 
   it("normalises what it accepts as before", () => {
-    const config = load({ upstream: " https://gateway.example.com/v/// ", cors: ["http://localhost:5173/"], port: "8080", host: " 0.0.0.0 ", models: { "a*": " b " } });
+    const config = load({ upstream: " https://gateway.example.com/v/// ", cors: ["http://localhost:5173/"], port: 8080, host: " 0.0.0.0 ", models: { "a*": " b " } });
     expect(config).toMatchObject({ upstream: "https://gateway.example.com/v", cors: ["http://localhost:5173"], port: 8080, host: "0.0.0.0", models: { "a*": "b" } });
     expect(Object.getPrototypeOf(config.models)).toBe(null);
   });

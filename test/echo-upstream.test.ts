@@ -14,14 +14,14 @@ describe("the echo upstream, through the gateway", () => {
   const openai = () => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
   const anthropic = () => new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
 
-  it("reports itself as echo in /health", async () => {
+  it("reports itself as echo in /health, its kind echo too (issue 47 item 20)", async () => {
     const health = await (await fetch(`${gateway.url}/health`)).json();
     expect(health).toEqual({
       status: "ok",
       version: "0.0.0-test",
       upstream: "echo",
       pid: process.pid,
-      upstreams: [{ name: "default", kind: "generic", url: "echo", formats: ["chat", "responses", "messages", "gemini"] }],
+      upstreams: [{ name: "default", kind: "echo", url: "echo", formats: ["chat", "responses", "messages", "gemini"] }],
       // tells this user's gateway from another's (issue 26, item 4); never the key
       keyFingerprint: keyFingerprint(LOCAL_KEY),
     });

@@ -1,44 +1,22 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { BIN, cliEnv, recordOutput, runCli } from "./helpers/cli.js";
+import { cliUsers, detachGateway } from "./helpers/cli-users.js";
 import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { freePort } from "./helpers/free-port.js";
 import { tempConfigDir } from "./helpers/gateway.js";
 import { envPrefix, hasTmux, openTerminal } from "./helpers/terminal.js";
-import { privateDir as newPrivateDir } from "./helpers/tools.js";
 
 /** Issue 26's first hour, items 4, 5, 8, 9, 10 and 14: what the commands say about the gateway they talk to. */
-const dirs: string[] = [];
-const privateDir = () => {
-  const dir = newPrivateDir("first-hour-");
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-/** Each setup is one user: a config directory (and so a local key), a state directory, a configured port. */
-interface User {
-  env: NodeJS.ProcessEnv;
-  port: number;
-}
-const users: User[] = [];
-async function user(extra: Record<string, string | undefined> = {}, file?: Record<string, unknown>): Promise<User> {
-  const port = await freePort();
-  const u = { env: cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(file), GATEWAY_STATE_DIR: privateDir(), GATEWAY_PORT: String(port), ...extra }), port };
-  users.push(u);
-  return u;
-}
+const { user, privateDir } = cliUsers("first-hour-");
 
 const servers: Server[] = [];
 let upstream: FakeUpstream | undefined;
 afterEach(async () => {
-  // every gateway a test started, by its record; then the ports a test held
-  for (const u of users.splice(0)) for (let i = 0; i < 3 && (await runCli(["stop"], u.env)).stderr.includes("stopped"); i++);
+  // the ports a test held (cliUsers stops every gateway a test started)
   for (const server of servers.splice(0)) server.close();
   await upstream?.close();
   upstream = undefined;
@@ -52,11 +30,7 @@ async function hold(port = 0): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
-const detach = async (u: User, ...args: string[]) => {
-  const started = await runCli(["start", "--detach", ...args], u.env);
-  expect(started.code, started.stderr).toBe(0);
-  return { ...started, port: Number(/127\.0\.0\.1:(\d+)/.exec(started.stderr)![1]), pid: Number(/pid (\d+)/.exec(started.stderr)![1]) };
-};
+const detach = detachGateway;
 
 describe("another user's gateway on the port (item 4)", () => {
   it("is named as not yours by status, env, run, ui, start --detach, doctor and stop, with a free port to use instead", async () => {

@@ -209,6 +209,10 @@ describe("routing", () => {
       expectRequestId(res.headers);
     }
     expect(upstream.received).toHaveLength(0);
+    // Issue 47 item 20: a browser opening the gateway's address is pointed at the dashboard.
+    const root = await rawRequest(gateway.url, { path: "/" });
+    expect(root.status).toBe(404);
+    expect(JSON.parse(root.body).error.message).toBe("Nothing is served at GET /. Use /v1/... (OpenAI style), /anthropic/v1/... (Anthropic style) or /gemini/v1beta/... (Gemini style); the dashboard is at /ui/ (`gateway ui` opens it with the key).");
   });
 
   it("moves the messages family to a configured segment and 404s /anthropic", async () => {

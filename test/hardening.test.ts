@@ -205,7 +205,7 @@ describe("first-time user rough edges", () => {
     const port = await freePort();
     const refused = await runCli(["chat", "-m", "m", "hi"], fakeEnv({ GATEWAY_UPSTREAM: `http://127.0.0.1:${port}` }));
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`The upstream http://127.0.0.1:${port} refused the connection. Check that the upstream URL and port are right and that it is running.`);
+    expect(refused.stderr).toContain(`The upstream http://127.0.0.1:${port} refused the connection. Start the server on this machine, or fix the port in the upstream URL.`);
     const unknown = await runCli(["chat", "-m", "m", "hi"], fakeEnv({ GATEWAY_UPSTREAM: "https://no-such-host.invalid" }));
     expect(unknown.stderr).toContain("The upstream's host name (https://no-such-host.invalid) could not be found. Check the upstream URL for typos");
     for (const result of [refused, unknown]) {

@@ -141,7 +141,20 @@ describe("the summary's costs (what stats and the dashboard show)", () => {
     ]);
     expect(summary.clients.map((g) => [g.name, g.costUsd])).toEqual([
       ["curl", 2.5],
-      ["claude-cli", 1],
+      ["claude-code", 1],
+    ]);
+  });
+
+  it("a merged model list counts in the row of each upstream it asked, never as an upstream named default,local (issue 47 item 20)", () => {
+    const records = [
+      record({ method: "GET", path: "/v1/models", model: undefined, upstream: "default,local" }),
+      record({ model: "local-llm", inputTokens: 5, outputTokens: 5, upstream: "local" }),
+    ];
+    const summary = summarize(records);
+    expect(summary.total.requests).toBe(2);
+    expect(summary.upstreams.map((g) => [g.name, g.requests])).toEqual([
+      ["local", 2],
+      ["default", 1],
     ]);
   });
 

@@ -75,7 +75,7 @@ describe("retries before the first byte", () => {
     expect(res.headers["x-request-id"]).toMatch(/^req_/);
     expect(JSON.parse(res.body)).toEqual({
       type: "error",
-      error: { type: "api_error", message: `The upstream http://127.0.0.1:${port} refused the connection. Check that the upstream URL and port are right and that it is running.` },
+      error: { type: "api_error", message: `The upstream http://127.0.0.1:${port} refused the connection. Start the server on this machine, or fix the port in the upstream URL.` },
     });
   });
 });

@@ -69,9 +69,10 @@ describe("gateway service on Linux, systemctl absent", () => {
     expect(second.code).toBe(0);
     expect(second.stderr).toContain(`✔ ${unit} is installed already, as it would be written now.\n`);
     expect(statSync(unit).mtimeMs).toBe(mtime);
+    // Issue 47 item 19: it cannot tell, so it does not exit 0.
     const status = await service("status");
-    expect(status.code, status.stderr).toBe(0);
-    expect(status.stderr).toBe(`✔ Installed: ${unit}\nℹ Whether it runs is unknown here: systemctl is not on PATH.\n`);
+    expect(status.code, status.stderr).toBe(1);
+    expect(status.stderr).toBe(`✔ Installed: ${unit}\n✖ Whether it runs cannot be told here: systemctl is not on PATH.\nℹ \`gateway status\` says whether a gateway answers on its port.\n`);
 
     expect((await service("uninstall")).stderr).toBe(`ℹ systemctl is not on PATH: nothing to stop.\n✔ Removed ${unit}.\n`);
     expect(existsSync(unit)).toBe(false);
@@ -181,10 +182,21 @@ describe("gateway service on Linux, with systemctl", () => {
       ].join("\n"),
     );
     const unknown = await service("status");
-    expect(unknown.stderr).toContain("ℹ Whether it runs is unknown: systemctl --user is-active gateway.service failed: Failed to connect to bus: No medium found\n");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("✖ Whether it runs cannot be told here: systemctl --user is-active gateway.service failed: Failed to connect to bus: No medium found.\n");
+    // Issue 47 item 19: the file is ours (its marker), so uninstall removes it, and says what to run once it can.
     const uninstall = await service("uninstall");
-    expect(uninstall.code).toBe(1);
-    expect(existsSync(unit)).toBe(true);
+    expect(uninstall.code, uninstall.stderr).toBe(0);
+    expect(uninstall.stderr).toBe(
+      [
+        `✔ Removed ${unit}.`,
+        "⚠ `systemctl --user disable --now gateway.service` failed: Failed to connect to bus: No medium found. The file is removed all the same: it is the one gateway service install wrote.",
+        "ℹ In case the service still runs, once systemctl reaches your session's service manager (a login session; on a headless box, `loginctl enable-linger $USER`), run: systemctl --user disable --now gateway.service && systemctl --user daemon-reload",
+        "",
+      ].join("\n"),
+    );
+    expect(existsSync(unit)).toBe(false);
+    expect((await service("install")).code).toBe(1);
     standIn(bin, "systemctl", '"--user is-active gateway.service") echo inactive; exit 3 ;;');
     const stopped = await service("status");
     expect(stopped.code).toBe(1);

@@ -278,7 +278,7 @@ describe("/health", () => {
     await startWith({ upstream: "echo", upstreams: { local: { url: `${local.url}/some/path`, key: "none", formats: ["chat"] }, gpu: { kind: "vllm", url: vllm.url } } });
     const health = JSON.parse((await rawRequest(gateway.url, { path: "/health" })).body);
     expect(health.upstreams).toEqual([
-      { name: "default", kind: "generic", url: "echo", formats: ["chat", "responses", "messages", "gemini"] },
+      { name: "default", kind: "echo", url: "echo", formats: ["chat", "responses", "messages", "gemini"] },
       { name: "local", kind: "generic", url: local.url, formats: ["chat"] },
       { name: "gpu", kind: "vllm", url: vllm.url, formats: ["chat"] },
     ]);

@@ -211,7 +211,10 @@ describe("verbose header redaction", () => {
 describe("request log figures", () => {
   it("names the tool behind a user agent without its version", () => {
     expect(clientName("OpenAI/JS 6.49.0")).toBe("OpenAI/JS");
-    expect(clientName("claude-cli/1.0.83 (external, cli)")).toBe("claude-cli");
+    // Issue 47 item 20: Claude Code is one client, whichever of its two products a request came under; so is Codex.
+    expect(clientName("claude-cli/1.0.83 (external, cli)")).toBe("claude-code");
+    expect(clientName("claude-code/2.1.197")).toBe("claude-code");
+    expect(clientName("codex_exec/0.156.1 (Ubuntu 24.4.0; x86_64)")).toBe("codex");
     expect(clientName("curl/8.5.0")).toBe("curl");
     expect(clientName("python-httpx/0.27.0")).toBe("python-httpx");
     expect(clientName("Mozilla/5.0 (X11; Linux x86_64)")).toBe("Mozilla");

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { request, type IncomingHttpHeaders } from "node:http";
 import type { Family } from "../formats/index.js";
-import { statusError } from "../upstream/error-message.js";
+import { gatewayError, statusError } from "../upstream/error-message.js";
 import { VERSION } from "../version.js";
 import type { GatewayConfig } from "../config/index.js";
 import type { KeySourceFor } from "../upstream/upstream-set.js";
@@ -52,6 +52,8 @@ function sender(url: string, localKey: string): LocalGateway["send"] {
     });
     if (reply.statusCode < 400) return reply;
     const text = await bodyText(reply.body).catch(() => "");
+    const made = reply.headers["x-gateway-error"];
+    if (typeof made === "string") throw gatewayError(made, reply.statusCode, text);
     throw statusError(String(reply.headers["x-gateway-upstream"] ?? "default"), reply.statusCode, text);
   };
 }

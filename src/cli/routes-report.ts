@@ -49,8 +49,8 @@ export function explanationText(explanation: RouteExplanation<Routable>): string
     route.rule !== undefined
       ? `by rule ${route.rule}`
       : explanation.byModels === "listed"
-        ? `no rule holds: its models list it (SPEC 10)`
-        : "no rule holds: the default upstream (SPEC 10)";
+        ? "no rule holds: its models list it"
+        : "no rule holds: the default upstream";
   lines.push("", `Sent to: ${first!.name}, ${model}, ${why}`);
   if (fallback.length > 0) lines.push(`Then, if it fails: ${fallback.map((upstream) => upstream.name).join(", ")}`);
   return lines;

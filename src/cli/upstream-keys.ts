@@ -1,5 +1,6 @@
 import { ECHO_UPSTREAM, keySpecName, keySpecs, readEnvSecrets, type KeySpec, type UpstreamConfig } from "../config/index.js";
 import { closest } from "../config/closest.js";
+import { isLoopbackHost } from "../config/loopback.js";
 import { KEY_LABEL } from "../config/schemas/upstream-entry.js";
 import { NoUpstreamKeyError, UsageError } from "../errors/index.js";
 import { keychainKeySource } from "../keychain/index.js";
@@ -9,6 +10,7 @@ import type { KeyState as GatewayKeyState, UpstreamKeyState } from "../upstream/
 import type { KeySourceFor } from "../upstream/upstream-set.js";
 import type { CommandContext } from "./context.js";
 import { rememberSecret } from "./secrets.js";
+import { log } from "./terminal.js";
 
 /**
  * The keychain account of an upstream's key: its origin (two upstreams with one origin share their entry); a labelled
@@ -94,10 +96,13 @@ export const sourcesOf = (ctx: CommandContext, upstream: UpstreamConfig): KeySou
 /**
  * The key sources of a gateway about to start, with every keychain key read once (and remembered for redaction).
  * Fails fast, with what to do, only when the default upstream has no key at all (SPEC 10, Details): another upstream
- * without one answers 503 (or falls back) until the user stores it.
+ * without one answers 503 (or falls back) until the user stores it. A default upstream on this machine (a loopback
+ * address: `gateway start --upstream http://127.0.0.1:11434`) whose keychain key is not there is sent none instead,
+ * as local servers mostly want none; this is said, with the login that gives it one (docs/configuration.md).
  */
 export async function startupKeySources(ctx: CommandContext): Promise<KeySourceFor> {
   const initial = new Map<string, string>();
+  const keyless = new Set<string>();
   for (const upstream of ctx.config.upstreams) {
     const specs = specsOf(upstream);
     const sources = sourcesOf(ctx, upstream);
@@ -119,6 +124,11 @@ export async function startupKeySources(ctx: CommandContext): Promise<KeySourceF
       found ||= key !== undefined;
     }
     if (found || !isDefault || specs.length === 0) continue;
+    if (specs.length === 1 && sources[0]!.kind === "keychain" && isLoopbackHost(new URL(upstream.url).hostname)) {
+      keyless.add(upstream.name);
+      log.info(`No key is stored for ${keychainAccount(upstream)}, a server on this machine: requests go to it without one. If it needs one, run \`${loginCommand(ctx, upstream)}\` and start the gateway again.`);
+      continue;
+    }
     if (failure !== undefined) throw failure;
     if (specs.length > 1) throw new KeyRing(sources).missing(upstream.name);
     if (sources[0]!.kind === "env") throw sources[0]!.missing(upstream.name);
@@ -126,7 +136,8 @@ export async function startupKeySources(ctx: CommandContext): Promise<KeySourceF
       hint: `Run \`${loginCommand(ctx, upstream)}\` to store one in the OS keychain, or set GATEWAY_API_KEY.`,
     });
   }
-  return keySources(ctx, initial);
+  const sourceFor = keySources(ctx, initial);
+  return keyless.size === 0 ? sourceFor : (upstream) => (keyless.has(upstream.name) ? noKeySource : sourceFor(upstream));
 }
 
 const notNeeded = (upstream: UpstreamConfig): KeyState => ({

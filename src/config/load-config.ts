@@ -16,6 +16,8 @@ export interface LoadConfigOptions {
   flags?: ConfigFlags;
   /** @default process.env */
   env?: NodeJS.ProcessEnv;
+  /** Leave config.json unread, as if it did not exist (commands that go on past a broken file). */
+  withoutFile?: boolean;
 }
 
 /**
@@ -30,7 +32,7 @@ export function loadConfig(options: LoadConfigOptions = {}): GatewayConfig {
   const configDir = resolveConfigDir(env);
   checkPrivateDir(configDir);
   const configFile = join(configDir, CONFIG_FILE_NAME);
-  const file = readConfigFile(configFile);
+  const file = options.withoutFile ? {} : readConfigFile(configFile);
   const names = Object.keys(file.upstreams ?? {});
   const layers = [file, envFields(env, names), flagFields(options.flags ?? {}, names)];
   const { upstreams: _, ...merged } = layers.reduce<FileFields>((acc, layer) => ({ ...acc, ...layer }), {});

@@ -1,5 +1,6 @@
 import { ConfigError, UnsafeFileError } from "../errors/index.js";
 import { readRegularFile } from "../files/private-files.js";
+import { describeJsonSyntaxError } from "./json-syntax.js";
 import { checkUpstreamName } from "./references.js";
 import { configFile, type FileFields } from "./schemas/config-file.js";
 import { fileSource, validateValue } from "./validate-fields.js";
@@ -35,7 +36,9 @@ export function parseConfigText(text: string, file: string): FileFields {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`Invalid configuration in ${file}: not valid JSON (${(error as Error).message}).`, "file", {
+    // JSON.parse's own words ("at position 40") are the fallback for what jsonc-parser would read (a byte-order mark).
+    const where = describeJsonSyntaxError(text) ?? (error as Error).message;
+    throw new ConfigError(`Invalid configuration in ${file}: not valid JSON (${where}).`, "file", {
       hint: "Fix the JSON syntax, or delete the file to start from the defaults.",
     });
   }

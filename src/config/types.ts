@@ -209,5 +209,11 @@ export interface EnvSecrets {
 
 export const ECHO_UPSTREAM = "echo";
 
+/**
+ * The kind `status`, `/health` and the dashboard show: `echo` for the built-in echo upstream (resolved as a generic
+ * entry, but no server of any kind: showing `generic` read as a real server), else the entry's kind.
+ */
+export const shownKind = (upstream: Pick<UpstreamConfig, "url" | "kind">): string => (upstream.url === ECHO_UPSTREAM ? ECHO_UPSTREAM : upstream.kind);
+
 /** How a running gateway's record, `/health` and its errors name an upstream: `echo`, or its URL's origin. */
 export const upstreamLabel = (url: string): string => (url === ECHO_UPSTREAM ? ECHO_UPSTREAM : new URL(url).origin);

@@ -1,6 +1,6 @@
 import { safeParse, type GenericSchema } from "valibot";
 import { issueError, type Source } from "./issue-message.js";
-import { port } from "./schemas/values.js";
+import { portText } from "./schemas/values.js";
 
 export type { Source } from "./issue-message.js";
 
@@ -24,5 +24,5 @@ export function validateValue<T>(source: Source, schema: GenericSchema<unknown, 
 
 /** A port, 0 to 65535 (`--port` of the commands that talk to a running gateway). */
 export function validatePort(source: Source, value: unknown, field = "port"): number {
-  return validateValue(source, port, value, field);
+  return validateValue(source, portText, value, field);
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { isLoopbackHost, type GatewayConfig } from "../config/index.js";
+import { isLoopbackHost, shownKind, type GatewayConfig } from "../config/index.js";
 import type { Secrets } from "../secrets.js";
 import { createCaptureStore, type CaptureStore } from "../dashboard/capture-store.js";
 import { createLiveFeed, type LiveFeed } from "../dashboard/live-feed.js";
@@ -102,7 +102,7 @@ export interface GatewayContext {
 
 /** What `/health` says of the upstreams: names, kinds, origins (never a path or a key) and the formats in effect. */
 function upstreamsHealth(upstreams: UpstreamSet) {
-  return upstreams.all.map((upstream) => ({ name: upstream.name, kind: upstream.config.kind, url: upstream.label, formats: upstream.config.formats }));
+  return upstreams.all.map((upstream) => ({ name: upstream.name, kind: shownKind(upstream.config), url: upstream.label, formats: upstream.config.formats }));
 }
 
 export function createGatewayContext(options: GatewayContextOptions): GatewayContext {

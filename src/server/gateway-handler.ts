@@ -169,7 +169,8 @@ export function exchangeServer(ctx: GatewayContext) {
 function basesHint(ctx: GatewayContext): string {
   const messages = ctx.segments.messages ? `/${ctx.segments.messages}/v1/...` : "/v1/messages";
   const gemini = ctx.segments.gemini ? `/${ctx.segments.gemini}/v1beta/...` : "/v1beta/...";
-  return `Use /v1/... (OpenAI style), ${messages} (Anthropic style) or ${gemini} (Gemini style).`;
+  // A person who opens the gateway's address in a browser lands on `/`: the dashboard is what they are looking for.
+  return `Use /v1/... (OpenAI style), ${messages} (Anthropic style) or ${gemini} (Gemini style); the dashboard is at /ui/ (\`gateway ui\` opens it with the key).`;
 }
 
 export type GatewayHandler = ReturnType<typeof createGatewayHandler>;

@@ -75,18 +75,29 @@ function ownFile(platform: ServicePlatform): string | undefined {
 const unreachable = (manager: string, then: string): string =>
   then.replace("%s", `once ${manager} reaches your session's service manager (a login session; on a headless box, \`loginctl enable-linger $USER\`)`);
 
-/** Runs each call, saying so; a call that fails (and may not) stops here, with `then` (given what is left to run) as the hint. */
-function runCalls(platform: ServicePlatform, path: string, calls: readonly ManagerCall[], report: ServiceReport, then: (rest: string) => string): void {
+/** A call that failed (and may not): what it said, and it with the calls after it, as a command line to run later. */
+interface Stuck {
+  failed: string;
+  rest: string;
+}
+
+/** Runs each call, saying so, up to one that fails and may not: that one and the calls left, else undefined. */
+function callsUntilStuck(platform: ServicePlatform, path: string, calls: readonly ManagerCall[], report: ServiceReport): Stuck | undefined {
   for (const [i, call] of calls.entries()) {
     const answer = callManager(path, call);
     if (answer.code === 0 || call.mayFail) {
       report.success(`${shown(platform, call)}${answer.code === 0 ? "" : " (nothing to undo)"}`);
       continue;
     }
-    const reason = firstLine(answer);
-    const rest = calls.slice(i).map((next) => shown(platform, next)).join(" && ");
-    throw new FailedError(`\`${shown(platform, call)}\` failed: ${reason}`, { hint: unreachable(platform.manager, then(rest)) });
+    return { failed: `\`${shown(platform, call)}\` failed: ${firstLine(answer)}`, rest: calls.slice(i).map((next) => shown(platform, next)).join(" && ") };
   }
+  return undefined;
+}
+
+/** Runs each call, saying so; a call that fails (and may not) stops here, with `then` (given what is left to run) as the hint. */
+function runCalls(platform: ServicePlatform, path: string, calls: readonly ManagerCall[], report: ServiceReport, then: (rest: string) => string): void {
+  const stuck = callsUntilStuck(platform, path, calls, report);
+  if (stuck) throw new FailedError(stuck.failed, { hint: unreachable(platform.manager, then(stuck.rest)) });
 }
 
 /** Writes the service file (when it differs) and has the manager enable and start it. */
@@ -126,7 +137,11 @@ function warnOpenEnvFile(spec: ServiceSpec, report: ServiceReport): void {
   }
 }
 
-/** Stops and disables the service and removes its file; with nothing installed it says so. */
+/**
+ * Stops and disables the service and removes its file; with nothing installed it says so. The file is ours (its
+ * marker says so), so it goes even when the manager cannot be reached to stop the service first (no user session
+ * bus): a manager that cannot be reached runs nothing of it, and the calls to run once it can are said.
+ */
 export function uninstallService(platform: ServicePlatform, report: ServiceReport): void {
   checkOwnHome();
   if (ownFile(platform) === undefined) {
@@ -134,28 +149,31 @@ export function uninstallService(platform: ServicePlatform, report: ServiceRepor
     return;
   }
   const manager = onPath(platform.manager);
-  if (manager) runCalls(platform, manager, platform.uninstallCalls.before, report, () => "Nothing was removed; %s, run `gateway service uninstall` again.");
-  else report.info(`${platform.manager} is not on PATH: nothing to stop.`);
+  const stuck = manager ? callsUntilStuck(platform, manager, platform.uninstallCalls.before, report) : undefined;
+  if (!manager) report.info(`${platform.manager} is not on PATH: nothing to stop.`);
   rmSync(platform.file);
   report.success(`Removed ${platform.file}.`);
-  if (manager) runCalls(platform, manager, platform.uninstallCalls.after, report, (rest) => `The file is removed (${platform.file}); %s, run: ${rest}`);
+  if (!manager) return;
+  if (!stuck) return runCalls(platform, manager, platform.uninstallCalls.after, report, (rest) => `The file is removed (${platform.file}); %s, run: ${rest}`);
+  const rest = [stuck.rest, ...platform.uninstallCalls.after.map((call) => shown(platform, call))].join(" && ");
+  report.warn(`${stuck.failed}. The file is removed all the same: it is the one gateway service install wrote.`);
+  report.info(unreachable(platform.manager, `In case the service still runs, %s, run: ${rest}`));
 }
 
-/** Says whether the service is installed and whether it runs; fails (exit 1) when it is not installed or not running. */
+/**
+ * Says whether the service is installed and whether it runs; fails (exit 1) when it is not installed, not running,
+ * or when whether it runs cannot be told (no manager to ask): a script must not read "cannot tell" as "running".
+ */
 export function serviceStatus(platform: ServicePlatform, spec: ServiceSpec, report: ServiceReport): void {
   if (ownFile(platform) === undefined) throw new FailedError(`No gateway service is installed (nothing at ${platform.file}).`, { hint: "Install it with: gateway service install" });
   report.success(`Installed: ${platform.file}`);
   const manager = onPath(platform.manager);
-  if (!manager) {
-    report.info(`Whether it runs is unknown here: ${platform.manager} is not on PATH.`);
-    return;
-  }
+  const cannotTell = (why: string) =>
+    new FailedError(`Whether it runs cannot be told here: ${why}.`, { hint: "`gateway status` says whether a gateway answers on its port." });
+  if (!manager) throw cannotTell(`${platform.manager} is not on PATH`);
   const answer = callManager(manager, platform.statusCall);
   const state = platform.state(answer);
-  if (state === undefined) {
-    report.info(`Whether it runs is unknown: ${shown(platform, platform.statusCall)} failed: ${firstLine(answer)}`);
-    return;
-  }
+  if (state === undefined) throw cannotTell(`${shown(platform, platform.statusCall)} failed: ${firstLine(answer)}`);
   const said = `${shown(platform, platform.statusCall)}: ${state}`;
   if (state !== platform.running) throw new FailedError(`It is not running (${said}).`, { hint: `Its output says why: ${platform.output(spec)}` });
   report.success(`Running (${said}).`);

@@ -92,13 +92,14 @@ function group(name: string, priced: readonly Priced[]): GroupStats {
   };
 }
 
-function groupBy(priced: readonly Priced[], keyOf: (r: RequestRecord) => string): GroupStats[] {
+function groupBy(priced: readonly Priced[], keyOf: (r: RequestRecord) => string | readonly string[]): GroupStats[] {
   const groups = new Map<string, Priced[]>();
   for (const entry of priced) {
-    const key = keyOf(entry.record);
-    const list = groups.get(key);
-    if (list) list.push(entry);
-    else groups.set(key, [entry]);
+    for (const key of [keyOf(entry.record)].flat()) {
+      const list = groups.get(key);
+      if (list) list.push(entry);
+      else groups.set(key, [entry]);
+    }
   }
   return [...groups].map(([name, list]) => group(name, list)).sort((a, b) => b.requests - a.requests || a.name.localeCompare(b.name));
 }
@@ -115,7 +116,9 @@ export function summarize(records: readonly RequestRecord[], pricer: Pricer = NO
     total: group("all", priced),
     models: groupBy(priced, (r) => r.model ?? "-"),
     clients: groupBy(priced, (r) => clientName(r.userAgent)),
-    upstreams: groupBy(priced, (r) => r.upstream ?? "-"),
+    // A merged model list is recorded as answered by `default,local` (names never hold a comma): it is one request
+    // to each upstream it asked, so it counts in each one's row, never as an upstream of that name.
+    upstreams: groupBy(priced, (r) => r.upstream?.split(",") ?? "-"),
     rules: records.some((r) => r.rule !== undefined) ? groupBy(priced, (r) => r.rule ?? "-") : [],
   };
 }

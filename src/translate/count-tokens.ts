@@ -115,7 +115,7 @@ function* piecesOf(text: string): Generator<string> {
  * the characters divided by 4. The tokenizer (about 120 ms and 50 MB) is loaded on the first call only.
  */
 export async function countHubTokens(request: HubRequest): Promise<number> {
-  const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
+  const { countTokens } = await import("./o200k-tokenizer.js");
   const found = tally(request);
   let tokens = 0;
   for (const text of found.texts) for (const piece of piecesOf(text)) tokens += countTokens(piece, AS_TEXT);

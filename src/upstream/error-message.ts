@@ -1,4 +1,4 @@
-import { UpstreamStatusError } from "../errors/index.js";
+import { FailedError, UpstreamStatusError } from "../errors/index.js";
 import { parseJsonObject } from "../parse-json.js";
 import { refusesKey } from "./key-refusal.js";
 
@@ -29,4 +29,15 @@ export function statusError(upstream: string, status: number, bodyText: string):
   // A refusal in a status that does not say so (LiteLLM's 400 "No connected db.") is named for what it is.
   const what = keyRefused && status !== 401 && status !== 403 ? `${who} refused the key: it answered ${status}` : `${who} answered ${status}`;
   return new UpstreamStatusError(upstream, status, `${what}${message ? `: ${message}` : ""}`, { hint: hintFor(status, keyRefused), upstreamMessage: message });
+}
+
+/**
+ * An error the gateway made itself (its reply carries `x-gateway-error`), as the terminal client reports it: the
+ * gateway's own words, never an upstream's. A spent budget says it is the gateway's budget (its message names which
+ * one, the spend and the reset); the hint is the status's only for what the message does not already say.
+ */
+export function gatewayError(code: string, status: number, bodyText: string): FailedError {
+  const message = upstreamErrorMessage(bodyText) ?? bodyText.trim().slice(0, 300);
+  if (code === "budget_exceeded") return new FailedError(`The gateway's own budget stopped the request (${status}), not the upstream: ${message}`);
+  return new FailedError(`The gateway answered ${status}${message ? `: ${message}` : ""}`, { hint: status === 401 ? "The local key was refused: run `gateway status` and `gateway doctor`." : hintFor(status, false) });
 }

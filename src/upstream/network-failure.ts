@@ -1,5 +1,9 @@
 import { UpstreamTimeoutError, UpstreamUnreachableError, type UpstreamError } from "../errors/index.js";
+import { isLoopbackHost } from "../config/loopback.js";
 import { errorCode, isTimeout, isUnreadableReply } from "./retry-policy.js";
+
+/** Whether `label` (an upstream's origin) is on this machine. */
+const isLoopbackLabel = (label: string): boolean => URL.canParse(label) && isLoopbackHost(new URL(label).hostname);
 
 /** What went wrong, in words, for the codes a network failure comes with; never a library's error code. */
 function describeFailure(code: string | undefined, label: string): { what: string; next: string } {
@@ -8,7 +12,10 @@ function describeFailure(code: string | undefined, label: string): { what: strin
     case "EAI_AGAIN":
       return { what: `The upstream's host name (${label}) could not be found`, next: "Check the upstream URL for typos, and your network or VPN." };
     case "ECONNREFUSED":
-      return { what: `The upstream ${label} refused the connection`, next: "Check that the upstream URL and port are right and that it is running." };
+      // On this machine, nothing listens there; a remote provider does not stop "running", so the way there is wrong.
+      return isLoopbackLabel(label)
+        ? { what: `The upstream ${label} refused the connection`, next: "Start the server on this machine, or fix the port in the upstream URL." }
+        : { what: `The upstream ${label} refused the connection`, next: "Check the upstream URL and port, and any proxy on the way (HTTPS_PROXY, NO_PROXY)." };
     case "ECONNRESET":
     case "EPIPE":
     case "UND_ERR_SOCKET":

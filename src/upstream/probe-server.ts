@@ -25,8 +25,8 @@ export interface Recognised {
   detail: string;
 }
 
-/** The model list's answer: how many entries, or the status and message of a refusal. */
-export type ModelListAnswer = { ok: true; count: number; family: FamilyName; models: readonly ListedModel[] } | { ok: false; status: number; message: string | undefined; family: FamilyName; refused: boolean };
+/** The model list's answer: the models it lists (with the windows it gives), or the status and message of a refusal. */
+export type ModelListAnswer = { ok: true; family: FamilyName; models: readonly ListedModel[] } | { ok: false; status: number; message: string | undefined; family: FamilyName; refused: boolean };
 
 /** Whether a format's endpoint exists: `undefined` when the server refused to say (401/403 before routing). */
 export interface FormatAnswer {
@@ -50,7 +50,25 @@ function probeUpstream(config: UpstreamConfig, key: string | undefined): Upstrea
 async function request(upstream: Upstream, family: Family, method: string, path: string, body?: string) {
   const headers: Record<string, string> = body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" };
   const reply = await upstream.send({ family, method, path, headers, version: "2023-06-01", body, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-  return { status: reply.status, text: await reply.body.text().catch(() => "") };
+  const text = await reply.body.text().catch(() => "");
+  return { status: reply.status, text, html: isHtmlPage(reply.headers["content-type"], text) };
+}
+
+/**
+ * Whether a reply is a web page rather than an API's answer: `text/html`, or a body that opens as an HTML document
+ * (a web server's catch-all page, a router's login page). An API answers JSON, even to `{}` it refuses; a page that
+ * answers every path would otherwise look like every format and a model list.
+ */
+export function isHtmlPage(contentType: string | string[] | undefined, text: string): boolean {
+  const type = Array.isArray(contentType) ? contentType[0] : contentType;
+  return /^\s*text\/html\b/i.test(type ?? "") || /^\s*<(!doctype\s+html|html)\b/i.test(text);
+}
+
+/** The refusal of a server that answered the probe with web pages: nothing is written and no key is asked. */
+export class HtmlServerError extends Error {
+  constructor(readonly url: string) {
+    super(`${url} answers with HTML pages, not an API's JSON`);
+  }
 }
 
 /**
@@ -63,6 +81,7 @@ export async function recogniseServer(config: UpstreamConfig): Promise<Recognise
   try {
     const replies = await Promise.allSettled(RECOGNISABLE.map((kind) => request(upstream, chatFamily, "GET", kind.probe.recognise!.path)));
     if (replies.every((reply) => reply.status === "rejected")) throw (replies[0] as PromiseRejectedResult).reason;
+    if (replies.every((reply) => reply.status === "fulfilled" && reply.value.html)) throw new HtmlServerError(config.url);
     for (const [i, kind] of RECOGNISABLE.entries()) {
       const reply = replies[i]!;
       if (reply.status === "rejected" || reply.value.status < 200 || reply.value.status >= 300) continue;
@@ -104,13 +123,14 @@ export function routeAnswers(status: number, text: string): boolean | undefined 
 export async function probeFormats(config: UpstreamConfig, key: string | undefined, formats: readonly Format[]): Promise<FormatAnswer[]> {
   const upstream = probeUpstream({ ...config, formats: [...formats] }, key);
   try {
-    return await Promise.all(
+    const replies = await Promise.all(
       formats.map(async (format) => {
         const { family, generatePath } = formatNamed(format);
-        const reply = await request(upstream, family, "POST", generatePath(PROBE_MODEL, false), "{}");
-        return { format, answers: routeAnswers(reply.status, reply.text), status: reply.status };
+        return { format, reply: await request(upstream, family, "POST", generatePath(PROBE_MODEL, false), "{}") };
       }),
     );
+    if (replies.every(({ reply }) => reply.html)) throw new HtmlServerError(config.url);
+    return replies.map(({ format, reply }) => ({ format, answers: !reply.html && routeAnswers(reply.status, reply.text), status: reply.status }));
   } finally {
     await upstream.close();
   }
@@ -131,11 +151,11 @@ export async function probeModelList(config: UpstreamConfig, key: string | undef
     const list = parseJsonObject(reply.text);
     if (reply.status >= 200 && reply.status < 300 && list) {
       const { contextField } = kindNamed(config.kind).modelList;
-      const entries = family.models.entries(list);
-      const models = entries.map((entry) => ({ id: family.models.row(entry).id, contextWindow: contextField === undefined ? undefined : contextWindowOf(entry, contextField) }));
-      return { ok: true, count: entries.length, family: familyName, models };
+      const models = family.models.entries(list).map((entry) => ({ id: family.models.row(entry).id, contextWindow: contextField === undefined ? undefined : contextWindowOf(entry, contextField) }));
+      return { ok: true, family: familyName, models };
     }
-    return { ok: false, status: reply.status, message: upstreamErrorMessage(reply.text), family: familyName, refused: refusesKey(reply.status, reply.text) };
+    const message = reply.html ? "an HTML page, not a model list" : upstreamErrorMessage(reply.text);
+    return { ok: false, status: reply.status, message, family: familyName, refused: refusesKey(reply.status, reply.text) };
   } finally {
     await upstream.close();
   }

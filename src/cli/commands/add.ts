@@ -1,15 +1,16 @@
 import type { Command } from "commander";
 import { FLAG_SOURCE, type UpstreamConfig } from "../../config/index.js";
 import { closest } from "../../config/closest.js";
+import { isLoopbackHost } from "../../config/loopback.js";
 import { readConfigForEdit, withUpstreamEntry, writeConfigText } from "../../config/edit-config-file.js";
 import { fromEntry } from "../../config/resolve-upstreams.js";
-import { UPSTREAM_NAME, upstreamKind, upstreamUrl } from "../../config/schemas/base-url.js";
+import { UPSTREAM_NAME, upstreamKind, upstreamUrl, withScheme } from "../../config/schemas/base-url.js";
 import type { UpstreamEntry } from "../../config/schemas/upstream-entry.js";
 import { validateValue } from "../../config/validate-fields.js";
 import { FailedError, UsageError } from "../../errors/index.js";
 import { FORMAT_FAMILIES, FORMAT_NAMES, type Format } from "../../formats/names.js";
 import { KIND_NAMES, KINDS, kindNamed, type Kind, type KindName } from "../../kinds/index.js";
-import { probeFormats, probeModelList, recogniseServer, type ListedModel } from "../../upstream/probe-server.js";
+import { HtmlServerError, probeFormats, probeModelList, recogniseServer, type ListedModel } from "../../upstream/probe-server.js";
 import { askKey } from "../ask-key.js";
 import { createContext, type CommandContext } from "../context.js";
 import { refreshCatalogs } from "../../team/team-catalogs.js";
@@ -21,11 +22,11 @@ import { keychainAccount, keySources } from "../upstream-keys.js";
 interface AddOptions {
   url?: string;
   models?: string[];
+  /** `--key <source>`; false with `--no-key`: a server that needs no key, written as `"key": "none"`. */
+  key?: string | false;
   probe: boolean;
   stdin?: boolean;
   force?: boolean;
-  /** False with `--no-key`: a server that needs no key (a LiteLLM without a master key), written as `"key": "none"`. */
-  key: boolean;
   /** A team's gateway (SPEC 12): `"team": true`, and its catalog read at once. */
   team?: boolean;
 }
@@ -53,7 +54,7 @@ function target(word: string, url: string | undefined): { kind: Kind | undefined
   };
   if ((KIND_NAMES as readonly string[]).includes(word)) return { kind: kindNamed(word as KindName), url: url === undefined ? undefined : checkUrl(url, "--url") };
   if (!word.includes("://")) {
-    const near = closest(word, KIND_NAMES);
+    const near = withScheme(word) ?? closest(word, KIND_NAMES);
     throw new UsageError(`"${word}" is neither a kind of server nor a URL.${near ? ` Did you mean "${near}"?` : ""}`, { hint: `The kinds: ${KIND_NAMES.join(", ")}. Or give the server's URL.` });
   }
   if (url !== undefined) throw new UsageError("Give the URL once: as the first argument or with --url.", { hint: "gateway add ollama --url http://127.0.0.1:11500" });
@@ -64,20 +65,28 @@ function target(word: string, url: string | undefined): { kind: Kind | undefined
 const resolved = (ctx: CommandContext, name: string, entry: UpstreamEntry): UpstreamConfig =>
   fromEntry(name, entry, { upstream: undefined, messagesSegment: ctx.config.messagesSegment, geminiSegment: ctx.config.geminiSegment, retries: ctx.config.retries, timeouts: ctx.config.timeouts, anthropicVersion: ctx.config.anthropicVersion });
 
-/** "Nothing answers" as a failure that says what to do, for a server that is not there. */
-function unreachable(url: string, error: unknown): FailedError {
+/** Why the probe could not go on, as a failure that says what to do: a server that is not there, or not an API. */
+function probeFailure(url: string, error: unknown): FailedError {
+  if (error instanceof HtmlServerError) {
+    return new FailedError(`${error.message}: it is a web page, not an API. Nothing was written.`, { hint: "Check the URL: the API's base address (without /v1), as its documentation gives it for OpenAI-compatible clients." });
+  }
   return new FailedError(`Nothing answers at ${url} (${(error as Error).message}).`, { hint: "Start the server and run this again, or add it as it is with --no-probe." });
 }
 
+/** What the probe found: the formats to write (undefined: the kind's own, not probed) and the models it lists (undefined: it would not say). */
+interface Probed {
+  formats: Format[] | undefined;
+  models: string[] | undefined;
+}
+
 /**
- * Which formats answer (for kinds a probe may post to) and how many models the server lists, printed as found.
- * Returns the formats to write (undefined: the kind's own, not probed). A refused key or a server with no format
- * fails, and nothing is written.
+ * Which formats answer (for kinds a probe may post to) and which models the server lists, printed as found. A refused
+ * key, a server with no format or one that answers with web pages fails, and nothing is written.
  */
-async function probe(ctx: CommandContext, upstream: UpstreamConfig, kind: Kind, key: string | undefined): Promise<Format[] | undefined> {
+async function probe(ctx: CommandContext, upstream: UpstreamConfig, kind: Kind, key: string | undefined): Promise<Probed> {
   let formats: Format[] | undefined;
   if (kind.probe.mayGenerate) {
-    const answers = await probeFormats(upstream, key, FORMAT_NAMES).catch((error: unknown) => Promise.reject(unreachable(upstream.url, error)));
+    const answers = await probeFormats(upstream, key, FORMAT_NAMES).catch((error: unknown) => Promise.reject(probeFailure(upstream.url, error)));
     const guarded = answers.find((answer) => answer.answers === undefined);
     if (guarded && key === undefined) {
       throw new FailedError(`${upstream.url} wants a key (it answered ${guarded.status}).`, {
@@ -97,12 +106,44 @@ async function probe(ctx: CommandContext, upstream: UpstreamConfig, kind: Kind, 
   } else log.info(`Formats: ${upstream.formats.join(", ")} (${kind.title}'s; a probe never posts to a server that bills by token).`);
   const served = formats ?? [...upstream.formats];
   const family = served.some((format) => FORMAT_FAMILIES[format] === kind.modelList.family) ? kind.modelList.family : FORMAT_FAMILIES[served[0]!];
-  const list = await probeModelList({ ...upstream, formats: served }, key, family).catch((error: unknown) => Promise.reject(unreachable(upstream.url, error)));
+  const list = await probeModelList({ ...upstream, formats: served }, key, family).catch((error: unknown) => Promise.reject(probeFailure(upstream.url, error)));
   if (list.ok) log.success(listedModels(list.models));
   else if (list.refused) {
     throw new FailedError(`${upstream.url} refused ${key === undefined ? "a request without a key" : "this key"} (${list.status}${list.message ? `: ${list.message}` : ""}). Nothing was written.`, { hint: "Check the key and the URL, then run gateway add again." });
   } else log.warn(redact(`Its model list answered ${list.status}${list.message ? `: ${list.message}` : ""}.`));
-  return formats;
+  return { formats, models: list.ok ? list.models.map((model) => model.id) : undefined };
+}
+
+/**
+ * At most this many listed models are written as a second upstream's `models`; a longer list (a provider's hundreds)
+ * would bury the file, so the output says what to add instead (docs/configuration.md, Adding an upstream).
+ */
+const MODELS_WRITTEN = 20;
+
+/** `--key`: `none` (a server that needs none), `keychain` (asked, stored) or `env:<VAR>` (read from the environment). */
+function keyOption(value: string): string {
+  if (value === "none" || value === "keychain" || /^env:[A-Za-z_][A-Za-z0-9_]*$/.test(value)) return value;
+  throw new UsageError(`--key must be none, keychain or env:<VARIABLE> (got "${value}").`, { hint: "gateway add http://127.0.0.1:8080 --key none" });
+}
+
+/**
+ * A kind named with `--url`: said aloud when the server there does not answer as that kind does (`gateway add vllm
+ * --url <an Ollama>`). The entry is still written as asked; the probe's GETs cost nothing.
+ */
+async function checkKind(kind: Kind, url: string, ctx: CommandContext): Promise<void> {
+  const found = await recogniseServer(resolved(ctx, "probe", { url })).catch((error: unknown) => Promise.reject(probeFailure(url, error)));
+  if (found?.kind === kind) return;
+  const what = found ? `it answers as ${found.kind.title}` : `nothing answers at ${kind.probe.recognise!.path} as ${kind.title} does`;
+  log.warn(`${url} does not look like ${kind.title}: ${what}. Adding it as ${kind.name}, as asked (\`gateway add ${url}\` adds it as what it is).`);
+}
+
+/** Which requests reach the new upstream, said only as far as it is true: by default, by its models, or none yet. */
+function reachLine(name: string, defaultUpstream: string, entry: UpstreamEntry, wroteFound: boolean, listed: number, file: string): string {
+  if (defaultUpstream === name) return "It is the default upstream.";
+  if (wroteFound) return `Requests for the ${listed === 1 ? "model" : `${listed} models`} it lists reach it (written as its "models"); every other model goes to the default upstream, ${defaultUpstream}.`;
+  if (entry.models?.length) return `Requests for ${entry.models.join(", ")} reach it; every other model goes to the default upstream, ${defaultUpstream}.`;
+  const why = listed > MODELS_WRITTEN ? `It lists ${listed} models, too many to write them all. ` : "";
+  return `${why}No request reaches it yet (the default upstream is ${defaultUpstream}): add the model ids or patterns it serves to its "models" in ${file}, e.g. "models": ["qwen/*"], or run gateway add again with --force --models <pattern...>.`;
 }
 
 /** How many models a probe found, and the first few by id with the context window the server gave each. */
@@ -122,7 +163,8 @@ export function registerAdd(program: Command): void {
     .argument("<kind|url>", `a kind (${KIND_NAMES.join(", ")}) or a server's base URL, whose kind the probe recognises`)
     .argument("[name]", "the entry's name (default: the kind's)")
     .option("--url <url>", "the server's base URL, when it is not the kind's usual address")
-    .option("--models <pattern...>", "model ids (or patterns with *) routed to it")
+    .option("--models <pattern...>", "model ids (or patterns with *) routed to it (default for a second upstream: the models it lists)")
+    .option("--key <source>", "none (the server needs no key), keychain (asked and stored) or env:<VARIABLE> (default: the kind's)", keyOption)
     .option("--no-probe", "write the entry without asking the server anything")
     .option("--stdin", "read the key from standard input instead of asking")
     .option("--no-key", "the server needs no key (a LiteLLM without a master key): none is asked for or sent")
@@ -139,11 +181,11 @@ export function registerAdd(program: Command): void {
       const url = given.url ?? kind?.defaults.url;
       if (url === undefined) throw new UsageError(`A ${kind!.name} upstream has no usual address.`, { hint: `Give it: gateway add ${kind!.name} --url http://localhost:4000` });
       if (!kind && options.probe) {
-        const found = await recogniseServer(resolved(ctx, "probe", { url })).catch((error: unknown) => Promise.reject(unreachable(url, error)));
+        const found = await recogniseServer(resolved(ctx, "probe", { url })).catch((error: unknown) => Promise.reject(probeFailure(url, error)));
         kind = found?.kind ?? KINDS.generic;
         if (found) log.success(`Found ${found.kind.title} at ${url}${found.detail ? ` (${found.detail})` : ""}.`);
         else log.info(`${url} is not a server the gateway recognises (Ollama, llama.cpp, vLLM, LM Studio, LiteLLM): adding it as generic.`);
-      }
+      } else if (kind?.probe.recognise && given.url !== undefined && options.probe) await checkKind(kind, url, ctx);
       kind ??= KINDS.generic;
       const name = givenName ?? kind.name;
       if (!UPSTREAM_NAME.test(name) || name === "default" || name === "echo") throw new UsageError(`"${name}" cannot name an upstream: 1-32 characters of a-z, 0-9 and "-", not "default" or "echo".`);
@@ -152,29 +194,48 @@ export function registerAdd(program: Command): void {
         throw new FailedError(`An upstream called "${name}" is already in ${ctx.config.configFile}.`, { hint: `Give this one another name (gateway add ${word} ${name}-2), or replace it with --force.` });
       }
       // The URL is written when it is not the kind's usual address (which the entry then needs no word for).
-      // `--no-key` says a server that would be asked for one needs none (issue 49, finding 11: a LiteLLM started
-      // without a master key); for a kind that needs none already, nothing needs saying.
-      const keyless = !options.key && kind.defaults.key === "keychain";
-      const entry: UpstreamEntry = { kind: kind.name, ...(url !== kind.defaults.url ? { url } : {}), ...(options.models?.length ? { models: options.models } : {}), ...(keyless ? { key: "none" } : {}), ...(options.team ? { team: true } : {}) };
+      // `--no-key` (or `--key none`) says a server that would be asked for a key needs none (issue 49, finding 11: a
+      // LiteLLM started without a master key); for a kind that needs none already, nothing needs saying.
+      const keySource = options.key === false ? "none" : options.key;
+      const entry: UpstreamEntry = {
+        kind: kind.name,
+        ...(url !== kind.defaults.url ? { url } : {}),
+        ...(options.models?.length ? { models: options.models } : {}),
+        ...(keySource !== undefined && keySource !== kind.defaults.key ? { key: keySource } : {}),
+        ...(options.team ? { team: true } : {}),
+      };
       const upstream = resolved(ctx, name, entry);
       let key: string | undefined;
+      if (upstream.key.kind === "env") {
+        key = ctx.env[upstream.key.variable]?.trim() || undefined;
+        if (!key) throw new UsageError(`${upstream.key.variable} is not set.`, { hint: `Set it in this shell, then run gateway add again.` });
+        rememberSecret(key);
+      }
       if (upstream.key.kind === "keychain") {
         // Reach the keychain before asking: a key typed in for nothing is a bad first experience.
         await ctx.store.get(keychainAccount(upstream));
+        if (isLoopbackHost(new URL(url).hostname)) log.info(`A server on this machine may need no key: then add it with --no-key (gateway add ${word} --no-key).`);
         key = await askKey(options.stdin === true, `Key for ${name} (${keychainAccount(upstream)}), input hidden:`);
         rememberSecret(key);
-        if (!key) throw new UsageError("No key was given.", { hint: "Type or pipe the key; for a server that needs none, add it with --no-key." });
+        if (!key) throw new UsageError("No key was given.", { hint: `Type or pipe the key; for a server that needs none, add it with --no-key (gateway add ${word} --no-key).` });
       }
-      const formats = options.probe ? await probe(ctx, upstream, kind, key) : undefined;
-      if (formats) entry.formats = formats;
-      if (key !== undefined) await ctx.store.set(keychainAccount(upstream), key);
+      const probed = options.probe ? await probe(ctx, upstream, kind, key) : { formats: undefined, models: undefined };
+      if (probed.formats) entry.formats = probed.formats;
+      if (key !== undefined && upstream.key.kind === "keychain") await ctx.store.set(keychainAccount(upstream), key);
       writeConfigText(ctx.config.configFile, withUpstreamEntry(text, name, entry as Record<string, unknown>));
+      const { defaultUpstream } = createContext().config;
+      // A second upstream is reached by its models: the ones the probe found are written, unless the user named them.
+      const found = probed.models ?? [];
+      const writeFound = defaultUpstream !== name && !options.models?.length && found.length > 0 && found.length <= MODELS_WRITTEN;
+      if (writeFound) {
+        entry.models = found;
+        writeConfigText(ctx.config.configFile, withUpstreamEntry(text, name, entry as Record<string, unknown>));
+      }
       log.success(`Added upstream "${name}" (${kind.title}, ${url}) to ${ctx.config.configFile}:`);
       log.log(`  "${name}": ${JSON.stringify(entry)}`);
-      if (key !== undefined) log.log(`  Its key is in the OS keychain (service "gateway", account ${keychainAccount(upstream)}).`);
+      if (key !== undefined && upstream.key.kind === "keychain") log.log(`  Its key is in the OS keychain (service "gateway", account ${keychainAccount(upstream)}).`);
       if (options.team) await readNewCatalog(name);
-      const now = createContext().config;
-      log.log(now.defaultUpstream === name ? "  It is the default upstream." : `  Requests reach it for the models of its "models" list; the default upstream is ${now.defaultUpstream}.`);
+      log.log(`  ${reachLine(name, defaultUpstream, entry, writeFound, found.length, ctx.config.configFile)}`);
       log.info("A running gateway reads its config when it starts: gateway stop && gateway start --detach");
     });
 }

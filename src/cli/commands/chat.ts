@@ -1,15 +1,14 @@
-import { statSync } from "node:fs";
-import { join } from "node:path";
 import { createInterface, type Interface } from "node:readline/promises";
 import { Option, type Command } from "commander";
 import { openLocalGateway, runningGateway, type LocalGateway } from "../../chat/local-gateway.js";
-import { CONFIG_FILE_NAME, readEnvSecrets, upstreamLabel } from "../../config/index.js";
+import { readEnvSecrets, upstreamLabel } from "../../config/index.js";
 import { readReply, streamReply } from "../../chat/read-reply.js";
 import { UsageError } from "../../errors/index.js";
 import { FAMILY_NAMES, familyNamed } from "../../formats/families.js";
 import type { Family, FamilyName, Turn } from "../../formats/index.js";
 import { peekLocalKey } from "../../local-key/local-key.js";
 import { liveGateways } from "../../running/find-gateway.js";
+import { configChangedSince } from "../../running/stale-config.js";
 import { createContext, type CommandContext } from "../context.js";
 import { startupKeySources } from "../upstream-keys.js";
 import { redact, secrets } from "../secrets.js";
@@ -57,27 +56,27 @@ async function ask(session: Session, turns: readonly Turn[], signal: AbortSignal
   return text;
 }
 
-/** Whether config.json changed after `startedAt` (ISO 8601): a gateway started before reads other routes. */
-function configChangedSince(configDir: string, startedAt: string): boolean {
-  try {
-    return statSync(join(configDir, CONFIG_FILE_NAME)).mtimeMs > Date.parse(startedAt);
-  } catch {
-    return false;
-  }
-}
-
 /**
  * A running gateway of this configuration (its record names this config directory and this default upstream, as one
  * started with another `--upstream` does not; it takes this user's local key; it started after config.json last
  * changed): the same routes and aliases, with its keys already loaded and its server already warm, so a one-off
- * prompt goes there rather than starting its own.
+ * prompt goes there rather than starting its own. When one runs but reads another config, why it is passed over is
+ * said in one line: the request then reaches none of its log, `stats` or dashboard.
  */
 async function runningGatewayOf(ctx: CommandContext): Promise<LocalGateway | undefined> {
   const localKey = peekLocalKey(ctx.config.configDir, readEnvSecrets(ctx.env).localKey);
   if (!localKey) return undefined;
   const live = (await liveGateways(ctx.config, localKey)).find((gateway) => gateway.thisConfig && gateway.owner === "yours");
-  if (!live?.record || live.record.upstream !== upstreamLabel(ctx.config.upstream) || configChangedSince(ctx.config.configDir, live.record.startedAt)) return undefined;
-  return runningGateway(live.port, localKey);
+  if (!live?.record) return undefined;
+  const why =
+    live.record.upstream !== upstreamLabel(ctx.config.upstream)
+      ? `was started with another upstream (${live.record.upstream})`
+      : configChangedSince(ctx.config.configDir, live.record.startedAt)
+        ? "reads an older config.json (it changed after the gateway started)"
+        : undefined;
+  if (why === undefined) return runningGateway(live.port, localKey);
+  log.info(`The gateway on port ${live.port} ${why}, so this chat answers in its own process and is in none of its log, stats or dashboard; \`gateway stop && gateway start --detach\` makes it read the config again.`);
+  return undefined;
 }
 
 /** One line from the prompt, or undefined when the session ends (Ctrl-D, or Ctrl-C at the prompt). */

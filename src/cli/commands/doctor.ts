@@ -7,6 +7,7 @@ import { checkKey, type KeyCheck } from "../../upstream/check-key.js";
 import { createContext, portFlag, type CommandContext } from "../context.js";
 import { chooseGateway, notYours } from "../running-gateway.js";
 import { baseUrlNotices, CHECK_BASE_URL } from "../base-url-notice.js";
+import { isLoopbackHost } from "../../config/loopback.js";
 import { log } from "../terminal.js";
 import { describeKey, keyFix, keychainAccount, sourcesOf } from "../upstream-keys.js";
 
@@ -107,7 +108,11 @@ async function checkUpstream(ctx: CommandContext, upstream: UpstreamConfig, alon
     // With no key to send the upstream is still asked once: whether it answers at all is worth knowing.
     reached ??= { ok: true, label: `Upstream ${where} reachable (HTTP ${(await checkKey(upstream, undefined)).status})` };
   } catch (error) {
-    return [...keyChecks, { ok: false, label: `Upstream ${where} unreachable: ${(error as Error).message}`, fix: "Check the URL in config.json (or gateway login --upstream <url>), your network and HTTPS_PROXY." }];
+    // A proxy plays no part on this machine, and a provider is never "not started": each gets the advice that fits.
+    const fix = isLoopbackHost(new URL(upstream.url).hostname)
+      ? "Start the server on this machine, or fix the URL's port in config.json (or gateway login --upstream <url>)."
+      : "Check the URL in config.json (or gateway login --upstream <url>), your network, VPN and proxy (HTTPS_PROXY, NO_PROXY).";
+    return [...keyChecks, { ok: false, label: `Upstream ${where} unreachable: ${(error as Error).message}`, fix }];
   }
   return [...keyChecks, reached, ...checked];
 }

@@ -51,7 +51,7 @@ export function registerLogs(program: Command): void {
       "\nA status ending in ! is a reply cut short (NOTE says why); a ~ after the path marks a streamed reply.\nThe table fits the terminal: REQUEST, MODEL, NOTE, CLIENT and UPSTREAM get narrower, then TTFB, CLIENT,\nUPSTREAM, NOTE (then on a line of its own) and TOKENS go.\n\nExample:\n  gateway logs -n 50\n  gateway logs -f\n  gateway logs --json | jq .costUsd\n  gateway logs --show req_5f0c2a9e1b7d00000003",
     )
     .action(async (options: LogsOptions) => {
-      const ctx = createContext();
+      const ctx = createContext({}, { fileProblems: "warn" });
       if (options.show !== undefined) {
         const { port } = await chooseGateway(ctx, portFlag(options.port));
         return print(redact(formatCapture(await fetchCapture(port, localKeyOf(ctx), options.show))));

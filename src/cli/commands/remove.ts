@@ -33,7 +33,9 @@ async function handleKey(ctx: CommandContext, name: string, flag: boolean): Prom
       continue;
     }
     if (!(await deleteKey(flag, account))) {
-      log.info(`Its key for ${account} stays in the OS keychain (gateway remove --delete-key deletes it with the entry).`);
+      // The entry is gone, so only a URL (and its label) still names the key.
+      const [origin, label] = account.split("#");
+      log.info(`Its key for ${account} stays in the OS keychain: \`gateway logout --upstream ${origin}${label === undefined ? "" : ` --label ${label}`}\` deletes it.`);
       continue;
     }
     if (await ctx.store.delete(account)) log.success(`Deleted its key for ${account} from the OS keychain.`);

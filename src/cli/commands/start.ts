@@ -67,7 +67,13 @@ function banner(gateway: Gateway, config: GatewayConfig): string {
     "  Point your tools here: run `gateway env` for the base URLs and the local key,",
     '  or `eval "$(gateway env)"` to set OPENAI_*, ANTHROPIC_* and GEMINI_* in this shell,',
     "  or launch a tool through it: gateway run claude",
-    ...(echo ? ["", "  No real upstream is configured. Connect one with: gateway login --upstream https://<your-gateway>"] : []),
+    ...(echo
+      ? [
+          "",
+          "  No real upstream is configured. Add a local server or a provider: gateway add http://127.0.0.1:11434 (or gateway add openai),",
+          "  or connect your own gateway: gateway login --upstream https://<your-gateway>",
+        ]
+      : []),
   ].join("\n");
 }
 

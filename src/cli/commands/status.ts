@@ -1,12 +1,13 @@
 import type { Command } from "commander";
 import ms from "ms";
-import { ECHO_UPSTREAM } from "../../config/index.js";
+import { ECHO_UPSTREAM, shownKind, type UpstreamConfig } from "../../config/index.js";
 import { FailedError } from "../../errors/index.js";
 import { logFilePath } from "../../request-log/log-file.js";
 import { liveGateways, type LiveGateway } from "../../running/find-gateway.js";
 import { askKeyStates } from "../../running/probe-health.js";
 import { budgetWords } from "../../team/catalog.js";
 import { readStoredCatalogs } from "../../team/catalog-store.js";
+import { configChangedSince } from "../../running/stale-config.js";
 import { createContext, localKeyOf, portFlag, type CommandContext } from "../context.js";
 import { chooseGateway, notYours, portArg } from "../running-gateway.js";
 import { baseUrlNotices } from "../base-url-notice.js";
@@ -34,8 +35,11 @@ const mark = (key: Pick<KeyState, "ok">) => (key.ok === false ? "✖ " : "");
 const eachKey = (key: KeyState): string[] => (key.keys ?? []).map((one) => `${mark(one)}${one.name}: ${one.text}`);
 
 /** The configured upstreams, their kinds and keys: two lines for one upstream (and one per key of several), a table for several. */
-function printUpstreams(ctx: CommandContext, keys: readonly KeyState[]): void {
-  const { upstreams } = ctx.config;
+function printUpstreams(ctx: CommandContext, upstreams: readonly UpstreamConfig[], keys: readonly KeyState[]): void {
+  if (upstreams.length === 0) {
+    log.log("Upstreams: not known until config.json can be read");
+    return;
+  }
   if (upstreams.length === 1) {
     log.log(`Upstream:  ${upstreams[0]!.url}`);
     log.log(`Key:       ${mark(keys[0]!)}${keys[0]!.text}`);
@@ -45,7 +49,7 @@ function printUpstreams(ctx: CommandContext, keys: readonly KeyState[]): void {
   const rows = upstreams.flatMap((upstream, i) => [
     [
       `  ${upstream.name}${upstream.name === ctx.config.defaultUpstream ? " (default)" : ""}`,
-      upstream.kind,
+      shownKind(upstream),
       upstream.url === ECHO_UPSTREAM ? "echo" : upstream.url,
       upstream.formats.join(","),
       `${mark(keys[i]!)}${keys[i]!.text}`,
@@ -62,9 +66,9 @@ function teamJson(ctx: CommandContext, name: string) {
 }
 
 /** A line per team upstream (SPEC 12): its catalog, whether the team gateway could not be read since, its budget. */
-function teamLines(ctx: CommandContext): string[] {
+function teamLines(ctx: CommandContext, upstreams: readonly UpstreamConfig[]): string[] {
   const stored = readStoredCatalogs(ctx.config.stateDir);
-  return ctx.config.upstreams
+  return upstreams
     .filter((upstream) => upstream.team)
     .map((upstream) => {
       const catalog = stored[upstream.name];
@@ -79,13 +83,13 @@ function teamLines(ctx: CommandContext): string[] {
  * `status --json`: the running gateway (or null), and each configured upstream with its kind, the formats in effect
  * and where its key comes from (never the key).
  */
-function statusJson(ctx: CommandContext, keys: readonly KeyState[], running: Awaited<ReturnType<typeof chooseGateway>>) {
+function statusJson(ctx: CommandContext, upstreams: readonly UpstreamConfig[], keys: readonly KeyState[], running: Awaited<ReturnType<typeof chooseGateway>>) {
   const { health, port, record } = running;
   return {
     gateway: health && running.owner !== "other" ? { url: `http://127.0.0.1:${port}`, port, pid: record?.pid ?? health.pid, version: health.version } : null,
-    upstreams: ctx.config.upstreams.map((upstream, i) => ({
+    upstreams: upstreams.map((upstream, i) => ({
       name: upstream.name,
-      kind: upstream.kind,
+      kind: shownKind(upstream),
       url: upstream.url,
       formats: upstream.formats,
       default: upstream.name === ctx.config.defaultUpstream,
@@ -105,9 +109,10 @@ export function registerStatus(program: Command): void {
     .option("--json", "print it as one JSON object on stdout (still exits 1 when no gateway is running)")
     .addHelpText("after", "\nExits 1 when no gateway of yours is running.\n\nExamples:\n  gateway status\n  gateway status --json")
     .action(async (options: { port?: string; json?: boolean }) => {
-      const ctx = createContext();
+      const ctx = createContext({}, { fileProblems: "warn" });
       const flag = portFlag(options.port);
-      const { upstreams } = ctx.config;
+      // Without config.json the upstreams would be the defaults, not the user's: none is listed rather than wrong ones.
+      const upstreams = ctx.fileProblem ? [] : ctx.config.upstreams;
       const live = await liveGateways(ctx.config, localKeyOf(ctx));
       const running = await chooseGateway(ctx, flag, live);
       // A running gateway's keys are its own to tell (its keychain session, its environment); this shell's are read
@@ -119,10 +124,10 @@ export function registerStatus(program: Command): void {
           return state ? describeGatewayKey(ctx, upstream, state) : describeKey(ctx, upstream);
         }),
       );
-      if (options.json) print(JSON.stringify(statusJson(ctx, keys, running)));
+      if (options.json) print(JSON.stringify(statusJson(ctx, upstreams, keys, running)));
       else {
-        printUpstreams(ctx, keys);
-        for (const line of teamLines(ctx)) log.log(line);
+        printUpstreams(ctx, upstreams, keys);
+        for (const line of teamLines(ctx, upstreams)) log.log(line);
         for (const notice of baseUrlNotices(ctx.config)) log.info(notice);
         log.log(`Config:    ${ctx.config.configFile}`);
         log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);
@@ -139,6 +144,9 @@ export function registerStatus(program: Command): void {
         const where = upstreams.length === 1 ? "every request gets 503" : `requests routed to ${keyless.map((upstream) => upstream.name).join(", ")} get 503`;
         log.warn(`${line} But ${where}: no upstream key.`);
         log.info(keyless.map((upstream) => keyFix(ctx, upstream)).join(" "));
+      }
+      if (running.record && !ctx.fileProblem && configChangedSince(ctx.config.configDir, running.record.startedAt)) {
+        log.warn(`It reads an older config: ${ctx.config.configFile} changed after it started. \`gateway stop${portArg(flag)} && gateway start --detach${portArg(flag)}\` makes it read the file again.`);
       }
       log.log(`  Dashboard: ${url}/ui/ (\`gateway ui${portArg(flag)}\` opens it with the key)`);
       if (running.record?.capture) log.log(`  Capture:   ${running.record.capture === "off" ? "off" : `${running.record.capture} (bodies kept in memory: the dashboard, gateway logs --show)`}`);

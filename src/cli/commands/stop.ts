@@ -12,7 +12,7 @@ export function registerStop(program: Command): void {
     .option("-p, --port <n>", "the gateway on this port (default: the most recently started one)")
     .addHelpText("after", "\nExamples:\n  gateway stop\n  gateway stop -p 9000")
     .action(async (options: { port?: string }) => {
-      const ctx = createContext();
+      const ctx = createContext({}, { fileProblems: "warn" });
       const running = await chooseGateway(ctx, portFlag(options.port));
       if (running.owner === "other" && !running.record) throw await notYours(ctx, running.port);
       const pid = running.record?.pid ?? running.health?.pid;

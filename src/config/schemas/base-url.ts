@@ -12,6 +12,25 @@ export function upstreamKind(value: string): "echo" | "name" | "url" {
   return UPSTREAM_NAME.test(value) ? "name" : "url";
 }
 
+/**
+ * The URL a value written without its scheme most likely means (`127.0.0.1:11434`, `localhost:8080/v1`,
+ * `gateway.example.com`): `http://` before a loopback host, `https://` before any other; undefined for anything
+ * that has a scheme or is not a host (a word, a path).
+ */
+export function withScheme(value: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || !/^[\w.-]+(:\d+)?(\/\S*)?$/.test(value)) return undefined;
+  const host = value.split(/[:/]/)[0]!;
+  if (!host.includes(".") && !/^localhost$/i.test(host) && !/:\d+/.test(value)) return undefined;
+  const url = `${isLoopbackHost(host) ? "http" : "https"}://${value}`;
+  return URL.canParse(url) ? url : undefined;
+}
+
+/** `expected`, and the URL a value without a scheme most likely means. */
+const orWithScheme = (expected: string) => (issue: { input: unknown }) => {
+  const meant = typeof issue.input === "string" ? withScheme(issue.input) : undefined;
+  return meant ? `${expected} (did you mean "${meant}"?)` : expected;
+};
+
 const SECURE = "an https:// URL (plain http:// is only allowed for loopback hosts)";
 const BARE = "a base URL without credentials, query or fragment";
 const isSecure = (url: URL) => url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
@@ -25,8 +44,8 @@ function baseUrl(isWord: (value: string) => boolean, expected: string) {
   const url = (test: (url: URL) => boolean) => (value: string) => isWord(value) || test(new URL(value));
   return v.pipe(
     nonEmptyText,
-    v.check((value) => isWord(value) || URL.canParse(value), expected),
-    v.check(url(isSecure), SECURE),
+    v.check((value) => isWord(value) || URL.canParse(value), orWithScheme(expected)),
+    v.check(url(isSecure), orWithScheme(SECURE)),
     v.check(url(isBare), BARE),
     v.transform((value) => (isWord(value) ? value : `${new URL(value).origin}${new URL(value).pathname.replace(/\/+$/, "")}`)),
   );

@@ -7,12 +7,16 @@ import { fields } from "./shapes.js";
  * (`"port" must be <an integer from 0 to 65535>`); `issue-message.ts` adds the source, the field and the value.
  */
 
-/** An integer from `min` to `max`. A string of digits counts: environment variables and flags are strings. */
+/** A number written in quotes, which JSON reads as a string. */
+const QUOTED_NUMBER = /^\s*-?\d+(\.\d+)?\s*$/;
+
+/**
+ * An integer from `min` to `max`, as config.json writes one: a JSON number. `"port": "8484"` is refused as `"abc"`
+ * is (a quoted number is a string in JSON, and accepting one but not the other read as a bug).
+ */
 export const integer = (min: number, max: number, expected = `an integer from ${min} to ${max}`) =>
   v.pipe(
-    v.unknown(),
-    v.transform((value) => (typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : value)),
-    v.number(expected),
+    v.number((issue) => (typeof issue.input === "string" && QUOTED_NUMBER.test(issue.input) ? `${expected} (a JSON number, without quotes)` : expected)),
     v.integer(expected),
     v.minValue(min, expected),
     v.maxValue(max, expected),
@@ -23,6 +27,12 @@ const NON_EMPTY = "a non-empty string";
 export const nonEmptyText = v.pipe(v.string(NON_EMPTY), v.trim(), v.nonEmpty(NON_EMPTY));
 
 export const port = integer(0, 65535);
+/** A port as an environment variable or a flag gives it: text of digits (or a number a caller already made). */
+export const portText = v.pipe(
+  v.unknown(),
+  v.transform((value) => (typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : value)),
+  v.union([port], "an integer from 0 to 65535"),
+);
 export const retries = integer(0, 10);
 export const maxBodyBytes = integer(1024, 1024 * 1024 * 1024);
 /** Up to ten minutes: past that, `gateway stop` (15 s, then SIGKILL) would cut the drain short anyway. */

@@ -6,7 +6,7 @@ import { sendJson } from "./send-json.js";
 
 /**
  * The one place an error becomes a JSON answer, in the client's family envelope (`family.errors.body`). An error the
- * gateway made carries `x-request-id`, names the upstream it concerns (SPEC 10, Details: a routed request's answer
+ * gateway made carries `x-request-id` and `x-gateway-error` (its code, else its type), names the upstream it concerns (SPEC 10, Details: a routed request's answer
  * names the upstream, a local 502/503/504 the last one tried) and is recorded with its code; an upstream's error put
  * in the client's shape goes out with that upstream's headers, as the reply it is. A response whose headers already
  * left cannot change its status: it is cut (a stream ends through its reply transform, never here).
@@ -24,6 +24,9 @@ export function sendError(x: Exchange, family: Family, error: ApiError, requestI
     "content-type": "application/json",
     "content-length": Buffer.byteLength(body),
     "x-request-id": requestId(),
+    // Says the gateway made this answer, not the upstream it names: `gateway chat` words it so (a spent budget is
+    // the gateway's own, never "the upstream is rate limiting").
+    "x-gateway-error": error.code ?? error.type,
   }));
   sink.end(x.head.method === "HEAD" ? undefined : body);
   // What the gateway refused is what a user most wants to see in a capture: the answer it got is part of it.

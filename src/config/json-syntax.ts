@@ -1,0 +1,56 @@
+import { parse, ParseErrorCode, type ParseError } from "jsonc-parser";
+
+/** What each of jsonc-parser's syntax errors means to someone editing the file by hand. */
+const WORDING: Readonly<Record<ParseErrorCode, string>> = {
+  [ParseErrorCode.InvalidSymbol]: "an unexpected character (strings and names need double quotes; true, false and null are lower case)",
+  [ParseErrorCode.InvalidNumberFormat]: "a number JSON does not allow",
+  [ParseErrorCode.PropertyNameExpected]: "a field name in double quotes expected",
+  [ParseErrorCode.ValueExpected]: "a value expected",
+  [ParseErrorCode.ColonExpected]: "a colon expected after the field name",
+  [ParseErrorCode.CommaExpected]: "a comma expected between entries",
+  [ParseErrorCode.CloseBraceExpected]: "a closing } expected",
+  [ParseErrorCode.CloseBracketExpected]: "a closing ] expected",
+  [ParseErrorCode.EndOfFileExpected]: "more text after the end of the JSON object",
+  [ParseErrorCode.InvalidCommentToken]: "a comment (JSON has none)",
+  [ParseErrorCode.UnexpectedEndOfComment]: "a comment (JSON has none)",
+  [ParseErrorCode.UnexpectedEndOfString]: "a string without its closing double quote",
+  [ParseErrorCode.UnexpectedEndOfNumber]: "a number cut short",
+  [ParseErrorCode.InvalidUnicode]: "a \\u escape without four hex digits",
+  [ParseErrorCode.InvalidEscapeCharacter]: "a backslash escape JSON does not have",
+  [ParseErrorCode.InvalidCharacter]: "a control character (a tab or line break) inside a string",
+};
+
+/** Line and column (both from 1) of `offset` in `text`. */
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { line: before.split("\n").length, column: offset - lineStart + 1 };
+}
+
+/**
+ * Where and what the first syntax error of `text` is, worded for a person fixing it in an editor: `line 3, column 1:
+ * a trailing comma after the last entry (JSON allows none)`, rather than `JSON.parse`'s "at position 40" (Node 20
+ * gives no line). Undefined when `text` is valid JSON. The most common hand edit that breaks a file, a comma left
+ * after the last entry, is named as such at the comma itself.
+ */
+export function describeJsonSyntaxError(text: string): string | undefined {
+  if (text.trim() === "") return "the file is empty (write {} for no settings)";
+  const errors: ParseError[] = [];
+  parse(text, errors, { allowTrailingComma: false, disallowComments: true });
+  const first = errors[0];
+  if (first === undefined) return undefined;
+  const comma = trailingCommaBefore(text, first.offset);
+  if (comma !== undefined) {
+    const { line, column } = lineAndColumn(text, comma);
+    return `line ${line}, column ${column}: a trailing comma after the last entry (JSON allows none)`;
+  }
+  const { line, column } = lineAndColumn(text, first.offset);
+  return `line ${line}, column ${column}: ${WORDING[first.error]}`;
+}
+
+/** The offset of a comma that directly precedes a closing } or ] at `offset` (only whitespace between), if any. */
+function trailingCommaBefore(text: string, offset: number): number | undefined {
+  if (text[offset] !== "}" && text[offset] !== "]") return undefined;
+  const comma = text.slice(0, offset).trimEnd().length - 1;
+  return text[comma] === "," ? comma : undefined;
+}
