@@ -50,7 +50,7 @@ describe("gateway add accepts no key for a LiteLLM that needs none (finding 11)"
     const added = await runCli(["add", team.url, "team", "--no-key"], cliEnv({ GATEWAY_CONFIG_DIR: dir }));
     expect(added.code, added.stderr).toBe(0);
     expect(added.stderr).toContain(`Found LiteLLM at ${team.url}.`);
-    expect(added.stderr).toContain("It lists 3 models.");
+    expect(added.stderr).toContain("It lists 3 models: claude-sonnet-4-5, gpt-4o-mini, team-small.");
     expect(JSON.parse(readFileSync(join(dir, "config.json"), "utf8"))).toEqual({ upstreams: { team: { kind: "litellm", url: team.url, key: "none" } } });
     expect(team.received.every((request) => request.headers.authorization === undefined)).toBe(true);
   });

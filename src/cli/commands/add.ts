@@ -214,7 +214,7 @@ export function registerAdd(program: Command): void {
       if (upstream.key.kind === "keychain") {
         // Reach the keychain before asking: a key typed in for nothing is a bad first experience.
         await ctx.store.get(keychainAccount(upstream));
-        if (isLoopbackHost(new URL(url).hostname)) log.info(`A server on this machine may need no key: then add it with --no-key (gateway add ${word} --no-key).`);
+        if (isLoopbackHost(new URL(url).hostname)) log.info(`A server on this machine may need no key: then add it with --key none (gateway add ${word} --key none).`);
         key = await askKey(options.stdin === true, `Key for ${name} (${keychainAccount(upstream)}), input hidden:`);
         rememberSecret(key);
         if (!key) throw new UsageError("No key was given.", { hint: `Type or pipe the key; for a server that needs none, add it with --no-key (gateway add ${word} --no-key).` });
