@@ -223,6 +223,9 @@ describe("regex dialects", () => {
     expect([ARTIFACT_PATTERN, "\\p{L}", "\\u{41}", String.raw`^[^\u0000]*$`, "(?>a)", "a++", "^[a-z]+$", String.raw`\\p{x}`].map(refusedConstruct)).toEqual([
       "lookaround", "unicode property escape", "code point escape", "\\u escape", "atomic group", "possessive quantifier", undefined, undefined,
     ]);
+    // Quantifier and group characters inside a class are literals: Claude Code 2.1.332's Monitor tool (an HTTP
+    // header name's token characters) compiles everywhere.
+    expect(["^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "[(?=x)]", String.raw`\(?=a\)`].map(refusedConstruct)).toEqual([undefined, undefined, undefined]);
   });
 
   it("Python's repr, as OpenAI quotes a pattern", () => {

@@ -52,24 +52,50 @@ export function pythonReError(pattern: string): string | undefined {
   return depth > 0 ? "missing ), unterminated subpattern" : undefined;
 }
 
-/** The constructs SPEC 12 names as refused by `openai`, `deepseek` and `openrouter` validators. */
-const REFUSED_CONSTRUCTS: readonly { name: string; test: RegExp }[] = [
-  { name: "lookaround", test: /\(\?(?:=|!|<=|<!)/ },
-  { name: "unicode property escape", test: /\\[pP]\{/ },
-  { name: "code point escape", test: /\\u\{/ },
-  { name: "\\u escape", test: /\\u[0-9a-fA-F]{4}/ },
-  { name: "atomic group", test: /\(\?>/ },
-  { name: "possessive quantifier", test: /(?:[*+?]|\})\+/ },
+/**
+ * The constructs SPEC 12 names as refused by `openai`, `deepseek` and `openrouter` validators. An escape is one
+ * wherever it stands; a group or a quantifier only outside a character class (`[*+]` is two literal characters).
+ */
+const REFUSED_CONSTRUCTS: readonly { name: string; test: RegExp; inClasses: boolean }[] = [
+  { name: "lookaround", test: /\(\?(?:=|!|<=|<!)/, inClasses: false },
+  { name: "unicode property escape", test: /\\[pP]\{/, inClasses: true },
+  { name: "code point escape", test: /\\u\{/, inClasses: true },
+  { name: "\\u escape", test: /\\u[0-9a-fA-F]{4}/, inClasses: true },
+  { name: "atomic group", test: /\(\?>/, inClasses: false },
+  { name: "possessive quantifier", test: /(?:[*+?]|\})\+/, inClasses: false },
 ];
+
+/** `pattern` with every character class, and every escaped character, replaced by `_`. */
+function outsideClasses(pattern: string): string {
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "\\") {
+      out += "_";
+      i++;
+    } else if (inClass) {
+      if (c === "]") inClass = false;
+    } else if (c === "[") {
+      inClass = true;
+      out += "_";
+      // A `]` right after `[` or `[^` is a literal.
+      if (pattern[i + 1] === "^") i++;
+      if (pattern[i + 1] === "]") i++;
+    } else out += c;
+  }
+  return out;
+}
 
 /** The first construct of SPEC 12's list that `pattern` uses, or undefined. Escaped backslashes are skipped. */
 export function refusedConstruct(pattern: string): string | undefined {
   const unescaped = pattern.replace(/\\\\/g, "");
-  return REFUSED_CONSTRUCTS.find((construct) => construct.test.test(unescaped))?.name;
+  const structure = outsideClasses(pattern);
+  return REFUSED_CONSTRUCTS.find((construct) => construct.test.test(construct.inClasses ? unescaped : structure))?.name;
 }
 
 /** Whether `pattern` has lookaround (OpenAI strict mode's refusal). */
-export const hasLookaround = (pattern: string): boolean => REFUSED_CONSTRUCTS[0]!.test.test(pattern.replace(/\\\\/g, ""));
+export const hasLookaround = (pattern: string): boolean => REFUSED_CONSTRUCTS[0]!.test.test(outsideClasses(pattern));
 
 /** A string as Python's `repr` writes it, which OpenAI's "is not a 'regex'" message quotes. */
 export function pythonRepr(text: string): string {
