@@ -44,13 +44,21 @@ describe("an error event inside a 200 stream", () => {
     expect(isStreamErrorEvent('{"choices":[],"error":null}')).toBe(false);
   });
 
-  it("is found when its marker is cut between two reads", () => {
-    const watch = createStreamErrorWatch();
+  it("is found wherever the stream is cut between two reads, and only once its event is whole", () => {
     const stream = Buffer.from('data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"error":{"message":"broke"}}\n\n');
-    const cut = stream.indexOf('"error"') + 3;
-    watch.observe(stream.subarray(0, cut));
+    for (let cut = 1; cut < stream.length; cut++) {
+      const watch = createStreamErrorWatch();
+      watch.observe(stream.subarray(0, cut));
+      expect(watch.seen(), `cut at ${cut}`).toBe(false);
+      watch.observe(stream.subarray(cut));
+      expect(watch.seen(), `cut at ${cut}`).toBe(true);
+    }
+  });
+
+  it("reads a model's text that only mentions \"error\" as text", () => {
+    const watch = createStreamErrorWatch();
+    const stream = Buffer.from('data: {"choices":[{"delta":{"content":"say \\"error\\""}}]}\n\n');
+    for (let cut = 1; cut < stream.length; cut++) watch.observe(stream.subarray(cut - 1, cut));
     expect(watch.seen()).toBe(false);
-    watch.observe(stream.subarray(cut));
-    expect(watch.seen()).toBe(true);
   });
 });
