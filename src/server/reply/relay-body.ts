@@ -74,10 +74,11 @@ export function relayBody(body: ReplyBody, sink: ReplySink, options: RelayOption
       return true;
     }
     const complete = end === chunk.length ? chunk : chunk.subarray(0, end);
-    if (streamEnd && !endSent) endSent = streamEnd.some((marker) => includesBytes(complete, marker) || held.some((piece) => includesBytes(piece, marker)));
-    const waiting = held;
+    // Whole events, the held bytes before them included: a marker cut between two reads is found whole here.
+    const events = held.length === 0 ? complete : Buffer.concat([...held, complete]);
+    if (streamEnd && !endSent) endSent = streamEnd.some((marker) => includesBytes(events, marker));
     held = end === chunk.length ? [] : [chunk.subarray(end)];
-    return turn.send(waiting.length === 0 ? complete : Buffer.concat([...waiting, complete]));
+    return turn.send(events);
   }
 
   return new Promise((resolve) => {
