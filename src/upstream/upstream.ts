@@ -35,7 +35,8 @@ export interface UpstreamCall {
   version?: string | undefined;
   /**
    * Bytes, built once: each attempt sends this buffer as it is, where a string would be encoded again on every
-   * attempt (undici's request does `Buffer.from` of a string body) and kept beside its bytes.
+   * attempt (nodejs/undici lib/core/request.js: `Buffer.from(body)` for a string, a Buffer taken as it is) and kept
+   * beside its bytes.
    */
   body?: Buffer | undefined;
   signal: AbortLike;
