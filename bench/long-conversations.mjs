@@ -2,7 +2,8 @@
 // at a time and 8 at once, sent to every target in turn, against the fake upstream, which parses each body whole. A
 // request's time is from its first byte sent to its reply's last byte (a stream of 20 events); what a target adds is
 // its median less the fake alone's. The gateways' peak RSS while 8 requests of 3 MB are in flight is the kernel's
-// own high-water mark (`VmHWM`), reset when that phase starts.
+// own high-water mark (`VmHWM`), reset when that phase starts. Each size's decode-and-parse is measured alone too
+// (issue 53, goal 1): the least a gateway that checks the body (SPEC 3.5) must spend on it.
 import { Agent, request } from "node:http";
 import { conversation } from "./conversations.mjs";
 import { peakRssMb, resetPeakRss } from "./processes.mjs";
@@ -38,6 +39,20 @@ async function sendAtOnce(agent, url, made, count) {
   return performance.now() - started;
 }
 
+/**
+ * The p50 ms of decoding `body` and `JSON.parse` of its text, alone in this process: the cheapest decode that checks
+ * as much (latin1: one character a byte, as `server/stages/check-body.ts` explains), so the goal it sets is no looser.
+ */
+export function decodeAndParseMs(body, runs) {
+  const times = [];
+  for (let i = 0; i < runs + 3; i++) {
+    const started = performance.now();
+    JSON.parse(body.toString("latin1"));
+    if (i >= 3) times.push(performance.now() - started);
+  }
+  return percentile(times, 50);
+}
+
 const summary = (times) => ({ p25: percentile(times, 25), p50: percentile(times, 50), p75: percentile(times, 75) });
 
 /**
@@ -63,6 +78,7 @@ export async function longConversations(targets, { runs, warmups, memory, say })
       for (let run = 0; run < runs; run++) for (const t of targets) many.get(t).push(await sendAtOnce(agents.get(t), t.url, made.get(t), AT_ONCE));
       results.push({
         bytes,
+        decodeAndParseMs: decodeAndParseMs(made.get(targets[0]).body, runs),
         sizes: Object.fromEntries(targets.map((t) => [t.name, made.get(t).body.length])),
         one: Object.fromEntries(targets.map((t) => [t.name, summary(one.get(t))])),
         many: Object.fromEntries(targets.map((t) => [t.name, summary(many.get(t))])),
@@ -79,7 +95,8 @@ export async function longConversations(targets, { runs, warmups, memory, say })
 /**
  * The long-conversation targets, in the order they take turns: the fake alone (with each body the others get), the
  * floor and the gateway passing a messages request through, the several-upstreams gateway translating messages and
- * Responses to its chat-only upstream, and claude-code-router translating messages. `first(name)` is a bench
+ * Responses to its chat-only upstream, the bare translator (`translating-floor.mjs`) and claude-code-router
+ * translating messages. `first(name)` is a bench
  * process; `keys` the upstream's and the local key.
  */
 export function conversationTargets(first, { upstreamKey, localKey, translatedModel }) {
@@ -94,6 +111,8 @@ export function conversationTargets(first, { upstreamKey, localKey, translatedMo
     { ...first("several"), name: "messages -> chat", request: messages(localKey, translatedModel) },
     { ...first("several"), name: "responses -> chat", request: responses(localKey, translatedModel) },
   ];
+  const least = first("floor-translate");
+  if (least) targets.push({ ...least, name: "bare translator", request: messages(localKey, translatedModel) });
   const ccr = first("ccr");
   if (ccr) targets.push({ ...ccr, name: "claude-code-router", request: messages(localKey, `bench,${translatedModel}`, "/v1/messages") });
   return targets;

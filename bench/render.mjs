@@ -105,11 +105,11 @@ function conversationTable({ conversations: { results, idleRssMb, runs } }) {
   const names = Object.keys(results[0].one).filter((name) => !name.startsWith("fake"));
   const cell = (r, phase, name) => `${signed(addedMs(r, name, phase), 1)}`;
   const lines = [
-    `| long conversation (Claude-Code-shaped), added ms over the fake alone, p50 of ${runs}: one at a time / ${AT_ONCE} at once (all done) | fake alone ms | ${names.join(" | ")} |`,
-    `|---|---|${names.map(() => "---|").join("")}`,
+    `| long conversation (Claude-Code-shaped), added ms over the fake alone, p50 of ${runs}: one at a time / ${AT_ONCE} at once (all done) | fake alone ms | decode + parse alone ms | ${names.join(" | ")} |`,
+    `|---|---|---|${names.map(() => "---|").join("")}`,
   ];
   for (const r of results) {
-    lines.push(`| ${f(r.sizes.fake / 1024)} KB | ${f(r.one.fake.p50, 1)} / ${f(r.many.fake.p50, 1)} | ${names.map((name) => `${cell(r, "one", name)} / ${cell(r, "many", name)}`).join(" | ")} |`);
+    lines.push(`| ${f(r.sizes.fake / 1024)} KB | ${f(r.one.fake.p50, 1)} / ${f(r.many.fake.p50, 1)} | ${f(r.decodeAndParseMs, 1)} | ${names.map((name) => `${cell(r, "one", name)} / ${cell(r, "many", name)}`).join(" | ")} |`);
   }
   const last = results.at(-1);
   const rss = Object.entries(last.peakRssMb).map(([name, peak]) => `${name} ${f(peak, 1)} (idle ${f(idleRssMb[name], 1)}, +${f(peak - idleRssMb[name], 1)})`);

@@ -14,6 +14,9 @@ type Json = Record<string, unknown>;
 /** Not asked yet: the memo of a fact whose answer may itself be undefined. */
 const UNASKED = Symbol("unasked");
 
+/** A JSON object body whose parse was let go (`ClientRequest.release`): parsed again from the bytes if asked. */
+const RELEASED = Symbol("released");
+
 /**
  * A body known to be a JSON object, not parsed as UTF-8 yet: a passthrough request's body is only checked (SPEC 3.5)
  * from its latin1 text, and parsed the first time something reads its values (a translation, a route's question, a
@@ -36,8 +39,7 @@ export class ClientRequest {
   /** The query string as it came (`?beta=true`), `""` for none. */
   readonly query: string;
   readonly headers: IncomingHttpHeaders;
-  /** The body bytes exactly as they came (what a passthrough route sends on); undefined when there was none. */
-  readonly bytes: Buffer | undefined;
+  #bytes: Buffer | undefined;
   /** The model the request names: the Gemini path's, else the body's `model`; undefined when it names none. */
   readonly model: string | undefined;
   /** Whether a model call asked for a stream (`"stream": true`, or Gemini's `:streamGenerateContent`). */
@@ -53,23 +55,41 @@ export class ClientRequest {
   #tags: readonly FoundTag[] | undefined;
   #hub: HubRequest | undefined | typeof UNASKED = UNASKED;
   #inputTokens: Promise<number | undefined> | undefined;
-  #json: Json | undefined | CheckedAsLatin1;
+  #json: Json | undefined | CheckedAsLatin1 | typeof RELEASED;
 
   constructor(endpoint: Endpoint, query: string, headers: IncomingHttpHeaders, bytes: Buffer | undefined, json: Json | undefined | CheckedAsLatin1, model: string | undefined, stream: boolean, ownCredential = false) {
     this.endpoint = endpoint;
     this.query = query;
     this.headers = headers;
-    this.bytes = bytes;
+    this.#bytes = bytes;
     this.#json = json;
     this.model = model;
     this.stream = stream;
     this.ownCredential = ownCredential;
   }
 
+  /** The body bytes exactly as they came (what a passthrough route sends on); undefined when there was none, or once released. */
+  get bytes(): Buffer | undefined {
+    return this.#bytes;
+  }
+
   /** The body parsed, for model calls and counts; undefined for passthrough paths and bodies that are not a JSON object. */
   get json(): Json | undefined {
-    if (this.#json instanceof CheckedAsLatin1) this.#json = parseJsonObject(this.bytes?.toString("utf8") ?? "");
+    if (this.#json instanceof CheckedAsLatin1 || this.#json === RELEASED) this.#json = parseJsonObject(this.#bytes?.toString("utf8") ?? "");
     return this.#json;
+  }
+
+  /**
+   * Lets go of what the last plan no longer needs of the body (issue 53: one owner for the body), so that a long
+   * conversation is not held two or three times over while its reply streams: the bytes, unless they are what goes
+   * upstream (`keep.bytes`); the parse and the hub, unless the reply's record will read them (`keep.parse`). Whatever
+   * is asked after all is made again from the bytes, if they were kept.
+   */
+  release(keep: { bytes: boolean; parse: boolean }): void {
+    if (!keep.bytes) this.#bytes = undefined;
+    if (keep.parse) return;
+    if (this.#json !== undefined) this.#json = RELEASED;
+    this.#hub = UNASKED;
   }
 
   /** The format's answer about the body, or undefined when there is no format's JSON to ask about. */
@@ -117,7 +137,7 @@ export class ClientRequest {
     // Bytes without the tag's name hold no tag, unless a JSON `\u` escape spells it (`\u0067ateway-route`); nor does a
     // body whose checked text has no tag where one may stand (a session's files can name it anywhere else): a
     // passthrough body is then not decoded to look for one.
-    if (this.bytes !== undefined && this.bytes.indexOf("gateway-route") < 0 && this.bytes.indexOf("\\u") < 0) this.#tags ??= [];
+    if (this.#bytes !== undefined && this.#bytes.indexOf("gateway-route") < 0 && this.#bytes.indexOf("\\u") < 0) this.#tags ??= [];
     const checked = this.#json instanceof CheckedAsLatin1 ? this.#json.body : undefined;
     if (checked && this.endpoint.format && !mayHoldRouteTag(checked, this.endpoint.format.facts.tagPlaces(checked))) this.#tags ??= [];
     this.#tags ??= this.#ask((facts, body) => findRouteTags(body, facts.tagPlaces(body))) ?? [];

@@ -49,7 +49,7 @@ function probeUpstream(config: UpstreamConfig, key: string | undefined): Upstrea
 
 async function request(upstream: Upstream, family: Family, method: string, path: string, body?: string) {
   const headers: Record<string, string> = body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" };
-  const reply = await upstream.send({ family, method, path, headers, version: "2023-06-01", body, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+  const reply = await upstream.send({ family, method, path, headers, version: "2023-06-01", body: body === undefined ? undefined : Buffer.from(body), signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
   const text = await reply.body.text().catch(() => "");
   return { status: reply.status, text, html: isHtmlPage(reply.headers["content-type"], text) };
 }

@@ -33,7 +33,12 @@ export interface UpstreamCall {
    * a key check), the family's `defaultVersion` goes, as Anthropic refuses any request without one.
    */
   version?: string | undefined;
-  body?: Buffer | string | undefined;
+  /**
+   * Bytes, built once: each attempt sends this buffer as it is, where a string would be encoded again on every
+   * attempt (nodejs/undici lib/core/request.js: `Buffer.from(body)` for a string, a Buffer taken as it is) and kept
+   * beside its bytes.
+   */
+  body?: Buffer | undefined;
   signal: AbortLike;
   /** Told of each request made, retries included, when its answer or failure came: for a capture. */
   onAttempt?: ((attempt: UpstreamAttempt) => void) | undefined;

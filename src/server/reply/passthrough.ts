@@ -62,17 +62,17 @@ export class PassthroughReply extends ReplyOnAnswer {
   readonly #x: Exchange;
   readonly #shape: ReplyShape;
   readonly #upstream: string;
-  readonly #countText: boolean;
+  readonly estimatesInput: boolean;
 
   constructor(x: Exchange, shape: ReplyShape, upstream: string, countText = false) {
     super();
     this.#x = x;
     this.#shape = shape;
     this.#upstream = upstream;
-    this.#countText = countText;
+    this.estimatesInput = countText;
   }
 
   deliver(reply: UpstreamReply): Promise<void> {
-    return relayPassthrough(this.#x, reply, this.#shape, { "x-gateway-upstream": this.#upstream }, this.#countText);
+    return relayPassthrough(this.#x, reply, this.#shape, { "x-gateway-upstream": this.#upstream }, this.estimatesInput);
   }
 }

@@ -21,6 +21,11 @@ export interface ReplyTransform {
   deliver(reply: UpstreamReply): Promise<void>;
   /** Ends a committed reply with `error` as its last event. */
   fail(error: ApiError): void;
+  /**
+   * Whether the request's values are read again once the reply is delivered (a stream that reports no usage has its
+   * input estimated from the request, SPEC 11, Budgets): its parse is then kept (`ClientRequest.release`).
+   */
+  readonly estimatesInput?: boolean;
 }
 
 /**

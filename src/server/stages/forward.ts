@@ -59,6 +59,9 @@ export async function forward(x: Exchange, ctx: GatewayContext, request: ClientR
     } catch (error) {
       return { kind: "failed", upstream, tried, plan: undefined, error };
     }
+    // No upstream is left to plan for: a translated plan's body is its own, and only a passthrough stream that
+    // reports no usage reads the request again (its record's estimate).
+    if (last) request.release({ bytes: plan.call === undefined || plan.upstreamFormat === request.endpoint.format, parse: plan.call === undefined || plan.transform.estimatesInput === true });
     if (plan.call === undefined) return { kind: "local", upstream, tried, plan };
     // SPEC 11, Budgets: over its budget (or the overall one), an upstream is not sent the request: it fails as if
     // before the first byte, so the fallback list goes on, or the budget's 429 is the answer. What the gateway
@@ -84,6 +87,8 @@ export async function forward(x: Exchange, ctx: GatewayContext, request: ClientR
       outcome = error;
     } finally {
       transform.settled();
+      // Sent whole, or never to be sent again: no retry follows an answer, and a fallback plans its own body.
+      plan.call.body = undefined;
     }
     if (!(outcome instanceof UpstreamError)) {
       if (last || transform.committed() || !FALLBACK_STATUS.has(outcome.status)) return { kind: "answered", upstream, tried, plan, reply: outcome };

@@ -142,7 +142,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
         accept: request.stream ? "text/event-stream" : "application/json",
       }),
       version: to.family.auth.defaultVersion,
-      body: JSON.stringify(translated.body),
+      body: Buffer.from(JSON.stringify(translated.body)),
     },
     upstreamFormat: to,
     transform: request.stream ? new TranslatedStreamReply(x, t, query, ctx) : new TranslatedJsonReply(x, t),
