@@ -120,6 +120,8 @@ describe("the openai strict fake refuses what OpenAI refuses, with its 400 and w
       openaiError("Invalid schema for function 'Comment': In context=('properties', 'rich_text', 'items'), 'allOf' is not permitted.", "tools[0].function.parameters", "invalid_function_parameters")],
     ["a strict function with lookaround in a pattern", { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }], tools: [{ type: "function", function: { name: "Send", strict: true, parameters: { type: "object", additionalProperties: false, properties: { email: { type: "string", pattern: "^(?!\\.)[a-z.]+@x$" } }, required: ["email"] } } }] },
       openaiError("Invalid JSON schema: regex lookaround is not supported. Found at $.properties.email.pattern.", "tools", "invalid_json_schema")],
+    ["a function, strict or not, with lookaround in a pattern (Claude Code 2.1.332's Artifact doc_id)", { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }], tools: [BASH, withPattern(String.raw`^(?!\.\.?(?:\/|$))[A-Za-z0-9_\-.~:@+]{1,200}$`)] },
+      openaiError("Invalid JSON schema: regex lookaround is not supported. Found at $.properties.field.pattern.", "tools", "invalid_json_schema")],
   ];
   it.each(CASES)("%s", async (_name, body, error) => {
     expect(await post(openai, body)).toEqual({ status: 400, body: error });
