@@ -66,10 +66,10 @@ describe.skipIf(!LLAMA_SERVER_DIR)(`real tools against a real llama.cpp server${
 
   /**
    * Qwen Code's first request is about 48k of this model's tokens even with only its shell tool (its system prompt
-   * and skill list are 37 KB, and the tiny model's tokenizer spends about a token a byte and a half). Left alone it
-   * also starts its managed auto-memory extraction after the turn, a background agent with a second prompt of about
-   * 38k tokens (up to five turns of its own with the 0.15 line) that it waits for before exiting: 66k + 38k tokens
-   * to read, which took this loaded 2-core machine over 5 minutes (the gateway answered every request 200). A user
+   * and skill list are 37 KB, and the tiny model's tokenizer spends a token on about 1.2 bytes). Left alone it also
+   * starts its managed auto-memory extraction after the turn, a background agent with a second prompt of about 38k
+   * tokens (0.15.10 then sent five more short requests in it) that it waits for before exiting: 65k + 38k tokens to
+   * read, which took this loaded 2-core machine about 5 minutes (the gateway answered every request 200). A user
    * would turn that agent off the same way: `memory.enableManagedAutoMemory: false` in `~/.qwen/settings.json`.
    */
   it.skipIf(!hasTool("qwen"))("Qwen Code: its first request is accepted (chat, passed through) and it exits 0", async () => {
