@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { startPlayingUpstream } from "./helpers/agent-upstream.js";
 import { agentRuns } from "./helpers/agent-run.js";
 import { runCli, runProcess } from "./helpers/cli.js";
-import { openaiSchemaRefusal, refusedPattern } from "./helpers/openai-patterns.js";
+import { refusalOf, STRICT_KINDS } from "./helpers/strict/index.js";
+import { openaiRefusedPattern } from "./helpers/strict/openai.js";
 import { hasTool, privateDir, reportToolRun, toolVersion } from "./helpers/tools.js";
 
 /**
@@ -22,7 +23,7 @@ const hasArtifact = () => toolVersion("claude").localeCompare("2.1.265", undefin
 describe.skipIf(!hasTool("claude") || !hasArtifact())("Claude Code's Artifact tool on a translated route to OpenAI (SPEC 12)", () => {
   it("a turn with the Artifact tool reaches an OpenAI upstream that refuses its patterns: 200, the patterns in the descriptions", async () => {
     reportToolRun("claude", "translated", "chat", "artifact-schema");
-    const upstream = await startPlayingUpstream(() => ({ move: { kind: "text", text: "Hello from the model." } }), { refuse: (request) => openaiSchemaRefusal(request.body) });
+    const upstream = await startPlayingUpstream(() => ({ move: { kind: "text", text: "Hello from the model." } }), { refuse: (request) => refusalOf(STRICT_KINDS.openai, request) });
     const config = privateDir("claude-config-");
     writeFileSync(join(config, ".claude.json"), JSON.stringify({ cachedGrowthBookFeatures: { tengu_cobalt_plinth: true }, hasCompletedOnboarding: true }));
     const env = { CLAUDE_CODE_ARTIFACT: "1", CLAUDE_CONFIG_DIR: config, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: undefined, DISABLE_TELEMETRY: undefined };
@@ -35,7 +36,7 @@ describe.skipIf(!hasTool("claude") || !hasArtifact())("Claude Code's Artifact to
     const main = upstream.received.find((request) => (request.body?.tools as { function: { name: string } }[] | undefined)?.some((tool) => tool.function.name === "Artifact"));
     expect(main, `${toolVersion("claude")} sent no Artifact tool`).toBeDefined();
     const artifact = (main!.body!.tools as { function: { name: string; parameters: { properties: Record<string, { description?: string }> } } }[]).find((tool) => tool.function.name === "Artifact")!;
-    expect(refusedPattern(artifact.function.parameters)).toBeUndefined();
+    expect(openaiRefusedPattern(artifact.function.parameters)).toBeUndefined();
     expect(artifact.function.parameters.properties.doc_id?.description).toMatch(/\(pattern: \^\(\?!/);
   }, 150_000);
 });

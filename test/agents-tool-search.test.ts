@@ -6,6 +6,7 @@ import { latestResult } from "./helpers/agent-conversation.js";
 import { startPlayingUpstream } from "./helpers/agent-upstream.js";
 import { agentRuns } from "./helpers/agent-run.js";
 import { runCli, runProcess } from "./helpers/cli.js";
+import { refusalOf, STRICT_KINDS } from "./helpers/strict/index.js";
 import { hasTool, reportToolRun, toolVersion } from "./helpers/tools.js";
 
 /**
@@ -39,7 +40,8 @@ describe.skipIf(!hasTool("claude"))("Claude Code's tool search through gateway e
       if (last?.id === "call_1" && tools.includes(FORECAST)) return { move: { kind: "call", id: "call_2", name: FORECAST, args: { city: "Oslo" } } };
       if (last?.id === "call_2") return { move: { kind: "text", text: `Forecast: ${last.text}` } };
       return { move: { kind: "text", text: `stuck: ${JSON.stringify(items.slice(-2))}` } };
-    });
+      // A chat upstream of no named kind: held to what every chat server refuses (docs/strict-fakes.md).
+    }, { refuse: (request) => refusalOf(STRICT_KINDS.generic, request) });
     const { env, work } = setUp(upstream, "chat", { ENABLE_TOOL_SEARCH: "true" });
     expect((await runCli(["start", "--detach"], env)).code).toBe(0);
     const vars = JSON.parse((await runCli(["env", "--json"], env)).stdout) as Record<string, string>;

@@ -12,6 +12,7 @@ import { cliEnv, runCli } from "./helpers/cli.js";
 import { LOCAL_KEY, startTestGateway, tempConfigDir, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, rawRequest } from "./helpers/http.js";
 import { spentRecord, writeRequestLog } from "./helpers/request-records.js";
+import { STRICT_KINDS, startStrictFake } from "./helpers/strict/index.js";
 
 /**
  * SPEC 11, Budgets, through a real gateway on loopback: the spend of the recorded requests since the local day's and
@@ -26,7 +27,8 @@ const opened = closeAfterEach();
 const PRICES = { "paid-*": { input: 100_000, output: 0 }, "priced-local": { input: 100_000, output: 0 } };
 
 async function upstream(name: string) {
-  return opened(await startFakeUpstream({ script: () => ({ json: completion({ content: `from ${name}` }) }) }));
+  // Held to what every chat server refuses: some of these requests come translated from a messages client.
+  return opened(await startStrictFake(STRICT_KINDS.generic, { script: () => ({ json: completion({ content: `from ${name}` }) }) }));
 }
 
 async function start(file: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): Promise<TestGateway> {

@@ -11,6 +11,7 @@ import { closeAfterEach } from "./helpers/close-after-each.js";
 import { FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway, tempConfigDir } from "./helpers/gateway.js";
 import { scripted } from "./helpers/chat-script.js";
+import { STRICT_KINDS, startStrictFake } from "./helpers/strict/index.js";
 
 
 /**
@@ -69,7 +70,7 @@ describe("costs come from what the record says served the request (item 12)", ()
   });
 
   it("records the echo upstream, the client's format and the upstream's as fields of their own", async () => {
-    const chatOnly = opened(await startFakeUpstream({ script: scripted({ text: "hi" }) }));
+    const chatOnly = opened(await startStrictFake(STRICT_KINDS.generic, { script: scripted({ text: "hi" }) }));
     const gateway = opened(
       await startTestGateway(undefined, { file: { upstream: "local", upstreams: { local: { url: chatOnly.url, formats: ["chat"], key: "none" }, offline: { url: "echo", models: ["echo-*"] } } } }),
     );

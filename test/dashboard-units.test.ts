@@ -15,6 +15,7 @@ import { curlCommand } from "../ui/src/curl-command.js";
 import { arrayElements, parseJson, replyEvents } from "../ui/src/reply-events.js";
 import { LOCAL_KEY, startTestGateway, useGatewayPair, type TestGateway } from "./helpers/gateway.js";
 import { chatSse, chunk, FAKE_UPSTREAM_KEY, startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { refusalOf, STRICT_KINDS } from "./helpers/strict/index.js";
 import { rawRequest } from "./helpers/http.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 
@@ -251,7 +252,7 @@ describe("a captured stream assembled into the reply the client ended up with", 
   ]);
 
   beforeAll(async () => {
-    upstream = await startFakeUpstream({ script: () => ({ chunks: [stream] }) });
+    upstream = await startFakeUpstream({ script: (request) => refusalOf(STRICT_KINDS.generic, request) ?? { chunks: [stream] } });
     gateway = await startTestGateway(undefined, { file: { capture: "all", upstreams: { local: { url: upstream.url, key: "none", formats: ["chat"] } } } });
   });
   afterAll(async () => {

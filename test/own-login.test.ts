@@ -7,6 +7,7 @@ import type { GatewayConfig } from "../src/config/index.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { memoryKeyStore } from "./helpers/key-store.js";
 import { completion, startFakeUpstream, type FakeUpstream, type Received } from "./helpers/fake-upstream.js";
+import { refusalOf, STRICT_KINDS } from "./helpers/strict/index.js";
 import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway.js";
 import { messagesHeaders, rawRequest } from "./helpers/http.js";
 
@@ -40,11 +41,16 @@ interface Setup {
   paid: FakeUpstream;
 }
 
-/** An upstream that answers in the messages and chat shapes, and echoes every header it got into an error when asked to fail. */
+/**
+ * An upstream that answers in the messages and chat shapes, and echoes every header it got into an error when asked
+ * to fail; a chat call (some come translated) is held to the generic strict fake's rules first.
+ */
 async function upstream(name: string) {
   return opened(
     await startFakeUpstream({
       script: (request) => {
+        const refused = refusalOf(STRICT_KINDS.generic, request);
+        if (refused) return refused;
         if (request.method === "GET" && request.path.endsWith("/v1beta/models")) return { json: { models: [{ name: `models/${name}-model`, displayName: name }] } };
         if (request.method === "GET") return { json: { object: "list", data: [{ id: `${name}-model`, object: "model", created: 0, owned_by: name }] } };
         if (JSON.stringify(request.body).includes("please fail")) return { status: 529, json: { type: "error", error: { type: "overloaded_error", message: `echoing what came: ${JSON.stringify(request.headers)}` } } };

@@ -14,6 +14,7 @@ import { startPlayingUpstream } from "./helpers/agent-upstream.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { LOCAL_KEY, startTestGateway, tempConfigDir, type TestGateway } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
+import { refusalOf, STRICT_KINDS } from "./helpers/strict/index.js";
 
 /**
  * SPEC 11, Routes, through the real server: rules tried in order with the official SDKs as clients, each condition
@@ -24,9 +25,9 @@ import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
 const opened = closeAfterEach();
 type Played = Awaited<ReturnType<typeof startPlayingUpstream>>;
 
-/** An upstream that answers any format with `from <name>`. */
+/** An upstream that answers any format with `from <name>`; a chat call is held to the generic strict fake's rules. */
 async function named(name: string): Promise<Played> {
-  return opened(await startPlayingUpstream(() => ({ move: { kind: "text", text: `from ${name}` } })));
+  return opened(await startPlayingUpstream(() => ({ move: { kind: "text", text: `from ${name}` } }), { refuse: (request) => refusalOf(STRICT_KINDS.generic, request) }));
 }
 
 const posts = (upstream: Played) => upstream.received.filter((r) => r.method === "POST");

@@ -7,6 +7,7 @@ import { LOCAL_KEY, startTestGateway, type TestGateway } from "./helpers/gateway
 import { memoryKeyStore } from "./helpers/key-store.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
 import { completion, startFakeUpstream } from "./helpers/fake-upstream.js";
+import { refusalOf, STRICT_KINDS } from "./helpers/strict/index.js";
 
 /**
  * SPEC section 10 (all but translation) with real servers on loopback: routing by model, a key per upstream that no
@@ -17,9 +18,14 @@ import { completion, startFakeUpstream } from "./helpers/fake-upstream.js";
 const opened = closeAfterEach();
 let gateway: TestGateway;
 
-/** An upstream that answers every chat call with its own name, and every model list with `<name>-model`. */
+/**
+ * An upstream that answers every chat call with its own name, and every model list with `<name>-model`; a chat call
+ * that breaks what every chat server refuses gets the generic strict fake's 400 (some come translated).
+ */
 async function named(name: string) {
   const upstream = opened(await startFakeUpstream({ script: (req) => {
+    const refused = refusalOf(STRICT_KINDS.generic, req);
+    if (refused) return refused;
     if (req.method === "GET" && req.path.endsWith("/models")) {
       if (req.path.includes("v1beta")) return { json: { models: [{ name: `models/${name}-model`, displayName: `${name} model` }] } };
       return { json: { object: "list", data: [{ id: `${name}-model`, object: "model", created: 1700000000, owned_by: name }] } };

@@ -3,7 +3,9 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { decodeEvents } from "../src/sse/sse.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
+import { promptTokens, type Refusal } from "./helpers/strict/core.js";
 import { firstRefusal, startStrictFake, STRICT_KINDS, type StrictKind } from "./helpers/strict/index.js";
+import { LITELLM_VERSION, startStrictLiteLLM, type StrictLiteLLMOptions } from "./helpers/strict/litellm.js";
 import { ollamaOverflow, lmstudioOverflow, vllmOverflow } from "./helpers/strict/local-servers.js";
 import { openaiOverflow } from "./helpers/strict/openai.js";
 import { openrouterOverflow } from "./helpers/strict/openrouter.js";
@@ -98,6 +100,8 @@ describe("the openai strict fake refuses what OpenAI refuses, with its 400 and w
       openaiError("Invalid 'tools[0].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.", "tools[0].function.name", "invalid_value")],
     ["a function name of 65 characters", { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }], tools: [{ type: "function", function: { name: "a".repeat(65) } }] },
       openaiError("Invalid 'tools[0].function.name': string too long. Expected a string with maximum length 64, but got a string with length 65 instead.", "tools[0].function.name", "string_above_max_length")],
+    ["a function name with a dot in an earlier call", { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }, { role: "assistant", content: null, tool_calls: [{ ...CALL, function: { name: "mcp.read", arguments: "{}" } }] }, { role: "tool", tool_call_id: "call_1", content: "a" }] },
+      openaiError("Invalid 'messages[1].tool_calls[0].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.", "messages[1].tool_calls[0].function.name", "invalid_value")],
     ["129 tools", { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }], tools: Array.from({ length: 129 }, (_, i) => ({ type: "function", function: { name: `t${i}` } })) },
       openaiError("Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length 129 instead.", "tools", "array_above_max_length")],
     ["a tool message without its call", { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }, { role: "tool", tool_call_id: "call_1", content: "a.txt" }] },
@@ -120,6 +124,8 @@ describe("the openai strict fake refuses what OpenAI refuses, with its 400 and w
       openaiError("Invalid schema for function 'Comment': In context=('properties', 'rich_text', 'items'), 'allOf' is not permitted.", "tools[0].function.parameters", "invalid_function_parameters")],
     ["a strict function with lookaround in a pattern", { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }], tools: [{ type: "function", function: { name: "Send", strict: true, parameters: { type: "object", additionalProperties: false, properties: { email: { type: "string", pattern: "^(?!\\.)[a-z.]+@x$" } }, required: ["email"] } } }] },
       openaiError("Invalid JSON schema: regex lookaround is not supported. Found at $.properties.email.pattern.", "tools", "invalid_json_schema")],
+    ["a function, strict or not, with lookaround in a pattern (Claude Code 2.1.332's Artifact doc_id)", { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }], tools: [BASH, withPattern(String.raw`^(?!\.\.?(?:\/|$))[A-Za-z0-9_\-.~:@+]{1,200}$`)] },
+      openaiError("Invalid JSON schema: regex lookaround is not supported. Found at $.properties.field.pattern.", "tools", "invalid_json_schema")],
   ];
   it.each(CASES)("%s", async (_name, body, error) => {
     expect(await post(openai, body)).toEqual({ status: 400, body: error });
@@ -178,9 +184,83 @@ describe("the other strict fakes refuse in their own envelopes", () => {
     });
   });
 
+  it("generic: the rules every chat server shares, in OpenAI's envelope, and none of OpenAI's own", async () => {
+    const generic = STRICT_KINDS.generic;
+    const user = { role: "user", content: "hi" };
+    expect(await post(generic, { model: "m", messages: [user], tools: [{ type: "function", function: { name: "mcp.read" } }] })).toEqual({
+      status: 400,
+      body: openaiError("Invalid 'tools[0].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.", "tools[0].function.name", "invalid_value"),
+    });
+    expect(await post(generic, { model: "m", messages: [user, { role: "tool", tool_call_id: "call_1", content: "a" }] })).toEqual({
+      status: 400,
+      body: openaiError("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", "messages.[1].role", null),
+    });
+    expect(await post(generic, { model: "m", messages: [...LOOP.slice(0, 3), user] })).toEqual({
+      status: 400,
+      body: openaiError("An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_1", "messages.[3].role", null),
+    });
+    expect(await post(generic, { model: "m", messages: [user, { role: "assistant", content: null }, user] })).toEqual({
+      status: 400,
+      body: openaiError("Invalid value for 'content': expected a string, got null.", "messages.[1].content", null),
+    });
+    // What only OpenAI refuses passes: an unknown field, a Python-`re` pattern, lookaround, 129 tools.
+    const many = Array.from({ length: 129 }, (_, i) => ({ type: "function", function: { name: `t${i}` } }));
+    expect((await post(generic, { model: "m", messages: [user], thinking: { type: "enabled" }, tools: [withPattern(ARTIFACT_PATTERN), ...many] })).status).toBe(200);
+  });
+
   it("Ollama and LM Studio: no messages, in their own words", async () => {
     expect(await post(STRICT_KINDS.ollama, { model: "qwen3-coder:30b", messages: [] })).toEqual({ status: 400, body: { error: { message: "[] is too short - 'messages'", type: "invalid_request_error", param: null, code: null } } });
     expect(await post(STRICT_KINDS.lmstudio, { model: "qwen2-vl-7b-instruct", messages: [] })).toEqual({ status: 400, body: { error: "'messages' field is required" } });
+  });
+});
+
+describe("the strict LiteLLM (1.81.12): its auth in its order, its model errors, its headers and its streams", () => {
+  const litellmError = (message: string, type: string, code: string) => ({ error: { message, type, param: "None", code } });
+  async function ask(options: StrictLiteLLMOptions, key: string | undefined, body: Body = { model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }, path = "/v1/chat/completions") {
+    const fake = opened(await startStrictLiteLLM(options));
+    const res = await fetch(`${fake.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: JSON.stringify(body) });
+    return { status: res.status, version: res.headers.get("x-litellm-version"), text: await res.text() };
+  }
+  const json = (reply: { status: number; text: string }) => ({ status: reply.status, body: JSON.parse(reply.text) as unknown });
+
+  it("without a master key every request passes, keyless too; every reply says its version", async () => {
+    const reply = await ask({}, undefined);
+    expect([reply.status, reply.version]).toEqual([200, LITELLM_VERSION]);
+  });
+
+  it("with a master key: none is 401, the master key passes, another key is 400 no_db_connection without a database and 401 with one", async () => {
+    const masterKey = "sk-master";
+    expect(json(await ask({ masterKey }, undefined))).toEqual({ status: 401, body: litellmError("Authentication Error, No api key passed in.", "auth_error", "401") });
+    expect((await ask({ masterKey }, masterKey)).status).toBe(200);
+    expect(json(await ask({ masterKey }, "sk-other"))).toEqual({ status: 400, body: litellmError("No connected db.", "no_db_connection", "400") });
+    const withDb = { masterKey, virtualKeys: { "sk-virtual": {} } };
+    expect((await ask(withDb, "sk-virtual")).status).toBe(200);
+    expect(json(await ask(withDb, "sk-other"))).toEqual({
+      status: 401,
+      body: litellmError("Authentication Error, Invalid proxy server token passed. Unable to find token in cache or `LiteLLM_VerificationTokenTable`", "auth_error", "401"),
+    });
+  });
+
+  it("a model no deployment serves is 400 in its words; /key/info without a database is its 400", async () => {
+    expect(json(await ask({}, undefined, { model: "gpt-9", messages: [{ role: "user", content: "hi" }] }))).toEqual({
+      status: 400,
+      body: { error: { message: "/chat/completions: Invalid model name passed in model=gpt-9. Call `/v1/models` to view available models for your key.", type: "None", param: "None", code: "400" } },
+    });
+    const fake = opened(await startStrictLiteLLM({ masterKey: "sk-master" }));
+    const info = await fetch(`${fake.url}/key/info`, { headers: { authorization: "Bearer sk-master" } });
+    expect({ status: info.status, body: await info.json() }).toEqual({
+      status: 400,
+      body: litellmError("Authentication Error, Database not connected. Connect a database to your proxy - https://docs.litellm.ai/docs/simple_proxy#managing-auth---virtual-keys", "auth_error", "400"),
+    });
+  });
+
+  it("its model list names every model owned_by openai, created 1677610602; a Responses stream ends with data: [DONE] after response.completed", async () => {
+    const fake = opened(await startStrictLiteLLM());
+    const list = (await (await fetch(`${fake.url}/v1/models`)).json()) as { data: { owned_by: string; created: number }[] };
+    expect(list.data.length).toBeGreaterThan(0);
+    for (const model of list.data) expect(model).toMatchObject({ owned_by: "openai", created: 1677610602 });
+    const stream = await ask({}, undefined, { model: "gpt-4o-mini", input: "hi", stream: true }, "/v1/responses");
+    expect(stream.text.trimEnd().split("\n\n").slice(-2).map((line) => line.slice(0, 40))).toEqual(['data: {"type":"response.completed","sequ', "data: [DONE]"]);
   });
 });
 
@@ -201,6 +281,18 @@ describe("each fake's overflow is its server's recorded wording (test/fixtures/c
     expect(wrapped(STRICT_KINDS.ollama, ollamaOverflow(12213, 0, 8192))).toEqual(bodyOf("ollama"));
     expect(wrapped(STRICT_KINDS.openrouter, openrouterOverflow(136225, 4096, 131072))).toEqual(bodyOf("openrouter"));
     expect(wrapped(STRICT_KINDS.lmstudio, lmstudioOverflow(6269, 0, 4096))).toEqual(bodyOf("lmstudio"));
+  });
+
+  it("each fake refuses a prompt beyond its window over HTTP with its status and envelope", async () => {
+    const body = { model: "m", messages: [{ role: "user", content: "x".repeat(4000) }], max_tokens: 100 };
+    const prompt = promptTokens(body);
+    const cases: [StrictKind, Refusal, string][] = [
+      [STRICT_KINDS.vllm, vllmOverflow(prompt, 100, 500), "/v1/chat/completions"],
+      [STRICT_KINDS.ollama, ollamaOverflow(prompt, 100, 500)!, "/v1/chat/completions"],
+      [STRICT_KINDS.lmstudio, lmstudioOverflow(prompt, 100, 500)!, "/v1/chat/completions"],
+      [STRICT_KINDS.openrouter, openrouterOverflow(prompt, 100, 500), "/api/v1/chat/completions"],
+    ];
+    for (const [kind, refusal, path] of cases) expect(await post(kind, body, path, 500), kind.name).toEqual({ status: 400, body: kind.envelope(refusal) });
   });
 
   it("a fake measures a real request against its window: vLLM counts the requested output too", () => {

@@ -1,10 +1,10 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import type { KindName } from "../src/kinds/index.js";
-import { scripted } from "./helpers/chat-script.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { startFakeUpstream } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
+import { STRICT_KINDS, startStrictFake, strictScript } from "./helpers/strict/index.js";
 
 /**
  * SPEC 12, Body fields of today's clients on translated routes, through the real server: Claude Code 2.1.332's
@@ -14,7 +14,7 @@ import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
 
 const opened = closeAfterEach();
 
-const KINDS_TRIED: readonly KindName[] = ["openai", "openrouter", "deepseek", "ollama", "generic"];
+const KINDS_TRIED = ["openai", "openrouter", "deepseek", "ollama", "generic"] as const satisfies readonly KindName[];
 const BASE_PATH: Partial<Record<KindName, string>> = { openrouter: "/api" };
 
 /** A Claude Code 2.1.332 turn with every field it adds, fast mode on. */
@@ -33,7 +33,8 @@ const claudeCodeTurn = (model: string) =>
 
 describe("today's body fields on a translated route (SPEC 12)", () => {
   it("effort in each kind's dialect, fast mode as OpenAI's priority tier, and safeguards, context_management and diagnostics never sent", async () => {
-    const upstream = opened(await startFakeUpstream({ script: scripted({ text: "ok" }) }));
+    // One server playing each kind's strict fake, chosen by the model the gateway sends (`m-<kind>`).
+    const upstream = opened(await startFakeUpstream({ script: (request) => strictScript(STRICT_KINDS[KINDS_TRIED.find((kind) => request.body?.model === `m-${kind}`) ?? "generic"])(request) }));
     const upstreams = Object.fromEntries(KINDS_TRIED.map((kind) => [kind, { kind, url: `${upstream.url}${BASE_PATH[kind] ?? ""}`, models: [`m-${kind}`], formats: ["chat"], key: "none", reasoning: "effort" }]));
     const gateway = opened(await startTestGateway(undefined, { file: { upstreams } }));
     const client = new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
@@ -56,7 +57,7 @@ describe("today's body fields on a translated route (SPEC 12)", () => {
   });
 
   it("an explicit thinking budget keeps precedence over the effort word", async () => {
-    const upstream = opened(await startFakeUpstream({ script: scripted({ text: "ok" }) }));
+    const upstream = opened(await startStrictFake(STRICT_KINDS.openai));
     const gateway = opened(await startTestGateway(undefined, { file: { upstreams: { openai: { kind: "openai", url: upstream.url, formats: ["chat"], key: "none", models: ["gpt-*"] } } } }));
     const client = new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
     await client.messages.create({ model: "gpt-5.1", max_tokens: 4000, messages: [{ role: "user", content: "hi" }], thinking: { type: "enabled", budget_tokens: 3000 }, output_config: { effort: "low" } } as Anthropic.MessageCreateParamsNonStreaming);

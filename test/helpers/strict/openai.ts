@@ -33,18 +33,27 @@ const CHAT_FIELDS = new Set([
 /** Reasoning models: the o-series and gpt-5 (their 400 to `max_tokens`). */
 const REASONING_MODEL = /^(o\d|gpt-5)/;
 
+/**
+ * OpenAI's regex rule, the one the suite holds to (docs/strict-fakes.md, "OpenAI's regex rule"), in two checks as the
+ * API answers them: a `pattern` Python's `re` cannot compile is "not a 'regex'" (its meta-schema check), and then a
+ * `pattern` with lookaround is "regex lookaround is not supported", strict function or not.
+ */
+const openaiRefusesPattern = (pattern: string): boolean => pythonReError(pattern) !== undefined || hasLookaround(pattern);
+
+/** The first pattern of a function's `parameters` that OpenAI refuses, or undefined: what tests ask of a schema. */
+export const openaiRefusedPattern = (parameters: unknown): string | undefined => patternsIn(parameters).find(({ pattern }) => openaiRefusesPattern(pattern))?.pattern;
+
 /** Keywords a strict schema may not hold, each shown refused: instructor#1074, notion-mcp-server#117, json-render#180. */
 const STRICT_REFUSED_KEYWORDS = new Set(["default", "allOf", "propertyNames"]);
 
 /** `strict: true` functions: no keyword it does not take, every object closed and every property required (structured outputs' rules). */
 function strictSchemaRule(): Rule {
   return {
-    rule: "a strict function whose schema holds a keyword strict mode refuses, leaves an object open or a property optional, or uses lookaround",
+    rule: "a strict function whose schema holds a keyword strict mode refuses, or leaves an object open or a property optional",
     source:
       "platform.openai.com/docs/guides/structured-outputs (supported schemas: additionalProperties false and all fields required on every object); " +
       "wording: lastmile-ai/openai-agents-mcp#2 (additionalProperties, with `context` as a Python tuple), agentscope-ai/agentscope-java#2548 and sherifkozman/the-llm-council#9 (required), " +
-      "567-labs/instructor#1074 (`'default' is not permitted`, param `tools[0].function.parameters` on Chat Completions), makenotion/notion-mcp-server#117 (`allOf`), vercel-labs/json-render#180 (`propertyNames`), " +
-      "decolua/9router#1556 (lookaround: param `tools`, code `invalid_json_schema`)",
+      "567-labs/instructor#1074 (`'default' is not permitted`, param `tools[0].function.parameters` on Chat Completions), makenotion/notion-mcp-server#117 (`allOf`), vercel-labs/json-render#180 (`propertyNames`)",
     check: (body) => {
       for (const [i, declared] of chatFunctions(body).entries()) {
         if (!declared.strict) continue;
@@ -60,8 +69,6 @@ function strictSchemaRule(): Rule {
           const missing = Object.keys((schema.properties as Json | undefined) ?? {}).find((key) => !required.includes(key));
           if (missing !== undefined) return invalid(`${context}, 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing}'.`);
         }
-        const lookaround = patternsIn(declared.parameters).find(({ pattern }) => hasLookaround(pattern));
-        if (lookaround) return refusal(`Invalid JSON schema: regex lookaround is not supported. Found at ${jsonPath(lookaround.path)}.`, "tools", "invalid_json_schema");
       }
       return undefined;
     },
@@ -102,6 +109,20 @@ export const OPENAI_CONVERSATION = {
     (i, name, pattern) => refusal(`Invalid schema for function '${name}': ${pythonRepr(pattern)} is not a 'regex'.`, `tools[${i}].function.parameters`, "invalid_function_parameters"),
   ),
   strictSchemas: strictSchemaRule(),
+  lookaround: {
+    rule: "a schema pattern with lookaround, in any function",
+    source:
+      "decolua/9router#1556 and existential-birds/daydream#304 (strict functions: message, param `tools`, code `invalid_json_schema`); " +
+      "nicobailon/pi-interactive-shell#69 (a `strict: false` function refused: pi sends `strict: false`, badlogic/pi-mono packages/ai/src/providers/openai-responses-shared.ts `convertResponsesTools`); " +
+      "anomalyco/opencode#32073, tombii/better-ccflare#357, pleaseai/shunt#558",
+    check: (body) => {
+      for (const declared of chatFunctions(body)) {
+        const found = patternsIn(declared.parameters).find(({ pattern }) => hasLookaround(pattern));
+        if (found) return refusal(`Invalid JSON schema: regex lookaround is not supported. Found at ${jsonPath(found.path)}.`, "tools", "invalid_json_schema");
+      }
+      return undefined;
+    },
+  },
 } satisfies Record<string, Rule>;
 
 export const OPENAI_CONVERSATION_RULES: readonly Rule[] = Object.values(OPENAI_CONVERSATION);

@@ -3,11 +3,11 @@
  * - OpenAI checks a function's `parameters` with Python's `jsonschema` and `format: "regex"`, that is Python's `re`
  *   (pleaseai/shunt#488: the "is not a 'regex'" wording is that library's; `\p{...}`, `\u{...}`, named groups
  *   `(?<name>...)` and unknown letter escapes fail there, lookaheads pass). Python 3.11's `re` takes possessive
- *   quantifiers and atomic groups, so they pass too.
+ *   quantifiers and atomic groups, so they pass too. Lookaround is refused by a second check of OpenAI's, which
+ *   `openai.ts` applies (docs/strict-fakes.md, OpenAI's regex rule).
  * - DeepSeek's validator refuses what SPEC 12 lists for it: lookaround, `\p{...}`, `\u{...}`, `\u0000`-style escapes,
  *   possessive quantifiers and atomic groups (Claude Code's `Artifact` pattern, which has a lookahead and `\p{Cc}`:
- *   Yachiyo-5i/xLyra#60; `^[^\u0000]*$`: lidge-jun/opencodex#5658). OpenAI's strict mode (structured outputs) refuses
- *   lookaround ("regex lookaround is not supported": decolua/9router#1556, existential-birds/daydream#304).
+ *   Yachiyo-5i/xLyra#60; `^[^\u0000]*$`: lidge-jun/opencodex#5658).
  */
 
 /** Letters Python's `re` takes after a backslash outside a class, and inside one (sre_parse `_escape`/`_class_escape`). */
@@ -94,7 +94,7 @@ export function refusedConstruct(pattern: string): string | undefined {
   return REFUSED_CONSTRUCTS.find((construct) => construct.test.test(construct.inClasses ? unescaped : structure))?.name;
 }
 
-/** Whether `pattern` has lookaround (OpenAI strict mode's refusal). */
+/** Whether `pattern` has lookaround (OpenAI's "regex lookaround is not supported"). */
 export const hasLookaround = (pattern: string): boolean => REFUSED_CONSTRUCTS[0]!.test.test(outsideClasses(pattern));
 
 /** A string as Python's `repr` writes it, which OpenAI's "is not a 'regex'" message quotes. */
