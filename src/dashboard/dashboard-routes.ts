@@ -130,6 +130,7 @@ export function registerDashboard(app: H3, options: DashboardOptions): void {
       records: records.slice(-1000).map((r) => priced(price, r)),
       stats: summarize(records, price),
       budgets: await options.spend.states(),
+      teams: options.teamBudgets?.() ?? [],
     });
   });
   app.get("/ui/api/live", (event) => {
