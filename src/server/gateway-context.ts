@@ -124,7 +124,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
   const inflight = createInflight(options.occupancy);
   const readings = gaugeReadings(upstreams, spend, () => inflight.size());
   const metrics = createGatewayMetrics({ observer: new RequestObserver((name) => upstreams.named(name)?.config.kind), pricer: pricing, readings });
-  const routerNow = () => createRouter({ upstreams, aliases, routes: config.routes, seal: options.seal, catalogIds: (upstream) => upstream.catalog()?.models.map((model) => model.id) ?? [] });
+  const routerNow = () => createRouter({ upstreams, aliases, routes: config.routes, seal: options.seal, catalogIds: (upstream) => upstream.catalog()?.models.map((model) => model.id) ?? [], windowOf: (upstream, model) => upstream.contextWindow(model) });
   /** `gateway catalog --refresh` to a running gateway: the catalogs read again, used, and routed by from the next request. */
   async function refreshTeam(): Promise<Record<string, CatalogInUse>> {
     const read = await refreshCatalogs(upstreams.all, config.stateDir);

@@ -10,7 +10,7 @@ import { reachOf } from "../../routing/model-reach.js";
 import { createRouter, routableConfig } from "../../routing/router.js";
 import { checkRequest } from "../../server/stages/read-request.js";
 import { createContext, type CommandContext } from "../context.js";
-import { keptTeamIds } from "../kept-team-ids.js";
+import { keptTeamIds, keptWindowOf } from "../kept-team-ids.js";
 import { describeWhen, explanationText, reachTable, rulesTable, tagLines } from "../routes-report.js";
 import { print, readStdin } from "../terminal.js";
 
@@ -98,6 +98,7 @@ export function registerRoutes(program: Command): void {
         routes,
         seal: loadReasoningSeal(ctx.config.configDir),
         catalogIds: (upstream) => catalogued.filter(([, name]) => name === upstream.name).map(([id]) => id),
+        windowOf: keptWindowOf(ctx),
       });
       const explanation = await router.explain(request);
       const tags = request.routeTags();
