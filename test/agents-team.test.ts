@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { startPlayingUpstream } from "./helpers/agent-upstream.js";
 import { agentRuns } from "./helpers/agent-run.js";
 import { BIN } from "./helpers/cli.js";
-import { passClaudeFirstRun } from "./helpers/claude-screen.js";
+import { openModelPicker, passClaudeFirstRun, quitClaude } from "./helpers/claude-screen.js";
 import { LOCAL_KEY } from "./helpers/gateway.js";
 import { rawRequest } from "./helpers/http.js";
 import { GOOD_LOGIN_KEY } from "./helpers/secrets.js";
@@ -70,19 +70,13 @@ describe.skipIf(!hasTmux || !hasTool("claude"))("Claude Code's model picker thro
     const terminal = openTerminal("claude-team-picker", `cd '${work}' && ${envPrefix(env)} '${process.execPath}' '${BIN}' run claude`, { columns: 120, rows: 45 });
     try {
       await passClaudeFirstRun(terminal);
-      await expect.poll(log, { timeout: 20_000 }).toMatch(/GET \/v1\/models\S* \S+ 200/);
-      terminal.keys("-l", "/model");
-      terminal.keys("Enter");
-      const screen = await terminal.waitFor(/claude-sonnet-4-5/, 20_000);
+      const screen = await openModelPicker(terminal, log, /claude-sonnet-4-5/);
       // 2.1.197 shows the id, then "From gateway"; 2.1.332 its own name for it: "Sonnet 4.5  From gateway (claude-sonnet-4-5)".
       expect(screen.split("\n").find((row) => row.includes("claude-sonnet-4-5")), screen).toMatch(/claude-sonnet-4-5\b.*From gateway|From gateway \(claude-sonnet-4-5\)/);
       // The gateway asked the team's list for it (its catalog read at start, then the picker's request).
       expect(team.received.filter((request) => request.method === "GET" && request.path === "/v1/models").length).toBeGreaterThanOrEqual(2);
     } finally {
-      terminal.keys("Escape");
-      terminal.keys("C-c");
-      terminal.keys("C-c");
-      terminal.close();
+      quitClaude(terminal);
     }
   }, 150_000);
 });
