@@ -58,6 +58,8 @@ describe.skipIf(!hasTool("codex"))("Codex through gateway run codex, with a team
       expect(request.path).toBe("/v1/chat/completions");
       expect(request.body?.model).toBe("team-small");
       expect(request.headers["x-gateway-client"]).toBe("codex");
+      // Codex 0.169 and 0.171 name their session `session-id`; it reaches the team as it came.
+      expect(request.headers["session-id"]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     }
     expect(`${result.stdout}${result.stderr}${log()}`).not.toContain(GOOD_LOGIN_KEY);
   }, 240_000);
