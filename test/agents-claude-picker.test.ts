@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { startPlayingUpstream } from "./helpers/agent-upstream.js";
 import { agentRuns } from "./helpers/agent-run.js";
 import { BIN } from "./helpers/cli.js";
-import { passClaudeFirstRun } from "./helpers/claude-screen.js";
+import { openModelPicker, passClaudeFirstRun, quitClaude } from "./helpers/claude-screen.js";
 import { envPrefix, hasTmux, openTerminal } from "./helpers/terminal.js";
 import { hasTool, reportToolRun } from "./helpers/tools.js";
 
@@ -27,18 +27,12 @@ describe.skipIf(!hasTmux || !hasTool("claude"))("Claude Code's model picker thro
     try {
       await passClaudeFirstRun(terminal);
       // The list is read at start; the picker shows what it found once the reply is in.
-      await expect.poll(log, { timeout: 20_000 }).toMatch(/GET \/v1\/models\S* \S+ 200/);
-      terminal.keys("-l", "/model");
-      terminal.keys("Enter");
-      const screen = await terminal.waitFor(new RegExp(ALIAS), 20_000);
+      const screen = await openModelPicker(terminal, log, new RegExp(ALIAS));
       const line = screen.split("\n").find((row) => row.includes(ALIAS));
       expect(line, screen).toMatch(new RegExp(`${ALIAS}\\b.*From gateway`));
       expect(upstream.received.some((r) => r.method === "GET" && r.url === "/anthropic/v1/models?limit=1000")).toBe(true);
     } finally {
-      terminal.keys("Escape");
-      terminal.keys("C-c");
-      terminal.keys("C-c");
-      terminal.close();
+      quitClaude(terminal);
     }
   }, 150_000);
 });

@@ -65,6 +65,22 @@ describe("where a model can go", () => {
     expect(only({ upstream: "local", upstreams: { ...upstreams, claude: { ...upstreams.claude, models: ["claude-sonnet*"] } } })).toBe(false);
   });
 
+  it("a team catalog's ids go to their team upstream, as the router routes them: after listed ids, before patterns (SPEC 12)", () => {
+    const config = load({ upstream: "claude", upstreams: { ...upstreams, team: { kind: "litellm", url: "http://127.0.0.1:9", team: true } } });
+    const catalogued = [["claude-sonnet-4-5", "team"], ["qwen3-coder", "team"]] as const;
+    expect(reachOf(config, "claude-sonnet-4-5", catalogued)).toEqual([{ upstream: "team", how: "catalog of team" }]);
+    // An exact catalog id wins over local's qwen* pattern, as in the router's table.
+    expect(reachOf(config, "qwen3-coder", catalogued)).toEqual([{ upstream: "team", how: "catalog of team" }]);
+    expect(reachOf(config, "qwen3", catalogued)).toEqual([{ upstream: "local", how: "models of local" }]);
+    expect(reachOf(config, "claude*", catalogued)).toEqual([
+      { upstream: "team", how: "catalog of team" },
+      { upstream: "claude", how: "the default upstream" },
+    ]);
+    // A team that serves a claude* id keeps Claude Code's tool search off: it is not first-party Anthropic.
+    expect(claudeOnAnthropicOnly(config)).toBe(true);
+    expect(claudeOnAnthropicOnly(config, catalogued)).toBe(false);
+  });
+
   it("the picker's extra ids: exact aliases in every shape, exact claude* rule models in the messages shape only", () => {
     const config = load({
       upstream: "claude",

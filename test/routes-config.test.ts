@@ -81,7 +81,7 @@ describe("routes in config.json", () => {
     expect(problem(withRoutes([{ name: "two words", when: {}, to: "local" }]))).toMatch(/^"routes\[0\]\.name" must be a rule name: 1-64 letters/);
     expect(problem(withRoutes([{ when: { format: "openai" }, to: "local" }]))).toBe('"routes[0].when.format" must be one of "chat", "responses", "messages", "gemini" (got "openai").');
     expect(problem(withRoutes([{ when: { image: "yes" }, to: "local" }]))).toBe('"routes[0].when.image" must be true or false (got "yes").');
-    expect(problem(withRoutes([{ when: { minInputTokens: 0 }, to: "local" }]))).toBe('"routes[0].when.minInputTokens" must be an integer of at least 1 (got 0).');
+    expect(problem(withRoutes([{ when: { minInputTokens: 0 }, to: "local" }]))).toBe('"routes[0].when.minInputTokens" must be an integer of at least 1, or a share of the model\'s context window from "1%" to "100%" (got 0).');
     expect(problem(withRoutes([{ when: { tag: "<x>" }, to: "local" }]))).toMatch(/^"routes\[0\]\.when\.tag" must be the NAME of a <gateway-route>NAME<\/gateway-route> tag/);
     expect(problem(withRoutes([{ when: {}, to: "local", model: "qwen*" }]))).toBe('"routes[0].model" must be a non-empty model id (no *) (got "qwen*").');
     expect(problem(withRoutes({ when: {}, to: "local" }))).toMatch(/^"routes" must be an array of rules/);

@@ -61,6 +61,9 @@ export interface ConfigFields {
   telemetry: Readonly<TelemetryFields>;
 }
 
+/** A token count, or a whole percentage of a model's context window from 1% to 100% (`"80%"`). */
+export type TokenThreshold = number | `${number}%`;
+
 /** The conditions of a route, each optional; a rule holds when every condition it has holds (SPEC 11, Routes). */
 export interface RouteWhen {
   /** The model after its alias: an exact id or a pattern with `*`. */
@@ -71,8 +74,11 @@ export interface RouteWhen {
   readonly client?: string | undefined;
   /** Whether the request holds an image (tool results included). */
   readonly image?: boolean | undefined;
-  /** The request's input-token estimate (SPEC 10 rule 6) is at least this. */
-  readonly minInputTokens?: number | undefined;
+  /**
+   * The request's input-token estimate (SPEC 10 rule 6) is at least this many tokens, or this share (`"80%"`) of the
+   * context window of the model the request names (after its alias), as its upstream knows it (a team catalog's, SPEC 12).
+   */
+  readonly minInputTokens?: TokenThreshold | undefined;
   /** Whether the request asks for reasoning. */
   readonly thinking?: boolean | undefined;
   /** A tool the request declares: a name or a pattern with `*`. */

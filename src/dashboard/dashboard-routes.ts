@@ -10,6 +10,7 @@ import type { SpendTracker } from "../budgets/spend-tracker.js";
 import type { Pricer } from "../pricing/index.js";
 import type { RequestRecord } from "../request-log/record.js";
 import type { TeamBudget } from "../team/catalog.js";
+import type { CatalogInUse } from "../team/team-catalogs.js";
 import type { UpstreamKeyState } from "../upstream/key-states.js";
 import { summarize } from "../stats/summarize.js";
 import type { Capture, CaptureStore } from "./capture-store.js";
@@ -52,6 +53,8 @@ export interface DashboardOptions {
   keyStates: () => Promise<UpstreamKeyState[]>;
   /** Each team upstream's budget as its team gateway last told it (SPEC 12), by upstream name. */
   teamBudgets?: () => TeamBudgetOf[];
+  /** Reads each team upstream's catalog again and routes by it from now on (`gateway catalog --refresh`), by upstream name. */
+  refreshCatalogs?: () => Promise<Record<string, CatalogInUse>>;
 }
 
 /** A team upstream's budget (LiteLLM's `/key/info`), for the status line and the page. */
@@ -127,6 +130,7 @@ export function registerDashboard(app: H3, options: DashboardOptions): void {
       records: records.slice(-1000).map((r) => priced(price, r)),
       stats: summarize(records, price),
       budgets: await options.spend.states(),
+      teams: options.teamBudgets?.() ?? [],
     });
   });
   app.get("/ui/api/live", (event) => {
@@ -160,6 +164,12 @@ export function registerDashboard(app: H3, options: DashboardOptions): void {
   app.get("/ui/api/upstreams", async (event) => {
     requireKey(event);
     return json({ upstreams: await options.keyStates() });
+  });
+  // `gateway catalog --refresh` (SPEC 12): a running gateway reads the team catalogs again and routes by them at once.
+  app.post("/ui/api/team/refresh", async (event) => {
+    requireKey(event);
+    if (!options.refreshCatalogs) throw nothingAt(event);
+    return json({ catalogs: await options.refreshCatalogs() });
   });
   app.all("/ui/api/**", (event) => {
     requireKey(event);

@@ -58,10 +58,13 @@ export class UpstreamStatusError extends UpstreamError {
   readonly status: number;
   /** The upstream's own message, when its body had one. */
   readonly upstreamMessage: string | undefined;
+  /** The answer refused the key it was sent (401, 403, or the kind's own word for it: `upstream/key-refusal.ts`). */
+  readonly keyRefused: boolean;
 
-  constructor(upstream: string, status: number, message: string, options: GatewayErrorOptions & { upstreamMessage?: string | undefined } = {}) {
+  constructor(upstream: string, status: number, message: string, options: GatewayErrorOptions & { upstreamMessage?: string | undefined; keyRefused?: boolean } = {}) {
     super(upstream, message, options);
     this.status = status;
     this.upstreamMessage = options.upstreamMessage;
+    this.keyRefused = options.keyRefused === true;
   }
 }

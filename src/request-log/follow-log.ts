@@ -2,8 +2,8 @@ import { unwatchFile, watchFile } from "node:fs";
 import { open, stat, type FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import { logFilePath } from "./log-file.js";
-import type { RequestRecord } from "./record.js";
-import { parseRecordLine, type LogPosition } from "./read-log.js";
+import type { LogEvent, RequestRecord } from "./record.js";
+import { parseEventLine, parseRecordLine, type LogPosition } from "./read-log.js";
 
 /** How often the log file is checked for new lines. */
 const POLL_MS = 200;
@@ -18,7 +18,13 @@ const inodeAt = (path: string): Promise<number | undefined> => stat(path).then((
  * twice. Polls with `fs.watchFile`, which works the same on every platform and file system, unlike `fs.watch`.
  * Returns a function that stops following.
  */
-export function followRecords(dir: string, from: LogPosition, onRecord: (record: RequestRecord) => void, onError: (error: Error) => void): () => void {
+export function followRecords(
+  dir: string,
+  from: LogPosition,
+  onRecord: (record: RequestRecord) => void,
+  onError: (error: Error) => void,
+  onEvent?: (event: LogEvent) => void,
+): () => void {
   const path = logFilePath(dir);
   let file: FileHandle | undefined;
   let inode = from.inode;
@@ -40,6 +46,10 @@ export function followRecords(dir: string, from: LogPosition, onRecord: (record:
       for (const line of lines) {
         const record = parseRecordLine(line);
         if (record) onRecord(record);
+        else if (onEvent) {
+          const event = parseEventLine(line);
+          if (event) onEvent(event);
+        }
       }
     }
   }

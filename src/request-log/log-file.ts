@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import { mkdir, open, rename, type FileHandle } from "node:fs/promises";
 import { assertRegular, checkPrivateDir, refuseLink, SAFE_OPEN_FLAGS } from "../files/private-files.js";
 import { join } from "node:path";
-import type { RequestRecord, RequestSink } from "./record.js";
+import type { LogEvent, RequestRecord, RequestSink } from "./record.js";
 
 /** The current log; older ones are `requests.1.jsonl` (newest) to `requests.<keep>.jsonl` (oldest). */
 export const LOG_FILE_NAME = "requests.jsonl";
@@ -26,6 +26,8 @@ export interface LogFileOptions {
 
 export interface LogFile {
   sink: RequestSink;
+  /** Writes an event line among the records (`gateway logs` shows it; nothing counts it). */
+  event(event: LogEvent): void;
   /** Writes what is queued and closes the file. */
   close(): Promise<void>;
 }
@@ -137,15 +139,18 @@ export function createLogFile(options: LogFileOptions): LogFile {
     }, flushMs);
   }
 
+  function enqueue(line: string): void {
+    if (queue.length >= maxQueue) {
+      dropped++;
+      return;
+    }
+    queue.push(line);
+    if (!draining) schedule();
+  }
+
   return {
-    sink(record) {
-      if (queue.length >= maxQueue) {
-        dropped++;
-        return;
-      }
-      queue.push(toLine(record));
-      if (!draining) schedule();
-    },
+    sink: (record) => enqueue(toLine(record)),
+    event: (event) => enqueue(`${JSON.stringify(event)}\n`),
     async close() {
       await draining;
       clearTimeout(timer);

@@ -2,7 +2,7 @@ import { open, readFile } from "node:fs/promises";
 import type { Format } from "../formats/names.js";
 import { parseJsonObject } from "../parse-json.js";
 import { logFilePath } from "./log-file.js";
-import type { RequestRecord } from "./record.js";
+import type { LogEvent, RequestRecord } from "./record.js";
 
 /**
  * Gateways before issue 37 recorded a translation only as its display string (`messages -> chat`): a record of
@@ -21,13 +21,26 @@ export function parseRecordLine(line: string): RequestRecord | undefined {
   return upgradeRecord(value as RequestRecord);
 }
 
-function parseLines(text: string): RequestRecord[] {
+/** A stored event line (`LogEvent`), or undefined for any other line. */
+export function parseEventLine(line: string): LogEvent | undefined {
+  const value = parseJsonObject(line) as Partial<LogEvent> | undefined;
+  if (!value || typeof value.time !== "string" || typeof value.event !== "string" || typeof value.message !== "string") return undefined;
+  return value as LogEvent;
+}
+
+function parseLines(text: string): { records: RequestRecord[]; events: LogEvent[] } {
   const records: RequestRecord[] = [];
+  const events: LogEvent[] = [];
   for (const line of text.split("\n")) {
-    const record = line ? parseRecordLine(line) : undefined;
+    if (!line) continue;
+    const record = parseRecordLine(line);
     if (record) records.push(record);
+    else {
+      const event = parseEventLine(line);
+      if (event) events.push(event);
+    }
   }
-  return records;
+  return { records, events };
 }
 
 /** A point in the current log file: the file (by inode, undefined when there was none) and a byte offset in it. */
@@ -46,6 +59,8 @@ export interface ReadOptions {
 export interface RecordsRead {
   /** Oldest first. */
   records: RequestRecord[];
+  /** The event lines (oldest first) from the oldest record read on (every one read when no record is). */
+  events: LogEvent[];
   /** Where reading stopped in the current file: following from here misses nothing and repeats nothing. */
   end: LogPosition;
 }
@@ -79,11 +94,13 @@ export async function readRecords(dir: string, options: ReadOptions = {}): Promi
   const current = await readCurrent(dir);
   let text = current.text;
   let newest: RequestRecord[] = [];
+  let events: LogEvent[] = [];
   for (let generation = 1; newest.length < limit; generation++) {
-    const records = parseLines(text);
-    const kept = records.filter((r) => Date.parse(r.time) >= since);
+    const read = parseLines(text);
+    const kept = read.records.filter((r) => Date.parse(r.time) >= since);
     newest = [...kept, ...newest];
-    if (kept.length < records.length) break;
+    events = [...read.events.filter((e) => Date.parse(e.time) >= since), ...events];
+    if (kept.length < read.records.length) break;
     try {
       text = await readFile(logFilePath(dir, generation), "utf8");
     } catch (error) {
@@ -91,5 +108,8 @@ export async function readRecords(dir: string, options: ReadOptions = {}): Promi
       throw error;
     }
   }
-  return { records: newest.slice(Math.max(0, newest.length - limit)), end: current.end };
+  const records = newest.slice(Math.max(0, newest.length - limit));
+  // Events older than the oldest record shown belong to what `limit` left out.
+  const from = newest.length > limit ? (records[0] ? Date.parse(records[0].time) : Infinity) : -Infinity;
+  return { records, events: events.filter((e) => Date.parse(e.time) >= from), end: current.end };
 }

@@ -1,5 +1,19 @@
 import type { FamilyName, Format } from "../formats/names.js";
 
+/**
+ * A line of the request log that is not a request: something the gateway itself ran into that `gateway logs` shows
+ * among the requests (SPEC 12: a collector that refuses exports, at most once a minute). Nothing counts it: readers of
+ * records (stats, budgets, the dashboard) never see it, as it has no `status` or `method`.
+ */
+export interface LogEvent {
+  /** When it happened, ISO 8601. */
+  time: string;
+  event: "telemetry-export-failed";
+  level: "warn";
+  /** One line, never a key (a collector's headers are never in it). */
+  message: string;
+}
+
 /** What the gateway records about one request; never a key, never a body. */
 export interface RequestRecord {
   /** When the request finished, ISO 8601. */

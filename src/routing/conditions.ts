@@ -37,14 +37,27 @@ function flag(key: "image" | "thinking", value: boolean, ask: (request: ClientRe
 const ORDER: readonly (keyof RouteWhen)[] = ["format", "client", "model", "tag", "thinking", "tools", "image", "minInputTokens"];
 
 /** The conditions of `when`, in the order they are asked. */
-export function conditionsOf(when: RouteWhen, seal: ReasoningSeal): Condition[] {
+export function conditionsOf(when: RouteWhen, seal: ReasoningSeal, windowOf: WindowOf = () => undefined): Condition[] {
   return ORDER.flatMap((key) => {
     const value = when[key];
-    return value === undefined ? [] : [condition(key, value, seal)];
+    return value === undefined ? [] : [condition(key, value, seal, windowOf)];
   });
 }
 
-function condition(key: keyof RouteWhen, value: string | number | boolean, seal: ReasoningSeal): Condition {
+/** The context window of a model (after its alias) as the upstream its id routes to knows it; undefined when unknown. */
+export type WindowOf = (model: string) => number | undefined;
+
+/**
+ * `minInputTokens` (SPEC 11), a count or a share of the requested model's window (SPEC 12: a team catalog's window is
+ * what it uses for a team model): the tokens it asks for, or undefined when it is a share of a window not known.
+ */
+function tokensAsked(value: number | string, model: string | undefined, windowOf: WindowOf): { min: number; window?: number } | undefined {
+  if (typeof value === "number") return { min: value };
+  const window = model === undefined ? undefined : windowOf(model);
+  return window === undefined ? undefined : { min: Math.ceil((window * Number.parseInt(value, 10)) / 100), window };
+}
+
+function condition(key: keyof RouteWhen, value: string | number | boolean, seal: ReasoningSeal, windowOf: WindowOf): Condition {
   switch (key) {
     case "format":
       return {
@@ -112,10 +125,19 @@ function condition(key: keyof RouteWhen, value: string | number | boolean, seal:
       return {
         key,
         value,
-        holds: (request) => request.inputTokensAtLeast(value as number, seal) ?? false,
-        async seen(request) {
+        holds(request, model) {
+          const asked = tokensAsked(value as number | string, model, windowOf);
+          // A share of a window nobody knows holds for no request: the rule cannot say where its threshold is.
+          return asked === undefined ? false : (request.inputTokensAtLeast(asked.min, seal) ?? false);
+        },
+        async seen(request, model) {
           const tokens = await request.inputTokens(seal);
-          return tokens === undefined ? NOT_JSON : `about ${tokens.toLocaleString("en-US")} input tokens`;
+          if (tokens === undefined) return NOT_JSON;
+          const about = `about ${tokens.toLocaleString("en-US")} input tokens`;
+          if (typeof value === "number") return about;
+          const asked = tokensAsked(value as string, model, windowOf);
+          if (!asked) return `${about}; the context window of ${model === undefined ? "the model (the request names none)" : quote(model)} is not known`;
+          return `${about}, ${value} of ${quote(model!)}'s ${asked.window!.toLocaleString("en-US")}-token window is ${asked.min.toLocaleString("en-US")}`;
         },
       };
   }

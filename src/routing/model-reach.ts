@@ -7,6 +7,9 @@ import { createModelTable } from "./model-table.js";
 /** What routing reads of a config: its upstreams, aliases and rules. */
 export type RoutingConfig = Pick<GatewayConfig, "upstreams" | "defaultUpstream" | "models" | "routes">;
 
+/** Team catalogs' model ids (SPEC 12), each with its team upstream's name: routed as if that upstream's `models` listed them, after every listed one. */
+export type CataloguedIds = readonly (readonly [id: string, upstream: string])[];
+
 /** An upstream a model can reach, and the first way found. */
 export interface Destination {
   upstream: string;
@@ -46,10 +49,11 @@ const catchesAll = (rule: RouteRule, pattern: string): boolean =>
  * picker's list, `gateway routes` and `gateway run claude`'s tool search ask (SPEC 11). The model's aliases apply
  * first (for a pattern, every alias key it shares an id with); then each rule that could hold for it (a rule's other
  * conditions may hold for some request, so only its `model` can rule it out), stopping at a rule that takes every such
- * request; then SPEC 10's `models` and the default; and each of those upstreams' `fallback` lists. An upper bound: an
- * upstream listed may be reached by no real request, but none that can be reached is missing.
+ * request; then SPEC 10's `models` with the team catalogs' ids (`catalogued`, as the router has them), and the default;
+ * and each of those upstreams' `fallback` lists. An upper bound: an upstream listed may be reached by no real request,
+ * but none that can be reached is missing.
  */
-export function reachOf(config: RoutingConfig, model: string): Destination[] {
+export function reachOf(config: RoutingConfig, model: string, catalogued: CataloguedIds = []): Destination[] {
   const found = new Map<string, string>();
   const add = (upstream: string, how: string) => {
     if (!found.has(upstream)) found.set(upstream, how);
@@ -61,7 +65,7 @@ export function reachOf(config: RoutingConfig, model: string): Destination[] {
       add(rule.to, `rule ${rule.name}`);
       if ((caught = catchesAll(rule, id))) break;
     }
-    if (!caught) for (const [upstream, how] of byModels(config, id)) add(upstream, how);
+    if (!caught) for (const [upstream, how] of byModels(config, id, catalogued)) add(upstream, how);
   }
   for (const [name] of [...found]) {
     for (const fallback of config.upstreams.find((upstream) => upstream.name === name)?.fallback ?? []) add(fallback, `fallback of ${name}`);
@@ -77,22 +81,32 @@ function afterAliases(config: RoutingConfig, model: string): string[] {
   return keys.some((key) => globCovers(key, model)) ? targets : [...targets, model];
 }
 
-/** SPEC 10 for a model id or pattern: the upstreams whose `models` may list it, and the default unless one surely does. */
-function byModels(config: RoutingConfig, model: string): [string, string][] {
+/**
+ * SPEC 10 for a model id or pattern: the upstreams whose `models` may list it (a team catalog's ids as the router
+ * orders them: after every listed id, before the patterns), and the default unless one surely does.
+ */
+function byModels(config: RoutingConfig, model: string, catalogued: CataloguedIds): [string, string][] {
+  const listed = config.upstreams.flatMap((upstream) => upstream.models.map((entry) => [entry, upstream.name] as const));
   if (!isPattern(model)) {
-    const listed = createModelTable(config.upstreams.flatMap((upstream) => upstream.models.map((entry) => [entry, upstream.name] as const))).lookup(model);
-    return [listed === undefined ? [config.defaultUpstream, "the default upstream"] : [listed, `models of ${listed}`]];
+    const found = createModelTable([...listed, ...catalogued]).lookup(model);
+    if (found === undefined) return [[config.defaultUpstream, "the default upstream"]];
+    return [[found, found === createModelTable(listed).lookup(model) ? `models of ${found}` : `catalog of ${found}`]];
   }
-  const reached = config.upstreams.filter((upstream) => upstream.models.some((entry) => globsOverlap(entry, model))).map((upstream): [string, string] => [upstream.name, `models of ${upstream.name}`]);
+  const inCatalogs = catalogued.filter(([id]) => globTest(model)(id)).map(([, upstream]): [string, string] => [upstream, `catalog of ${upstream}`]);
+  const reached = [
+    ...config.upstreams.filter((upstream) => upstream.models.some((entry) => globsOverlap(entry, model))).map((upstream): [string, string] => [upstream.name, `models of ${upstream.name}`]),
+    ...inCatalogs,
+  ];
   const covered = config.upstreams.some((upstream) => upstream.models.some((entry) => globCovers(entry, model)));
   return covered ? reached : [...reached, [config.defaultUpstream, "the default upstream"]];
 }
 
 /**
  * Whether Claude Code may search its tools (SPEC 11): every upstream a `claude*` model can be routed to is of kind
- * `anthropic` (tool search needs Anthropic's own API: `defer_loading` and `tool_reference` reach nothing else).
+ * `anthropic` (tool search needs Anthropic's own API: `defer_loading` and `tool_reference` reach nothing else); a
+ * team catalog's `claude*` ids (`catalogued`) go to their team upstream.
  */
-export function claudeOnAnthropicOnly(config: RoutingConfig): boolean {
+export function claudeOnAnthropicOnly(config: RoutingConfig, catalogued: CataloguedIds = []): boolean {
   const kinds = new Map(config.upstreams.map((upstream) => [upstream.name, upstream.kind]));
-  return reachOf(config, "claude*").every((destination) => kinds.get(destination.upstream) === "anthropic");
+  return reachOf(config, "claude*", catalogued).every((destination) => kinds.get(destination.upstream) === "anthropic");
 }

@@ -73,6 +73,8 @@ export interface RouterOptions<U extends Routable> {
   seal: ReasoningSeal;
   /** A team upstream's catalog ids (SPEC 12), routed to it as if its `models` listed them, after every listed one. */
   catalogIds?: ((upstream: U) => readonly string[]) | undefined;
+  /** The context window `upstream` knows for `model` (a team catalog's, SPEC 12): what a `minInputTokens` share is of. */
+  windowOf?: ((upstream: U, model: string) => number | undefined) | undefined;
 }
 
 interface CompiledRule {
@@ -105,9 +107,10 @@ export function createRouter<U extends Routable>(options: RouterOptions<U>): Rou
   const table = createModelTable([...listed, ...catalogued]);
   // Each upstream with its own fallback list behind it (that list only: the lists of the upstreams on it are not followed).
   const candidates = new Map(upstreams.all.map((upstream) => [upstream, [upstream, ...upstream.config.fallback.flatMap((name) => upstreams.named(name) ?? [])]]));
-  const rules: CompiledRule[] = options.routes.map((rule) => ({ rule, conditions: conditionsOf(rule.when, seal) }));
-
   const byModel = (model: string | undefined): U => (model === undefined ? upstreams.default : (table.lookup(model) ?? upstreams.default));
+  // A share of a window is of the requested model's window, as the upstream its id routes to (without rules) knows it.
+  const windowOf = (model: string) => options.windowOf?.(byModel(model), model);
+  const rules: CompiledRule[] = options.routes.map((rule) => ({ rule, conditions: conditionsOf(rule.when, seal, windowOf) }));
 
   function routeFor(asked: string | undefined, aliased: string | undefined, index: number): Route<U> {
     const chosen = rules[index]?.rule;

@@ -1,4 +1,5 @@
-import { get } from "node:http";
+import { request as httpRequest } from "node:http";
+import type { CatalogInUse } from "../team/team-catalogs.js";
 import type { UpstreamKeyState } from "../upstream/key-states.js";
 
 /** What `/health` of a local gateway said, or undefined when nothing (or something else) answers. */
@@ -18,13 +19,14 @@ export interface Health {
 const MAX_BYTES = 65_536;
 
 /**
- * `GET http://127.0.0.1:<port><path>` answered 200 with JSON, bounded to a short time; undefined for anything else.
+ * `GET http://127.0.0.1:<port><path>` (or `method`) answered 200 with JSON, bounded to a short time; undefined for
+ * anything else.
  * `node:http` rather than `fetch`: the global fetch loads Node's bundled undici on first use (about 13 ms), which
  * `gateway env` and `status` pay every time.
  */
-export function getLocalJson(port: number, path: string, headers: Record<string, string>, timeoutMs: number): Promise<unknown> {
+export function getLocalJson(port: number, path: string, headers: Record<string, string>, timeoutMs: number, method: "GET" | "POST" = "GET"): Promise<unknown> {
   return new Promise((resolve) => {
-    const request = get({ host: "127.0.0.1", port, path, headers, timeout: timeoutMs, agent: false }, (response) => {
+    const request = httpRequest({ host: "127.0.0.1", port, path, method, headers, timeout: timeoutMs, agent: false }, (response) => {
       let text = "";
       response.setEncoding("utf8");
       response.on("data", (chunk: string) => {
@@ -43,6 +45,7 @@ export function getLocalJson(port: number, path: string, headers: Record<string,
     request.on("timeout", () => request.destroy());
     request.on("error", () => resolve(undefined));
     request.on("close", () => resolve(undefined));
+    request.end();
   });
 }
 
@@ -59,4 +62,17 @@ export async function probeHealth(port: number, timeoutMs = 1_500): Promise<Heal
 export async function askKeyStates(port: number, localKey: string, timeoutMs = 6_000): Promise<UpstreamKeyState[] | undefined> {
   const body = (await getLocalJson(port, "/ui/api/upstreams", { authorization: `Bearer ${localKey}` }, timeoutMs)) as { upstreams?: unknown } | null | undefined;
   return Array.isArray(body?.upstreams) ? (body.upstreams as UpstreamKeyState[]) : undefined;
+}
+
+/** A team gateway's three reads (SPEC 12) may each take their 5 s timeout: more than that, and the gateway is stuck. */
+const CATALOG_REFRESH_TIMEOUT_MS = 20_000;
+
+/**
+ * Asks the gateway on `port` to read its team upstreams' catalogs again and route by them at once
+ * (`POST /ui/api/team/refresh`, which takes the local key): what it read, by upstream name; undefined when it does
+ * not say (a gateway older than the question, or not this user's).
+ */
+export async function askCatalogRefresh(port: number, localKey: string, timeoutMs = CATALOG_REFRESH_TIMEOUT_MS): Promise<Record<string, CatalogInUse> | undefined> {
+  const body = (await getLocalJson(port, "/ui/api/team/refresh", { authorization: `Bearer ${localKey}` }, timeoutMs, "POST")) as { catalogs?: unknown } | null | undefined;
+  return typeof body?.catalogs === "object" && body.catalogs !== null ? (body.catalogs as Record<string, CatalogInUse>) : undefined;
 }

@@ -10,6 +10,7 @@ import { fanOut, type RequestSink } from "../request-log/record.js";
 import { keyFingerprint } from "../running/key-fingerprint.js";
 import { createModelAliases, type ModelAliases } from "../routing/model-aliases.js";
 import { createRouter, type Router } from "../routing/router.js";
+import { refreshCatalogs, useCatalogs, type CatalogInUse } from "../team/team-catalogs.js";
 import type { ReasoningSeal } from "../translate/index.js";
 import { keyStates } from "../upstream/key-states.js";
 import type { UpstreamSet } from "../upstream/upstream-set.js";
@@ -70,8 +71,8 @@ export interface GatewayContext {
   /** `--cors` origins, plus the gateway's own origins once it listens (its dashboard). */
   readonly allowedOrigins: Set<string>;
   readonly aliases: ModelAliases;
-  /** Decides each request's upstream and model (the aliases applied). */
-  readonly router: Router;
+  /** Decides each request's upstream and model (the aliases applied); made again when the team catalogs are read again. */
+  router: Router;
   /** Every finished request's record: the caller's sinks, the dashboard's live feed and the spend tracker. */
   readonly onRequest: RequestSink;
   /** What has been spent today and this month, in all, per upstream and per session; the budgets checked against it (SPEC 11). */
@@ -123,7 +124,15 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
   const inflight = createInflight(options.occupancy);
   const readings = gaugeReadings(upstreams, spend, () => inflight.size());
   const metrics = createGatewayMetrics({ observer: new RequestObserver((name) => upstreams.named(name)?.config.kind), pricer: pricing, readings });
-  return {
+  const routerNow = () => createRouter({ upstreams, aliases, routes: config.routes, seal: options.seal, catalogIds: (upstream) => upstream.catalog()?.models.map((model) => model.id) ?? [], windowOf: (upstream, model) => upstream.contextWindow(model) });
+  /** `gateway catalog --refresh` to a running gateway: the catalogs read again, used, and routed by from the next request. */
+  async function refreshTeam(): Promise<Record<string, CatalogInUse>> {
+    const read = await refreshCatalogs(upstreams.all, config.stateDir);
+    useCatalogs(upstreams.all, read);
+    context.router = routerNow();
+    return Object.fromEntries([...read].map(([name, use]) => [name, { ...use, failure: use.failure && options.secrets.redact(use.failure) }]));
+  }
+  const context: GatewayContext = {
     config,
     upstreams,
     seal: options.seal,
@@ -134,7 +143,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     anyHost: !isLoopbackHost(config.host),
     allowedOrigins: new Set(config.cors),
     aliases,
-    router: createRouter({ upstreams, aliases, routes: config.routes, seal: options.seal, catalogIds: (upstream) => upstream.catalog()?.models.map((model) => model.id) ?? [] }),
+    router: routerNow(),
     onRequest: fanOut([...(options.onRequest ? [options.onRequest] : []), feed.sink, spend.sink, metrics.sink])!,
     spend,
     recordHeaders: options.recordHeaders === true,
@@ -154,6 +163,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
         const budget = upstream.catalog()?.budget;
         return budget ? [{ upstream: upstream.name, ...budget }] : [];
       }),
+      refreshCatalogs: refreshTeam,
       nextRequestId,
       onInternalError,
       health: () => ({ version: options.version, upstream, pid: process.pid, upstreams: upstreamsHealth(upstreams), keyFingerprint: keyFingerprint(options.localKey) }),
@@ -169,4 +179,5 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     onInternalError,
     nextRequestId,
   };
+  return context;
 }

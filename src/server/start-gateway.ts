@@ -3,7 +3,7 @@ import { upstreamFailed } from "../errors/index.js";
 import { fanOut, type RequestSink } from "../request-log/record.js";
 import type { ReasoningSeal } from "../translate/index.js";
 import { teamBudgetRefresh } from "../team/budget-refresh.js";
-import { refreshCatalogs } from "../team/team-catalogs.js";
+import { refreshCatalogs, useCatalogs } from "../team/team-catalogs.js";
 import { openUpstreams, type KeySourceFor } from "../upstream/upstream-set.js";
 import type { OtlpExport } from "../telemetry/otlp/otlp-export.js";
 import { createGatewayContext, type GatewayContext } from "./gateway-context.js";
@@ -93,10 +93,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const upstreams = await openUpstreams(options.config, options.keySourceFor, secrets);
   // A team gateway's catalog is read before the first request is routed: its models are routable by their ids.
   const catalogs = await refreshCatalogs(upstreams.all, options.config.stateDir);
-  for (const upstream of upstreams.all) {
-    const { catalog, failure } = catalogs.get(upstream.name) ?? {};
-    if (catalog) upstream.useCatalog(catalog);
-    if (failure) options.onCatalogFailure?.(upstream.name, secrets.redact(failure), catalog !== undefined);
+  useCatalogs(upstreams.all, catalogs);
+  for (const [name, { catalog, failure }] of catalogs) {
+    if (failure) options.onCatalogFailure?.(name, secrets.redact(failure), catalog !== undefined);
   }
   const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_DEADLINE_MS;
   const refreshBudgets = catalogs.size > 0 ? teamBudgetRefresh(upstreams.all, options.config.stateDir) : undefined;

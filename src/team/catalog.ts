@@ -112,3 +112,10 @@ export const teamBudgetEntries = (catalogs: Readonly<Record<string, TeamCatalog>
   Object.values(catalogs).flatMap(({ upstream, budget }) =>
     budget ? [{ scope: upstream, period: "team" as const, limitUsd: budget.limitUsd ?? null, spentUsd: budget.spentUsd, resetsAt: budget.resetsAt ?? null, readAt: budget.readAt }] : [],
   );
+
+/**
+ * The model ids of the kept catalogs of the team upstreams named (in config order), each with its upstream: what the
+ * router routes to each by exact id, for the commands that ask where a model goes without a gateway's own tables.
+ */
+export const keptCatalogIds = (catalogs: Readonly<Record<string, TeamCatalog>>, teams: readonly string[]): [id: string, upstream: string][] =>
+  teams.flatMap((name) => (catalogs[name]?.models ?? []).map((model): [string, string] => [model.id, name]));

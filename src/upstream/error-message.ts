@@ -28,7 +28,7 @@ export function statusError(upstream: string, status: number, bodyText: string):
   const keyRefused = refusesKey(status, bodyText);
   // A refusal in a status that does not say so (LiteLLM's 400 "No connected db.") is named for what it is.
   const what = keyRefused && status !== 401 && status !== 403 ? `${who} refused the key: it answered ${status}` : `${who} answered ${status}`;
-  return new UpstreamStatusError(upstream, status, `${what}${message ? `: ${message}` : ""}`, { hint: hintFor(status, keyRefused), upstreamMessage: message });
+  return new UpstreamStatusError(upstream, status, `${what}${message ? `: ${message}` : ""}`, { hint: hintFor(status, keyRefused), upstreamMessage: message, keyRefused });
 }
 
 /**

@@ -19,3 +19,22 @@ export async function passClaudeFirstRun(terminal: Terminal): Promise<void> {
     await expect.poll(() => terminal.screen(), { timeout: 20_000 }).not.toBe(screen);
   }
 }
+
+/**
+ * Opens Claude Code's `/model` picker once it has read the gateway's model list (the gateway's log has the request),
+ * and returns the screen once `shown` is on it.
+ */
+export async function openModelPicker(terminal: Terminal, gatewayLog: () => string, shown: RegExp): Promise<string> {
+  await expect.poll(gatewayLog, { timeout: 20_000 }).toMatch(/GET \/v1\/models\S* \S+ 200/);
+  terminal.keys("-l", "/model");
+  terminal.keys("Enter");
+  return terminal.waitFor(shown, 20_000);
+}
+
+/** Leaves Claude Code (the picker, then the program) and closes its terminal. */
+export function quitClaude(terminal: Terminal): void {
+  terminal.keys("Escape");
+  terminal.keys("C-c");
+  terminal.keys("C-c");
+  terminal.close();
+}

@@ -1,4 +1,4 @@
-import type { PricedRecord, RequestDetail } from "../../src/dashboard/dashboard-routes.js";
+import type { PricedRecord, RequestDetail, TeamBudgetOf } from "../../src/dashboard/dashboard-routes.js";
 import type { BudgetState } from "../../src/budgets/budgets.js";
 import type { UsageSummary } from "../../src/stats/summarize.js";
 
@@ -12,6 +12,8 @@ export interface Summary {
   stats: UsageSummary;
   /** Each configured budget's use (SPEC 11); empty without budgets. */
   budgets: BudgetState[];
+  /** Each team upstream's budget as its team gateway last told it (SPEC 12); absent from gateways before it. */
+  teams?: TeamBudgetOf[];
 }
 
 /** One line of the live feed. */

@@ -74,7 +74,7 @@ function setFilter(name: keyof typeof FILTER_SELECTS, value: string): void {
 
 function renderTotals(s: Summary): void {
   renderCards($("cards"), s.stats);
-  renderBudgets($("budgets"), s.budgets);
+  renderBudgets($("budgets"), s.budgets, s.teams ?? []);
   const f = filters();
   const titles = { model: "Model", client: "Client", upstream: "Upstream" } as const;
   for (const [name, groups] of Object.entries(groupsOf(s.stats)) as [keyof typeof titles, typeof s.stats.models][]) {

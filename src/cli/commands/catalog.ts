@@ -2,9 +2,11 @@ import type { Command } from "commander";
 import { formatUsd } from "../../request-log/format.js";
 import { budgetWords, type CatalogModel } from "../../team/catalog.js";
 import { readStoredCatalogs } from "../../team/catalog-store.js";
+import { liveGateways } from "../../running/find-gateway.js";
+import { askCatalogRefresh } from "../../running/probe-health.js";
 import { refreshCatalogs, type CatalogInUse } from "../../team/team-catalogs.js";
 import { openUpstreams } from "../../upstream/upstream-set.js";
-import { createContext } from "../context.js";
+import { createContext, localKeyOf, type CommandContext } from "../context.js";
 import { redact, secrets } from "../secrets.js";
 import { formatTable } from "../table.js";
 import { log, print } from "../terminal.js";
@@ -23,6 +25,25 @@ const row = (upstream: string, model: CatalogModel) => [
   model.supports?.join(", ") ?? "",
 ];
 
+/**
+ * `--refresh` with this configuration's gateways running: each reads the team catalogs again itself and routes by
+ * them at once (SPEC 12), so no restart is needed; what the first one read is shown. Undefined when none runs (or
+ * none is new enough to be asked): the command reads them itself.
+ */
+async function refreshRunning(ctx: CommandContext): Promise<Map<string, CatalogInUse> | undefined> {
+  const localKey = localKeyOf(ctx);
+  const running = (await liveGateways(ctx.config, localKey)).filter((gateway) => gateway.thisConfig && gateway.owner === "yours");
+  const answers = await Promise.all(running.map((gateway) => askCatalogRefresh(gateway.port, localKey)));
+  const first = answers.find((answer) => answer !== undefined);
+  if (running.length > 0) {
+    const asked = answers.filter((answer) => answer !== undefined).length;
+    const missed = running.length - asked;
+    if (missed > 0) log.warn(`${missed} running gateway${missed === 1 ? "" : "s"} did not read the catalogs again (too old to be asked, or no answer in time): restart ${missed === 1 ? "it" : "them"} (gateway stop && gateway start --detach).`);
+    if (asked > 0) log.info(`The running gateway${asked === 1 ? "" : "s"} read the catalogs again and route by them now.`);
+  }
+  return first && new Map(Object.entries(first));
+}
+
 export function registerCatalog(program: Command): void {
   program
     .command("catalog")
@@ -38,7 +59,9 @@ export function registerCatalog(program: Command): void {
       const catalogs = new Map<string, CatalogInUse>(team.map((upstream) => [upstream.name, { catalog: stored[upstream.name] }]));
       // Read when asked, and for a team upstream whose catalog was never kept.
       const toRead = team.filter((upstream) => options.refresh || !stored[upstream.name]);
-      if (toRead.length) {
+      const fromRunning = options.refresh ? await refreshRunning(ctx) : undefined;
+      if (fromRunning) for (const [name, read] of fromRunning) catalogs.set(name, read);
+      else if (toRead.length) {
         const upstreams = await openUpstreams(ctx.config, keySources(ctx), secrets);
         try {
           const reading = upstreams.all.filter((upstream) => toRead.some((asked) => asked.name === upstream.name));

@@ -3,7 +3,8 @@ import { UsageError } from "../../errors/index.js";
 import { loadPricer, type Pricer } from "../../pricing/index.js";
 import { followRecords } from "../../request-log/follow-log.js";
 import { logFilePath } from "../../request-log/log-file.js";
-import type { RequestRecord } from "../../request-log/record.js";
+import { formatTime } from "../../request-log/format.js";
+import type { LogEvent, RequestRecord } from "../../request-log/record.js";
 import { readRecords } from "../../request-log/read-log.js";
 import { colorsOn } from "../colors.js";
 import { createContext, localKeyOf, portFlag } from "../context.js";
@@ -32,6 +33,16 @@ function parseCount(value: string): number {
 
 const tenth = (ms: number | undefined) => (ms === undefined ? undefined : Math.round(ms * 10) / 10);
 
+/** An event line of the log (SPEC 12: a collector that refuses exports) as the table shows it, between the requests. */
+const eventRow = (event: LogEvent): string => `${formatTime(event.time)}  ${event.level === "warn" ? "warning" : event.level}: ${event.message}`;
+
+/** Records and events in the order they happened. */
+function inOrder(records: readonly RequestRecord[], events: readonly LogEvent[]): ({ record: RequestRecord } | { event: LogEvent })[] {
+  const all = [...records.map((record) => ({ record, time: record.time })), ...events.map((event) => ({ event, time: event.time }))];
+  // A stable sort: records keep the order they were written in.
+  return all.sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+}
+
 /** A stored record as `--json` prints it: durations to a tenth of a millisecond, and its cost (`null`: unknown). */
 function jsonLine(r: RequestRecord, pricer: Pricer): string {
   return JSON.stringify({ ...r, durationMs: tenth(r.durationMs), ttfbMs: tenth(r.ttfbMs), costUsd: pricer(r) });
@@ -58,8 +69,10 @@ export function registerLogs(program: Command): void {
       }
       const limit = options.lines === undefined ? (options.json ? Infinity : TABLE_LINES) : parseCount(options.lines);
       const { stateDir } = ctx.config;
-      const { records, end } = await readRecords(stateDir, { limit });
+      const { records, events, end } = await readRecords(stateDir, { limit });
       let show: (r: RequestRecord) => void;
+      // An event is printed as it was stored with --json (it has `event`, never `requestId`), else as a line of its own.
+      const showEvent = (event: LogEvent) => print(options.json ? JSON.stringify(event) : redact(eventRow(event)));
       if (options.json) {
         const pricer = await loadPricer(ctx.config);
         show = (r) => print(jsonLine(r, pricer));
@@ -73,13 +86,16 @@ export function registerLogs(program: Command): void {
         if (records.length > 0 || options.follow) print(table.header);
         show = (r) => print(table.row(r));
       }
-      records.forEach(show);
+      for (const entry of inOrder(records, events)) {
+        if ("record" in entry) show(entry.record);
+        else showEvent(entry.event);
+      }
       if (!options.follow) {
         if (records.length === 0 && limit > 0) log.info(`No requests logged yet (${logFilePath(stateDir)}). Start the gateway with \`gateway start\` and send one.`);
         return;
       }
       await new Promise<void>((resolve) => {
-        const stop = followRecords(stateDir, end, show, (error) => log.warn(`Cannot read ${logFilePath(stateDir)}: ${error.message}`));
+        const stop = followRecords(stateDir, end, show, (error) => log.warn(`Cannot read ${logFilePath(stateDir)}: ${error.message}`), showEvent);
         const finish = () => {
           stop();
           resolve();

@@ -10,6 +10,7 @@ import { reachOf } from "../../routing/model-reach.js";
 import { createRouter, routableConfig } from "../../routing/router.js";
 import { checkRequest } from "../../server/stages/read-request.js";
 import { createContext, type CommandContext } from "../context.js";
+import { keptTeamIds, keptWindowOf } from "../kept-team-ids.js";
 import { describeWhen, explanationText, reachTable, rulesTable, tagLines } from "../routes-report.js";
 import { print, readStdin } from "../terminal.js";
 
@@ -81,7 +82,7 @@ export function registerRoutes(program: Command): void {
       const ctx = createContext();
       const { routes } = ctx.config;
       if (options.model !== undefined) {
-        const reach = reachOf(ctx.config, options.model);
+        const reach = reachOf(ctx.config, options.model, keptTeamIds(ctx));
         return print(options.json ? JSON.stringify(reach, null, 2) : reachTable(reach));
       }
       if (file === undefined) {
@@ -90,7 +91,15 @@ export function registerRoutes(program: Command): void {
       }
       const bytes = file === "-" ? Buffer.from(await readStdin()) : readRequestFile(file);
       const request = readAsServer(ctx, bytes, options);
-      const router = createRouter({ upstreams: routableConfig(ctx.config), aliases: createModelAliases(ctx.config.models), routes, seal: loadReasoningSeal(ctx.config.configDir) });
+      const catalogued = keptTeamIds(ctx);
+      const router = createRouter({
+        upstreams: routableConfig(ctx.config),
+        aliases: createModelAliases(ctx.config.models),
+        routes,
+        seal: loadReasoningSeal(ctx.config.configDir),
+        catalogIds: (upstream) => catalogued.filter(([, name]) => name === upstream.name).map(([id]) => id),
+        windowOf: keptWindowOf(ctx),
+      });
       const explanation = await router.explain(request);
       const tags = request.routeTags();
       if (options.json) {

@@ -10,6 +10,7 @@ import { findBypasses, hasStatusLine } from "../../running/tool-settings.js";
 import { BIN_PATH } from "../bin-path.js";
 import { writePrivateFile } from "../../files/private-files.js";
 import { createContext, localKeyOf, portFlag } from "../context.js";
+import { keptTeamIds } from "../kept-team-ids.js";
 import { log } from "../terminal.js";
 import { quote, toolEnv } from "./env.js";
 
@@ -70,7 +71,7 @@ export function registerRun(program: Command): void {
       const flag = portFlag(options.port);
       const port = await ensureGateway(ctx, flag, options.start);
       const env = toolEnv(ctx, port, !ownLogin);
-      const address = { env, openaiBaseUrl: env.OPENAI_BASE_URL!, localKey: localKeyOf(ctx), stateDir: ctx.config.stateDir, claudeOnAnthropic: claudeOnAnthropicOnly(ctx.config) };
+      const address = { env, openaiBaseUrl: env.OPENAI_BASE_URL!, localKey: localKeyOf(ctx), stateDir: ctx.config.stateDir, claudeOnAnthropic: claudeOnAnthropicOnly(ctx.config, keptTeamIds(ctx)) };
       const place = { env: { ...process.env, ...env }, cwd: process.cwd(), platform: process.platform, ownLogin };
       // Claude Code's status line is the gateway's, unless the user's settings (or the command line) give one.
       const statusLine = hasStatusLine(place, args) ? undefined : statusLineCommand(flag);

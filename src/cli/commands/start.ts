@@ -178,7 +178,11 @@ export function registerStart(program: Command): void {
         onUpgradeRefused: options.quiet ? undefined : (method, path, status) => serverLog.warn(`${method} ${path} WebSocket upgrade refused (${status}): the client should fall back to plain HTTP`),
         occupancy: createIdleMemory(),
         otlp,
-        onTelemetryWarning: (line) => serverLog.warn(line),
+        onTelemetryWarning: (line) => {
+          serverLog.warn(line);
+          // SPEC 12: the warning is seen in `gateway logs` too, as an event line among the requests (never counted as one).
+          logFile?.event({ time: new Date().toISOString(), event: "telemetry-export-failed", level: "warn", message: line });
+        },
       }).catch(async (error: unknown) => {
         throw await explainListenError(ctx, error);
       });

@@ -6,7 +6,7 @@ import { logFilePath } from "../../request-log/log-file.js";
 import { liveGateways, type LiveGateway } from "../../running/find-gateway.js";
 import { askKeyStates } from "../../running/probe-health.js";
 import { budgetWords } from "../../team/catalog.js";
-import { readStoredCatalogs } from "../../team/catalog-store.js";
+import { readKeyRefusals, readStoredCatalogs } from "../../team/catalog-store.js";
 import { configChangedSince } from "../../running/stale-config.js";
 import { createContext, localKeyOf, portFlag, type CommandContext } from "../context.js";
 import { chooseGateway, notYours, portArg } from "../running-gateway.js";
@@ -59,24 +59,37 @@ function printUpstreams(ctx: CommandContext, upstreams: readonly UpstreamConfig[
   log.log(`Upstreams:\n${formatTable([{ title: "  NAME" }, { title: "KIND" }, { title: "URL" }, { title: "FORMATS" }, { title: "KEY" }], rows)}`);
 }
 
-/** What `status --json` says of a team upstream: its kept catalog's size and age, whether it is stale, its budget. */
+/**
+ * What `status --json` says of a team upstream: its kept catalog's size and age, whether it is stale, its budget, and
+ * whether the team gateway refused the key at the last read (its status and when).
+ */
 function teamJson(ctx: CommandContext, name: string) {
   const catalog = readStoredCatalogs(ctx.config.stateDir)[name];
-  return catalog ? { models: catalog.models.length, readAt: catalog.readAt, unreadAt: catalog.unreadAt ?? null, budget: catalog.budget ?? null } : { models: null, readAt: null, unreadAt: null, budget: null };
+  const keyRefused = readKeyRefusals(ctx.config.stateDir)[name] ?? null;
+  const kept = catalog ? { models: catalog.models.length, readAt: catalog.readAt, unreadAt: catalog.unreadAt ?? null, budget: catalog.budget ?? null } : { models: null, readAt: null, unreadAt: null, budget: null };
+  return { ...kept, keyRefused };
 }
 
-/** A line per team upstream (SPEC 12): its catalog, whether the team gateway could not be read since, its budget. */
-function teamLines(ctx: CommandContext, upstreams: readonly UpstreamConfig[]): string[] {
+/**
+ * The lines of each team upstream (SPEC 12): its catalog, whether the team gateway could not be read since, its
+ * budget; first, when the team gateway refused the key at the last read, that (never the key, nor the team's words).
+ */
+function teamLines(ctx: CommandContext, upstreams: readonly UpstreamConfig[]): { refused: string[]; catalogs: string[] } {
   const stored = readStoredCatalogs(ctx.config.stateDir);
-  return upstreams
-    .filter((upstream) => upstream.team)
-    .map((upstream) => {
-      const catalog = stored[upstream.name];
-      if (!catalog) return `Team:      ${upstream.name}: no catalog read yet (gateway catalog --refresh reads it)`;
-      const stale = catalog.unreadAt ? `; it could not be read at ${catalog.unreadAt}, so that one is in use` : "";
-      const budget = budgetWords(catalog);
-      return `Team:      ${upstream.name}: catalog of ${catalog.models.length} models read ${catalog.readAt}${stale}${budget ? `; ${budget}` : ""}`;
-    });
+  const refusals = readKeyRefusals(ctx.config.stateDir);
+  const team = upstreams.filter((upstream) => upstream.team);
+  const refused = team.flatMap(({ name }) => {
+    const refusal = refusals[name];
+    return refusal ? [`The team gateway ${name} refused its key (HTTP ${refusal.status}, at ${refusal.at}): store the right one with \`gateway login ${name}\`, then \`gateway catalog --refresh\`.`] : [];
+  });
+  const catalogs = team.map((upstream) => {
+    const catalog = stored[upstream.name];
+    if (!catalog) return `Team:      ${upstream.name}: no catalog read yet (gateway catalog --refresh reads it)`;
+    const stale = catalog.unreadAt ? `; it could not be read at ${catalog.unreadAt}, so that one is in use` : "";
+    const budget = budgetWords(catalog);
+    return `Team:      ${upstream.name}: catalog of ${catalog.models.length} models read ${catalog.readAt}${stale}${budget ? `; ${budget}` : ""}`;
+  });
+  return { refused, catalogs };
 }
 
 /**
@@ -127,7 +140,9 @@ export function registerStatus(program: Command): void {
       if (options.json) print(JSON.stringify(statusJson(ctx, upstreams, keys, running)));
       else {
         printUpstreams(ctx, upstreams, keys);
-        for (const line of teamLines(ctx, upstreams)) log.log(line);
+        const team = teamLines(ctx, upstreams);
+        for (const line of team.catalogs) log.log(line);
+        for (const line of team.refused) log.warn(line);
         for (const notice of baseUrlNotices(ctx.config)) log.info(notice);
         log.log(`Config:    ${ctx.config.configFile}`);
         log.log(`Log:       ${logFilePath(ctx.config.stateDir)}`);

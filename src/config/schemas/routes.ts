@@ -3,9 +3,9 @@ import { FORMAT_NAMES } from "../../formats/names.js";
 import { KNOWN_CLIENT_NAMES } from "../../request-log/client-name.js";
 import { isPattern } from "../../routing/glob.js";
 import { closest } from "../closest.js";
-import type { RouteRule } from "../types.js";
+import type { RouteRule, TokenThreshold } from "../types.js";
 import { fields } from "./shapes.js";
-import { integer, nonEmptyText } from "./values.js";
+import { nonEmptyText } from "./values.js";
 
 const quoted = (names: readonly string[]) => names.map((name) => `"${name}"`).join(", ");
 
@@ -34,6 +34,13 @@ const tag = v.pipe(v.string(TAG), v.trim(), v.nonEmpty(TAG), v.check((name) => !
 
 const FLAG = "true or false";
 
+const THRESHOLD = 'an integer of at least 1, or a share of the model\'s context window from "1%" to "100%"';
+/** `minInputTokens`: a token count, or a whole percentage of the requested model's context window. */
+const threshold = v.custom<TokenThreshold>(
+  (value) => (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 100_000_000) || (typeof value === "string" && /^(100|[1-9][0-9]?)%$/.test(value)),
+  THRESHOLD,
+);
+
 /** `when`: each condition SPEC 11 lists, all optional; an unknown one is refused naming the closest. */
 const when = fields(
   {
@@ -41,7 +48,7 @@ const when = fields(
     format: v.optional(v.picklist(FORMAT_NAMES, `one of ${quoted(FORMAT_NAMES)}`)),
     client: v.optional(client),
     image: v.optional(v.boolean(FLAG)),
-    minInputTokens: v.optional(integer(1, 100_000_000, "an integer of at least 1")),
+    minInputTokens: v.optional(threshold),
     thinking: v.optional(v.boolean(FLAG)),
     tools: v.optional(nonEmptyText),
     tag: v.optional(tag),

@@ -80,15 +80,16 @@ export async function answerModelList(x: Exchange, ctx: GatewayContext, request:
 
 /**
  * What Codex's catalog says of each model of the union and each alias (SPEC 12): the upstream a request for it is
- * routed to first (`reachOf`), that upstream's context window for the model after its alias, and whether it takes a
+ * routed to first (`reachOf`, the team catalogs' ids included), that upstream's context window for the model after its alias, and whether it takes a
  * reasoning effort. The lists just read teach each upstream the windows they carry (vLLM's `max_model_len`, ...).
  */
 function catalogModels(ctx: GatewayContext, catalog: Catalog, aliases: readonly string[]): CatalogModel[] {
   for (const upstream of ctx.upstreams.all) upstream.learnWindows(catalog.entries.filter((entry) => entry.upstream === upstream.name).map((entry) => entry.entry));
   const listed = new Set(catalog.entries.map((entry) => entry.id));
   const ids = [...listed, ...aliases.filter((alias) => !listed.has(alias))];
+  const catalogued = ctx.upstreams.all.flatMap((upstream) => (upstream.catalog()?.models ?? []).map((model) => [model.id, upstream.name] as const));
   return ids.map((id) => {
-    const upstream = ctx.upstreams.named(reachOf(ctx.config, id)[0]?.upstream ?? "") ?? ctx.upstreams.default;
+    const upstream = ctx.upstreams.named(reachOf(ctx.config, id, catalogued)[0]?.upstream ?? "") ?? ctx.upstreams.default;
     const model = ctx.aliases.resolve(id) ?? id;
     return { id, upstream: upstream.name, contextWindow: upstream.contextWindow(model), reasons: upstream.config.reasoning === "effort" };
   });

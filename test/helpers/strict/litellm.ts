@@ -35,13 +35,15 @@ export interface StrictLiteLLMOptions {
   virtualKeys?: Record<string, Json>;
   /** Usage of every generation (LiteLLM prices it with the model's `model_info`). */
   usage?: { input: number; output: number };
+  /** Its models (`/model/info`'s `data`; `/v1/models` lists the same names), read at each request: a test may add one. */
+  models?: typeof LITELLM_MODEL_INFO.data;
   /** Holds a Responses stream before its `response.completed` event or its trailing `data: [DONE]` until `until` settles. */
   hold?: { before: "response.completed" | "[DONE]"; until: Promise<void> };
 }
 
 /** The cost LiteLLM reports for `model`: tokens times its `model_info` prices. */
-export function litellmCost(model: string, usage: { input: number; output: number }): number {
-  const info = LITELLM_MODEL_INFO.data.find((entry) => entry.model_name === model)!.model_info;
+export function litellmCost(model: string, usage: { input: number; output: number }, models = LITELLM_MODEL_INFO.data): number {
+  const info = models.find((entry) => entry.model_name === model)!.model_info;
   return usage.input * (info.input_cost_per_token as number) + usage.output * (info.output_cost_per_token as number);
 }
 
@@ -61,9 +63,10 @@ const dataLines = (events: unknown[], done: boolean): string => `${events.map((e
 function generation(request: Received, options: StrictLiteLLMOptions): ScriptedReply {
   const body = request.body ?? {};
   const model = typeof body.model === "string" ? body.model : "";
-  if (!LITELLM_MODEL_INFO.data.some((entry) => entry.model_name === model)) return error("invalidModel", model);
+  const models = options.models ?? LITELLM_MODEL_INFO.data;
+  if (!models.some((entry) => entry.model_name === model)) return error("invalidModel", model);
   const usage = options.usage ?? { input: 12, output: 5 };
-  const cost = String(litellmCost(model, usage));
+  const cost = String(litellmCost(model, usage, models));
   const text = "hello from the team";
   if (request.path.endsWith("/messages")) {
     return {
@@ -93,10 +96,11 @@ function generation(request: Received, options: StrictLiteLLMOptions): ScriptedR
 
 function route(request: Received, options: StrictLiteLLMOptions, key: string | undefined): ScriptedReply {
   const { method, path } = request;
+  const models = options.models ?? LITELLM_MODEL_INFO.data;
   if (method === "GET" && (path === "/v1/models" || path === "/models")) {
-    return { json: { data: LITELLM_MODEL_INFO.data.map((entry) => ({ id: entry.model_name, object: "model", created: LIST_CREATED, owned_by: "openai" })), object: "list" } };
+    return { json: { data: models.map((entry) => ({ id: entry.model_name, object: "model", created: LIST_CREATED, owned_by: "openai" })), object: "list" } };
   }
-  if (method === "GET" && (path === "/model/info" || path === "/v1/model/info")) return { json: { data: LITELLM_MODEL_INFO.data } };
+  if (method === "GET" && (path === "/model/info" || path === "/v1/model/info")) return { json: { data: models } };
   if (method === "GET" && path === "/key/info") {
     const info = key === undefined ? undefined : options.virtualKeys?.[key];
     if (!options.virtualKeys) return error("keyInfoNoDb");
