@@ -1,4 +1,3 @@
-import { setFlagsFromString } from "node:v8";
 import { Command } from "commander";
 import { VERSION } from "../version.js";
 import { renderCliError } from "./render-error.js";
@@ -68,20 +67,9 @@ function exitOnBrokenPipe(): void {
   });
 }
 
-/**
- * A process that ends after a request or two compiles WebAssembly with V8's baseline compiler only. undici parses
- * HTTP with llhttp, a WebAssembly module, which V8 compiles again with TurboFan on a background thread; Node waits
- * for that thread before a process exits, so a one-off `gateway chat` stayed 0.2-0.3 s after printing its reply
- * (measured on a 2-core VM, 0.6 s under load), doing nothing. `gateway start` serves for long: it keeps the faster code.
- */
-function compileWasmOnce(command: string | undefined): void {
-  if (command !== "start") setFlagsFromString("--liftoff-only");
-}
-
 /** Runs the CLI; every failure is rendered by `renderCliError` into one line, a hint and the exit code. */
 export async function run(argv: readonly string[]): Promise<void> {
   exitOnBrokenPipe();
-  compileWasmOnce(argv.slice(2).find((arg) => !arg.startsWith("-")));
   try {
     await (await createProgram(argv)).parseAsync(argv as string[]);
   } catch (error) {
