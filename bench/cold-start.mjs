@@ -4,6 +4,7 @@
 // run for run with `node -e 0`; and `gateway start` to its first /health paired with a bare node:http server
 // (`bare-server.mjs`) started and polled the same way.
 import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { get } from "node:http";
 import { fileURLToPath } from "node:url";
 import { percentile } from "./streams.mjs";
@@ -12,23 +13,37 @@ const BIN = fileURLToPath(new URL("../bin/gateway.js", import.meta.url));
 const BARE = fileURLToPath(new URL("bare-server.mjs", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../dist/config/index.js", import.meta.url));
 
-function runMs(args, env) {
-  const started = performance.now();
-  const r = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited with ${r.status}: ${r.stderr}`);
-  return performance.now() - started;
+/** User + system CPU ms of the children this process has waited for (`/proc/self/stat` cutime and cstime). */
+function childrenCpuMs() {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
 }
 
+/** One run of `command args` to its exit: wall ms and CPU ms (10 ms ticks: a median over runs reads them). */
+function run(command, args, env) {
+  const [started, cpu] = [performance.now(), childrenCpuMs()];
+  const r = spawnSync(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${r.status}: ${r.stderr}`);
+  return { ms: performance.now() - started, cpuMs: childrenCpuMs() - cpu };
+}
+
+const runMs = (args, env) => run(process.execPath, args, env).ms;
 const medianMs = (args, env, runs) => percentile(Array.from({ length: runs }, () => runMs(args, env)), 50);
 
-/** Medians of `a` and `b` run in turn, `runs` of each; `ratio` is b's over a's. */
-function pairedMs(a, b, env, runs) {
+/**
+ * Medians of `a` and `b` (each `[command, args, env]`) run in turn, `runs` of each: `ratio` is b's wall time over
+ * a's, `addedMs` the difference, `cpuMs` / `baselineCpuMs` their CPU.
+ */
+export function pairedRuns(a, b, runs) {
   const times = [[], []];
-  for (let i = 0; i < runs; i++) [a, b].forEach((args, side) => times[side].push(runMs(args, env)));
-  const [first, second] = times.map((t) => percentile(t, 50));
-  return { baseline: first, ms: second, ratio: second / first };
+  for (let i = 0; i < runs; i++) [a, b].forEach(([command, args, env], side) => times[side].push(run(command, args, env)));
+  const [first, second] = times.map((t) => ({ ms: percentile(t.map((r) => r.ms), 50), cpuMs: percentile(t.map((r) => r.cpuMs), 50) }));
+  return { baseline: first.ms, ms: second.ms, ratio: second.ms / first.ms, addedMs: second.ms - first.ms, baselineCpuMs: first.cpuMs, cpuMs: second.cpuMs };
 }
+
+/** `node a` and `node b` paired (`pairedRuns`), both with `env`. */
+const pairedMs = (a, b, env, runs) => pairedRuns([process.execPath, a, env], [process.execPath, b, env], runs);
 
 /** 200 from /health, or false (nothing listening yet, or anything else). */
 const healthy = (port) =>

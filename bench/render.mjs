@@ -81,9 +81,11 @@ function scaleTable({ scale, burst, fdLimit }) {
   return lines;
 }
 
-function coldTable({ cold: c }) {
+/** The cold start and one-off prompt tables (`npm run bench`, and `bench/one-off.mjs` on its own). */
+export function coldTable({ cold: c }) {
   const over = (ms) => `${f(ms)} (${signed(ms - c.nodeFloor)})`;
-  const paired = (p) => `${f(p.ms)} / ${f(p.baseline)} = ${f(p.ratio, 2)}x`;
+  const paired = (p) => `${f(p.ms)} / ${f(p.baseline)} = ${f(p.ratio, 2)}x (${signed(p.ms - p.baseline)} ms) | ${f(p.cpuMs)} / ${f(p.baselineCpuMs)} |`;
+  const t = c.toolLaunch;
   return [
     "| cold start, median ms | time (over `node -e 0`) |",
     "|---|---|",
@@ -93,11 +95,12 @@ function coldTable({ cold: c }) {
     `| \`gateway env\` | ${over(c.env)} |`,
     `| \`gateway status\` | ${over(c.status)} |`,
     "",
-    "| the one-off prompt, median ms (paired runs) | time / baseline |",
-    "|---|---|",
-    `| \`gateway chat -m echo-1 hi\`, no gateway running / \`node -e 0\` | ${paired(c.chatAlone)} |`,
-    `| \`gateway chat -m echo-1 hi\`, a gateway of the same config running / \`node -e 0\` | ${paired(c.chatRunning)} |`,
-    `| \`gateway start\` to the first /health 200 / a bare node:http server started the same way | ${paired(c.startToHealth)} |`,
+    "| the one-off prompt, median ms (paired runs) | time / baseline | CPU ms / baseline's |",
+    "|---|---|---|",
+    `| \`gateway chat -m echo-1 hi\`, no gateway running / \`node -e 0\` | ${paired(c.chatAlone)}`,
+    `| \`gateway chat -m echo-1 hi\`, a gateway of the same config running / \`node -e 0\` | ${paired(c.chatRunning)}`,
+    `| \`gateway start\` to the first /health 200 / a bare node:http server started the same way | ${f(c.startToHealth.ms)} / ${f(c.startToHealth.baseline)} = ${f(c.startToHealth.ratio, 2)}x | - |`,
+    ...(t ? [`| \`gateway run claude -p hi\` (echo upstream) / Claude Code with the same environment and arguments set by hand | ${paired(t)}`] : []),
   ];
 }
 

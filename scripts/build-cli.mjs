@@ -1,17 +1,22 @@
 // Builds the command into dist/: each entry point bundled with the modules it imports, the modules a command loads
 // later (`import()`) split into shared chunks. The runtime dependencies stay in node_modules; a dev dependency the
-// source imports is bundled in: gpt-tokenizer's one encoding the gateway counts with (o200k_base, 2.6 MB) becomes
-// dist/translate/o200k-tokenizer.js, under its license, so the package needs nothing of gpt-tokenizer's 30 MB (four
-// encodings in three copies each). Node opens a handful of files where it opened some 260 of ours (issue "Start only
-// what a command needs"); the source maps point at src/. Type errors are the type checker's job (`npm run build`
-// runs it first).
+// source imports is bundled in, under its license (`bundled-licenses.mjs`): gpt-tokenizer's one encoding the gateway
+// counts with (o200k_base, 2.6 MB) becomes dist/translate/o200k-tokenizer.js, so the package needs nothing of
+// gpt-tokenizer's 30 MB (four encodings in three copies each); the OpenTelemetry SDK and its exporters, and
+// prom-client, become the chunks `telemetry/` imports only when an OTLP endpoint is set or `/metrics` is scraped,
+// instead of some 60 MB of packages every install carried for a feature most never turn on. Node opens a handful of
+// files where it opened some 260 of ours (issue "Start only what a command needs"); the source maps point at src/.
+// Type errors are the type checker's job (`npm run build` runs it first).
 import { build } from "esbuild";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { addLicenseBanners } from "./bundled-licenses.mjs";
+import { prependToOutput } from "./prepend-to-output.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 rmSync(new URL("../dist/", import.meta.url), { recursive: true, force: true });
-await build({
+const { metafile } = await build({
   absWorkingDir: root,
   // the CLI; the status line's own fast path (bin/gateway.js); the config reader the bench times alone; the tokenizer,
   // its own file so that its license stands at its top
@@ -23,13 +28,20 @@ await build({
   splitting: true,
   format: "esm",
   platform: "node",
+  // A bundled package's ES build where it ships one (the OpenTelemetry packages name it in "module" and have no
+  // "exports"): imported from a CommonJS build, a chunk would export only `default`, not the names the source imports.
+  mainFields: ["module", "main"],
   target: "node20",
   external: Object.keys(pkg.dependencies).flatMap((name) => [name, `${name}/*`]),
   sourcemap: true,
+  metafile: true,
   logLevel: "warning",
 });
-
-const tokenizer = new URL("../dist/translate/o200k-tokenizer.js", import.meta.url);
-const license = readFileSync(new URL("../node_modules/gpt-tokenizer/LICENSE", import.meta.url), "utf8").trim();
-const { version } = JSON.parse(readFileSync(new URL("../node_modules/gpt-tokenizer/package.json", import.meta.url), "utf8"));
-writeFileSync(tokenizer, `/*! gpt-tokenizer ${version}, its o200k_base encoding only (https://github.com/niieani/gpt-tokenizer)\n${license}\n*/\n${readFileSync(tokenizer, "utf8")}`);
+// A CommonJS package bundled in (prom-client, parts of the OpenTelemetry SDK) requires Node's modules through
+// esbuild's `__require`, which calls the `require` it finds in its module's scope: an ES module has one only when
+// given one. Only the chunk that defines the shim gets it, so no other file (the tokenizer's) imports anything.
+const REQUIRE = 'import { createRequire as __gatewayCreateRequire } from "node:module";\nconst require = __gatewayCreateRequire(import.meta.url);\n';
+for (const output of Object.keys(metafile.outputs)) {
+  if (output.endsWith(".js") && readFileSync(join(root, output), "utf8").includes("var __require = ")) prependToOutput(join(root, output), REQUIRE);
+}
+addLicenseBanners(root, metafile);

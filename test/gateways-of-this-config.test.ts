@@ -87,6 +87,9 @@ describe("gateway chat through a running gateway of this configuration (issue 43
       .split("\n")
       .filter((line) => line.includes('"userAgent":"gateway-cli"'))
       .map((line) => JSON.parse(line) as { model: string; status: number });
+  // The running gateway's own request lines, in its detached log: a one-off chat in its own process writes none there
+  // (its record goes to requests.jsonl, as the running gateway's does).
+  const servedByRunning = (stateDir: string) => readFileSync(join(stateDir, "gateway-any-port.log"), "utf8").split("\n").filter((line) => / POST \/v1\//.test(line));
 
   it("sends a one-off prompt to it; not to one started before config.json changed, nor to another configuration's", async () => {
     const stateDir = configurations.stateDir();
@@ -96,7 +99,7 @@ describe("gateway chat through a running gateway of this configuration (issue 43
     await detach(mine, "--port", "0");
     const through = await runCli(["chat", "-m", "echo-1", "--api", "messages", "through"], mine);
     expect(through.stdout).toBe("echo: through\n");
-    await expect.poll(() => cliRequests(mine), { timeout: 10_000 }).toEqual([expect.objectContaining({ model: "echo-1", status: 200 })]);
+    await expect.poll(() => servedByRunning(stateDir), { timeout: 10_000 }).toEqual([expect.stringContaining("POST /v1/messages echo-1 200")]);
 
     // This configuration with its default upstream overridden (GATEWAY_UPSTREAM) is not what the running one serves.
     const elsewhere = opened(await startFakeUpstream());
@@ -111,8 +114,9 @@ describe("gateway chat through a running gateway of this configuration (issue 43
     const file = join(mine.GATEWAY_CONFIG_DIR!, "config.json");
     writeFileSync(file, JSON.stringify({ upstream: "echo", models: { fresh: "echo-2" } }));
     expect((await runCli(["chat", "-m", "fresh", "changed"], mine)).stdout).toBe("echo: changed\n");
-    // Stopping writes what the request log holds: still the one request.
+    // The running gateway served the one request; the request log holds every chat's record, wherever it ran.
     expect((await runCli(["stop"], mine)).code).toBe(0);
-    expect(await cliRequests(mine)).toHaveLength(1);
+    expect(servedByRunning(stateDir)).toHaveLength(1);
+    expect(await cliRequests(mine)).toHaveLength(5);
   });
 });

@@ -12,7 +12,7 @@ import { startOtlpReceiver } from "./helpers/otlp-receiver.js";
 
 /**
  * SPEC 12: nothing is exported, and no OpenTelemetry module loads, when no endpoint is set; `/metrics` loads
- * prom-client on its first scrape. Checked on a real `gateway start` child whose every loaded module is written to a
+ * prom-client on its first scrape. Both are bundled into chunks of dist/ of their own, which a module's banner names. Checked on a real `gateway start` child whose every loaded module is written to a
  * file (`helpers/module-log.mjs`, loaded with `node --import`).
  */
 
@@ -48,14 +48,27 @@ async function startLogged(env: Record<string, string> = {}) {
 }
 
 const chat = (url: string) => rawRequest(url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders(KEY), body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }) });
-const packagesLoaded = (modules: string[]) => [...new Set(modules.flatMap((m) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(m)?.[1] ?? []))];
+/**
+ * The packages a loaded module holds: its own, under node_modules/, or those a file of dist/ bundles, which its
+ * banner names (the OpenTelemetry SDK and prom-client are dev dependencies the build bundles: scripts/bundled-licenses.mjs).
+ */
+function packagesOf(module: string): string[] {
+  const installed = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(module)?.[1];
+  if (installed) return [installed];
+  if (!/\/dist\/.*\.js$/.test(module)) return [];
+  const banner = /^\/\*! Bundled packages: (.*)\n/.exec(readFileSync(module.startsWith("file:") ? fileURLToPath(module) : module, "utf8").slice(0, 2_000));
+  return banner ? banner[1]!.split(", ").map((named) => named.slice(0, named.lastIndexOf(" "))) : [];
+}
+const packagesLoaded = (modules: string[]) => [...new Set(modules.flatMap(packagesOf))];
 
 describe("what telemetry loads", () => {
   it("with no endpoint, serving requests loads no OpenTelemetry module and no prom-client", async () => {
     const gateway = await startLogged();
     expect((await chat(gateway.url)).status).toBe(200);
     const loaded = packagesLoaded(await gateway.stop());
-    expect(loaded).toContain("h3");
+    // The module log works (undici sent the request); the dashboard and /health (h3) load on their first request.
+    expect(loaded).toContain("undici");
+    expect(loaded).not.toContain("h3");
     expect(loaded.filter((name) => name.startsWith("@opentelemetry/") || name === "prom-client")).toEqual([]);
   });
 
@@ -69,15 +82,20 @@ describe("what telemetry loads", () => {
     expect(loaded.filter((name) => name.startsWith("@opentelemetry/") || name === "prom-client").sort()).toEqual(["@opentelemetry/api", "prom-client"]);
   });
 
-  it("with OTEL_EXPORTER_OTLP_ENDPOINT, the SDK loads before the gateway serves, and each request's span reaches the collector", async () => {
+  // The SDK and its exporters are bundled into dist/ (dev dependencies): this is the export the installed package makes.
+  it.each([
+    ["http/protobuf", "@opentelemetry/exporter-trace-otlp-proto", "@opentelemetry/exporter-trace-otlp-http", "application/x-protobuf"],
+    ["http/json", "@opentelemetry/exporter-trace-otlp-http", "@opentelemetry/exporter-trace-otlp-proto", "application/json"],
+  ])("with OTEL_EXPORTER_OTLP_ENDPOINT over %s, the bundled SDK loads before the gateway serves, and each request's span and metrics reach the collector", async (protocol, exporter, other, contentType) => {
     const receiver = opened(await startOtlpReceiver());
-    const gateway = await startLogged({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: "10" });
+    const gateway = await startLogged({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_BSP_SCHEDULE_DELAY: "10", OTEL_METRIC_EXPORT_INTERVAL: "100" });
     expect((await chat(gateway.url)).status).toBe(200);
-    await receiver.until(() => receiver.spans.length === 1);
+    await receiver.until(() => receiver.spans.length === 1 && receiver.points.some((point) => point.metric === "gateway.requests"));
     expect(receiver.spans[0]).toMatchObject({ name: "chat m", attributes: { "gen_ai.provider.name": "generic", "gateway.upstream": "default" } });
+    expect(new Set(receiver.exports.map((sent) => sent.contentType))).toEqual(new Set([contentType]));
     const loaded = packagesLoaded(await gateway.stop());
-    expect(loaded).toEqual(expect.arrayContaining(["@opentelemetry/sdk-trace-base", "@opentelemetry/exporter-trace-otlp-proto", "@opentelemetry/sdk-metrics", "prom-client"]));
-    expect(loaded).not.toContain("@opentelemetry/exporter-trace-otlp-http");
+    expect(loaded).toEqual(expect.arrayContaining(["@opentelemetry/sdk-trace-base", exporter, "@opentelemetry/sdk-metrics", "prom-client"]));
+    expect(loaded).not.toContain(other);
   });
 
   it("a gRPC protocol is refused at start, before detaching, naming the variable and what to set", async () => {

@@ -5,7 +5,7 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 
 /**
  * Issue 52 item 4: the build bundles gpt-tokenizer's o200k_base encoding into dist/translate/o200k-tokenizer.js
- * (scripts/bundle-tokenizer.mjs), so the package needs nothing else of gpt-tokenizer's 30 MB. The bundle counts what
+ * (scripts/build-cli.mjs, its license from scripts/bundled-licenses.mjs), so the package needs nothing else of gpt-tokenizer's 30 MB. The bundle counts what
  * the package counts, on a corpus of the repository's own prose, JSON and code and on hard cases, and loads nothing
  * from node_modules.
  */
@@ -34,7 +34,7 @@ describe("the bundled o200k_base tokenizer", () => {
     const text = readFileSync(BUNDLE, "utf8");
     // esbuild writes an import left in the bundle as `from"<specifier>"`: none names a file or a package.
     expect(/\bfrom\s*"(?:\.{0,2}\/|gpt-tokenizer|node:)|\bimport\s*\(\s*"|\brequire\s*\(\s*"/.test(text)).toBe(false);
-    expect(text.startsWith("/*! gpt-tokenizer ")).toBe(true);
+    expect(text.startsWith("/*! Bundled packages: gpt-tokenizer ")).toBe(true);
     expect(text).toContain("MIT License");
   });
 });

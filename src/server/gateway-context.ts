@@ -14,7 +14,7 @@ import { refreshCatalogs, useCatalogs, type CatalogInUse } from "../team/team-ca
 import type { ReasoningSeal } from "../translate/index.js";
 import { keyStates } from "../upstream/key-states.js";
 import type { UpstreamSet } from "../upstream/upstream-set.js";
-import { createApp, type AppHandler } from "./app.js";
+import type { AppHandler, AppOptions } from "./app.js";
 import { createInflight, type Inflight, type Occupancy } from "./inflight.js";
 import { createKeyCheck } from "./local-auth.js";
 import { gaugeReadings, type GaugeReadings } from "../telemetry/gauge-readings.js";
@@ -106,6 +106,15 @@ function upstreamsHealth(upstreams: UpstreamSet) {
   return upstreams.all.map((upstream) => ({ name: upstream.name, kind: shownKind(upstream.config), url: upstream.label, formats: upstream.config.formats }));
 }
 
+/**
+ * The gateway's own pages (h3 and the dashboard), loaded on their first request: a one-off `gateway chat` never asks
+ * for them, and `gateway start` loads them with the first `/health`.
+ */
+function loadedOnFirstRequest(options: AppOptions): AppHandler {
+  let app: Promise<AppHandler> | undefined;
+  return async (req, res) => (await (app ??= import("./app.js").then(({ createApp }) => createApp(options))))(req, res);
+}
+
 export function createGatewayContext(options: GatewayContextOptions): GatewayContext {
   const { config, upstreams } = options;
   const runId = randomBytes(6).toString("hex");
@@ -150,7 +159,7 @@ export function createGatewayContext(options: GatewayContextOptions): GatewayCon
     feed,
     captures,
     secrets: options.secrets,
-    app: createApp({
+    app: loadedOnFirstRequest({
       feed,
       captures,
       keyMatches,

@@ -174,3 +174,6 @@ function basesHint(ctx: GatewayContext): string {
 }
 
 export type GatewayHandler = ReturnType<typeof createGatewayHandler>;
+
+/** One exchange run through the stages, whatever carried it. */
+export type ExchangeServer = ReturnType<typeof exchangeServer>;

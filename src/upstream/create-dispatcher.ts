@@ -26,12 +26,24 @@ function closingUnused(connect: buildConnector.connector): buildConnector.connec
  * A keep-alive connection pool for the upstream, with our timeouts in place of undici's (its 300 s
  * `headersTimeout` would cut off a model that thinks for longer). `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` are
  * honoured, except for loopback upstreams, which never go through a proxy. undici is loaded here, when the first
- * request needs it, not when the gateway starts: it is the largest module the gateway loads (about 60 ms), and
+ * request needs it, not when the gateway starts: it is the largest package the gateway loads (about 40 ms), and
  * `/health`, the dashboard and every local error answer without it. Each connection's client is undici's own with
  * its `connect` wrapped (`closingUnused`), whether it connects directly or through a proxy's tunnel.
  */
 export async function createDispatcher(base: URL, timeouts: Timeouts): Promise<Dispatcher> {
-  const { Agent, Client, EnvHttpProxyAgent, Pool } = await import("undici");
+  // The four dispatchers alone (36 of undici's modules): its index loads all 110 of them, its fetch, cache stores and
+  // mocks included, and makes Node load its own bundled undici too, which took a one-off `gateway chat` twice as long;
+  // with the API methods its index gives every dispatcher (undici/index.js, `Object.assign(Dispatcher.prototype, api)`):
+  // a proxy's tunnel is its client's `connect()`.
+  const [{ default: Agent }, { default: Client }, { default: EnvHttpProxyAgent }, { default: Pool }, { default: Dispatcher }, { default: api }] = await Promise.all([
+    import("undici/lib/dispatcher/agent.js"),
+    import("undici/lib/dispatcher/client.js"),
+    import("undici/lib/dispatcher/env-http-proxy-agent.js"),
+    import("undici/lib/dispatcher/pool.js"),
+    import("undici/lib/dispatcher/dispatcher.js"),
+    import("undici/lib/api/index.js"),
+  ]);
+  Object.assign(Dispatcher.prototype, api);
   const client = (origin: URL, options: object): Dispatcher => {
     const { connect } = options as { connect: buildConnector.connector };
     return new Client(origin, { ...options, connect: closingUnused(connect) });

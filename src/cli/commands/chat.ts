@@ -146,7 +146,7 @@ export function registerChat(program: Command): void {
           hint: 'Check the command before the | (it printed nothing), or pass the prompt: gateway chat "your question".',
         });
       }
-      const gateway = (await runningGatewayOf(ctx)) ?? (await openLocalGateway(ctx.config, await startupKeySources(ctx)));
+      const gateway = (await runningGatewayOf(ctx)) ?? (await openLocalGateway(ctx.config, await startupKeySources(ctx), (message) => log.warn(message)));
       const session: Session = { gateway, family: familyNamed(options.api), model, options };
       try {
         if (prompt) {
