@@ -1,0 +1,361 @@
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, recordOutput } from "./helpers/cli.js";
+import { freePort } from "./helpers/free-port.js";
+import { privateDir } from "./helpers/tools.js";
+import { startFakeUpstream } from "./helpers/fake-upstream.js";
+import { kindServer, serverFixture } from "./helpers/kind-servers.js";
+import { closeAfterEach } from "./helpers/close-after-each.js";
+import { fencedBlocks, transcript, type FencedBlock } from "./helpers/markdown-blocks.js";
+
+/**
+ * Every fenced block of docs/commands.md, run as written in a fresh HOME (`gateway` on PATH as `npm link` puts it, the
+ * built-in echo upstream, a private port) or loaded where it is a config or a record, and its output compared with
+ * what the page shows. The few blocks that cannot run here are in `CANNOT_RUN`, each with its reason; a block that is
+ * in neither list fails the first test, so a new block cannot go unchecked.
+ */
+
+const PAGE = readFileSync(new URL("../docs/commands.md", import.meta.url), "utf8");
+const blocks = fencedBlocks(PAGE);
+const block = (id: string): FencedBlock => blocks.find((b) => b.id === id) ?? expect.fail(`no block ${id}`);
+
+const CANNOT_RUN: Readonly<Record<string, string>> = {
+  "`gateway start` 2": "one foreground request line of a real upstream's figures (its times vary); test/usage.test.ts checks the line's shape",
+  "`gateway start` 3": "needs a request held open across Ctrl-C; test/first-hour.test.ts checks these lines",
+  "`gateway service` 1": "needs a systemd user manager, which the test machine does not run; test/service.test.ts runs the same steps against stand-in systemctl and launchctl",
+  "`gateway run` 2": "the real tools against a real model; test/agents-*.test.ts run each",
+  "`gateway statusline` 1": "its figures need a day's priced spend and a budget; test/statusline.test.ts checks the README's same line against a real one",
+  "`gateway login` / `gateway logout` 1": "stores keys in the OS keychain for upstreams on the internet; test/cli-commands.test.ts runs login and logout against a real Secret Service",
+  "`gateway add` / `gateway remove` 1": "each line needs its server at its usual address (Ollama's 11434, OpenAI's API); test/cli-add-remove.test.ts runs each against fakes",
+  "`gateway status` 1": "needs a key in the OS keychain for an upstream on the internet and a second gateway; test/status-asks-the-gateway.test.ts checks these lines",
+  "`gateway status` 2": "needs a running gateway whose keychain entry was removed; test/status-asks-the-gateway.test.ts checks these lines",
+  "`gateway doctor` 1": "needs an upstream on the internet and the OS keychain; test/first-hour.test.ts runs doctor",
+};
+
+/** A fresh HOME and the environment a person's shell has: `gateway` on PATH, no variable of the gateway's but the port. */
+const opened = closeAfterEach();
+let home: string;
+let port: number;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  home = privateDir("docs-commands-");
+  port = await freePort();
+  const bin = join(home, ".local-bin");
+  mkdirSync(bin);
+  symlinkSync(BIN, join(bin, "gateway"));
+  env = { HOME: home, PATH: `${bin}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`, GATEWAY_PORT: String(port), NO_COLOR: "1", TZ: "UTC" };
+});
+afterAll(() => {
+  spawnSync("sh", ["-c", "gateway stop"], { env });
+  rmSync(home, { recursive: true, force: true });
+});
+
+/** Runs a shell command line as typed, stdout and stderr together as a terminal shows them. */
+interface ShellOptions {
+  cwd?: string;
+  /** The terminal's width, for tables that fit it; without it, output is piped. */
+  columns?: number;
+  /** Variables this shell has besides the fresh HOME's. */
+  vars?: Record<string, string>;
+  shell?: "sh" | "fish";
+}
+
+async function sh(command: string, options: ShellOptions = {}): Promise<{ code: number | null; output: string }> {
+  // `script` gives the command a terminal of that width, for tables that fit the terminal
+  const line = options.columns === undefined ? `exec 2>&1\n${command}` : `script -qec 'stty cols ${options.columns}; ${command.replaceAll("'", "'\\''")}' /dev/null`;
+  // asynchronous, so that fakes in this process answer while it runs
+  const child = spawn(options.shell ?? "sh", ["-c", options.shell === "fish" ? command : line], { env: { ...env, ...options.vars }, cwd: options.cwd ?? home, stdio: ["ignore", "pipe", "pipe"], timeout: 30_000 });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  recordOutput([`(docs/commands.md) ${command}`], stdout, stderr);
+  return { code, output: (stdout + stderr).replaceAll("\r\n", "\n") };
+}
+
+/** The output in the page's terms: its port, home, pids, dates and the local key as the page writes them. */
+function asOnPage(output: string): string {
+  const today = new Date().toISOString().slice(0, 10);
+  return output
+    .replaceAll(home, "/home/you")
+    .replaceAll(`:${port}`, ":8484")
+    .replaceAll(`port ${port}`, "port 8484")
+    .replaceAll(`gateway-${port}`, "gateway-8484")
+    .replaceAll(today, "2026-11-23")
+    .replace(/\bpid \d+/g, "pid 13984")
+    .replace(/Gateway \d+ stopped/g, "Gateway 13984 stopped")
+    .replace(/gw-[A-Za-z0-9_-]{43}/g, "gw-…");
+}
+
+/** Each `$` line run in turn, its output compared line by line with the page's (`…` on the page stands for anything). */
+async function runTranscript(id: string, options: ShellOptions & { except?: string } = {}): Promise<void> {
+  for (const step of transcript(block(id).text).filter((step) => options.except === undefined || !step.command.startsWith(options.except))) {
+    const { code, output } = await sh(step.command, options);
+    if (step.output.length === 0) {
+      expect(code, `${step.command}\n${output}`).toBe(0);
+      continue;
+    }
+    const shown = asOnPage(output).trimEnd().split("\n");
+    const page = step.output.map((line) => line.replaceAll("/home/me/", "/home/you/"));
+    expect(shown.length, `${step.command}:\n${shown.join("\n")}`).toBe(page.length);
+    page.forEach((line, i) => expect(shown[i], step.command).toMatch(new RegExp(`^${line.split("…").map(escape).join(".*")}$`)));
+  }
+}
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Each line of a list of commands (`# comment` and all), run to its end with exit 0. */
+async function runEach(id: string, options: ShellOptions & { except?: Record<string, string> } = {}): Promise<void> {
+  const lines = block(id).text.split("\n").filter((line) => line.trim() !== "");
+  const except = options.except ?? {};
+  for (const prefix of Object.keys(except)) expect(lines.some((line) => line.startsWith(prefix)), prefix).toBe(true);
+  for (const line of lines.filter((line) => !Object.keys(except).some((prefix) => line.startsWith(prefix)))) {
+    const { code, output } = await sh(line, options);
+    expect(code, `${line}\n${output}`).toBe(0);
+  }
+}
+
+it("every block of docs/commands.md is run below or named, with its reason, as one that cannot run here", async () => {
+  const RUN = [
+    "`gateway start` 1",
+    "`gateway start --detach` / `gateway stop` 1",
+    "`gateway start --detach` / `gateway stop` 2",
+    "`gateway run` 1",
+    "`gateway run` 3",
+    "`gateway add` / `gateway remove` 2",
+    "`gateway statusline` 2",
+    "`gateway env` 1",
+    "`gateway chat` 1",
+    "`gateway models` 1",
+    "`gateway routes` 1",
+    "`gateway logs` 1",
+    "`gateway logs` 2",
+    "`gateway ui` 1",
+    "`gateway stats` 1",
+    "What it costs 1",
+    "The request log 1",
+    "Endpoints 1",
+  ];
+  expect(blocks.map((b) => b.id).sort()).toEqual([...RUN, ...Object.keys(CANNOT_RUN)].sort());
+});
+
+describe("docs/commands.md's blocks, run as written", () => {
+  it("gateway start: each way of starting it in the foreground comes up and stops on SIGTERM; --detach runs in the background", async () => {
+    const lines = block("`gateway start` 1").text.split("\n");
+    for (const line of lines) {
+      const command = line.replace(/\s+#.*$/, "");
+      if (command.endsWith("--detach")) {
+        expect((await sh(command)).code).toBe(0);
+        expect((await sh("gateway stop")).code).toBe(0);
+        continue;
+      }
+      // `gateway start` alone takes the configured port: this shell's GATEWAY_PORT
+      const child = spawn("sh", ["-c", `exec ${command}`], { env, cwd: home, stdio: ["ignore", "pipe", "pipe"] });
+      let output = "";
+      const up = new Promise<void>((resolve, reject) => {
+        const seen = (chunk: Buffer) => {
+          output += chunk.toString();
+          if (/Dashboard/.test(output)) resolve();
+        };
+        child.stdout.on("data", seen);
+        child.stderr.on("data", seen);
+        child.on("exit", () => reject(new Error(`${command} exited: ${output}`)));
+      });
+      await up;
+      const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+      child.kill("SIGTERM");
+      expect(await exited, command).toBe(0);
+      recordOutput([`(docs/commands.md) ${command}`], output, "");
+    }
+  }, 60_000);
+
+  it("gateway start --detach / stop: the page's transcript", async () => {
+    await runTranscript("`gateway start --detach` / `gateway stop` 1");
+  }, 30_000);
+
+  it("a gateway that does not take your local key is not yours: status says so and names a free port", async () => {
+    const other = privateDir("docs-commands-other-");
+    try {
+      expect((await sh("gateway start --detach", { vars: { GATEWAY_CONFIG_DIR: other, GATEWAY_LOCAL_KEY: "gw-someone-elses-key" } })).code).toBe(0);
+      const { code, output } = await sh("gateway status");
+      expect(code).toBe(1);
+      const page = block("`gateway start --detach` / `gateway stop` 2").text.split("\n");
+      const shown = asOnPage(output).trimEnd().split("\n").slice(-2);
+      expect(shown[0]).toBe(page[0]);
+      // the free port it names is whichever is free now; the page shows the next one
+      expect(shown[1]!.replace(/--port \d+/, "--port 8485")).toBe(page[1]);
+    } finally {
+      await sh("gateway stop", { vars: { GATEWAY_CONFIG_DIR: other, GATEWAY_LOCAL_KEY: "gw-someone-elses-key" } });
+      rmSync(other, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it("gateway run: the page's transcript", async () => {
+    await runTranscript("`gateway run` 1");
+  }, 30_000);
+
+  it("gateway run: Claude Code's own settings that would bypass the gateway are named before the tool starts", async () => {
+    const bin = privateDir("docs-commands-claude-");
+    // a stand-in `claude` on PATH: the warning comes before the tool starts, whatever the tool
+    writeFileSync(join(bin, "claude"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    mkdirSync(join(home, ".claude"));
+    writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ env: { ANTHROPIC_BASE_URL: "https://proxy.example.com" } }));
+    try {
+      const { code, output } = await sh("gateway run claude", { vars: { PATH: `${bin}:${env.PATH}` } });
+      expect(code, output).toBe(0);
+      expect(asOnPage(output).split("\n")).toContain(block("`gateway run` 3").text);
+    } finally {
+      rmSync(join(home, ".claude"), { recursive: true, force: true });
+      rmSync(bin, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it("gateway add: the page's transcript, the Ollama at its own address", async () => {
+    const ollama = opened(await startFakeUpstream({ script: kindServer(serverFixture("ollama")) }));
+    const config = privateDir("docs-commands-add-");
+    try {
+      const { code, output } = await sh(`gateway add ${ollama.url}`, { vars: { GATEWAY_CONFIG_DIR: config } });
+      expect(code, output).toBe(0);
+      // At Ollama's usual address, which the fake cannot take, the entry would need no url
+      const shown = output.replaceAll(`"url":"${ollama.url}",`, "").replaceAll(ollama.url, "http://127.0.0.1:11434").replaceAll(config, "/home/you/.config/gateway").trimEnd();
+      expect(shown).toBe(transcript(block("`gateway add` / `gateway remove` 2").text.replace(/^/, "$ gateway add http://127.0.0.1:11434\n").replaceAll("/home/me/", "/home/you/"))[0]!.output.join("\n"));
+    } finally {
+      rmSync(config, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it("gateway statusline: the settings line is JSON whose command runs", async () => {
+    const settings = JSON.parse(block("`gateway statusline` 2").text) as { statusLine: { type: string; command: string } };
+    expect(settings.statusLine.type).toBe("command");
+    const line = await sh(`echo '{"session_id": "s-1"}' | ${settings.statusLine.command}`);
+    expect(line.code).toBe(0);
+    expect(asOnPage(line.output)).toMatch(/^gateway(: not running \(start it: gateway start\)| :8484 · .*)\n$/);
+  });
+
+  it("gateway env: each line sets the variables in its shell", async () => {
+    const [posix, fish, powershell, json] = block("`gateway env` 1").text.split("\n").map((line) => line.replace(/\s+#.*$/, ""));
+    const shown = (code: string) => asOnPage(code.trim());
+    expect(shown((await sh(`${posix}; echo "$OPENAI_BASE_URL $ANTHROPIC_API_KEY"`)).output)).toBe("http://127.0.0.1:8484/v1 gw-…");
+    if (spawnSync("sh", ["-c", "command -v fish"]).status === 0) expect(shown((await sh(`${fish}; echo $GOOGLE_GEMINI_BASE_URL`, { shell: "fish" })).output)).toBe("http://127.0.0.1:8484/gemini");
+    // PowerShell is not on the test machine: its line is checked for what it evaluates, the same variables as $env: lines
+    expect(powershell).toBe("gateway env --shell powershell | Invoke-Expression");
+    expect(shown((await sh("gateway env --shell powershell")).output).split("\n")[0]).toBe("$env:OPENAI_BASE_URL = 'http://127.0.0.1:8484/v1'");
+    expect(Object.keys(JSON.parse((await sh(json!)).output))).toEqual(["OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GEMINI_API_KEY"]);
+  });
+
+  it("gateway chat: each line, in a git repository with a change and beside a test.log", async () => {
+    const repo = join(home, "project");
+    mkdirSync(repo);
+    writeFileSync(join(repo, "test.log"), "FAIL test/x.test.ts\n");
+    const git = (args: string) => expect(spawnSync("sh", ["-c", `git -c user.name=t -c user.email=t@t ${args}`], { cwd: repo, env }).status, args).toBe(0);
+    git("init -q");
+    git("add test.log");
+    git("commit -qm one");
+    writeFileSync(join(repo, "test.log"), "PASS test/x.test.ts\n");
+    await runEach("`gateway chat` 1", { cwd: repo, except: { "gateway chat -m echo-1   ": "interactive: it reads a terminal; test/chat-interactive.test.ts types into one" } });
+  }, 60_000);
+
+  it("gateway models: the page's transcript", async () => {
+    await runTranscript("`gateway models` 1");
+  }, 30_000);
+
+  it("gateway routes: the page's transcript, with docs/configuration.md's background rule and a haiku request", async () => {
+    const config = privateDir("docs-commands-routes-");
+    const recipes = readFileSync(new URL("../docs/configuration.md", import.meta.url), "utf8");
+    writeFileSync(join(config, "config.json"), fencedBlocks(recipes).find((b) => b.id === "Claude Code's background model on a local server 1")!.text);
+    writeFileSync(join(home, "request.json"), JSON.stringify({ model: "claude-haiku-4-5", max_tokens: 512, messages: [{ role: "user", content: "Title this session" }] }));
+    try {
+      await runTranscript("`gateway routes` 1", { vars: { GATEWAY_CONFIG_DIR: config } });
+    } finally {
+      rmSync(config, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  describe("with a request log of the page's five requests and its prices", () => {
+    const vars: Record<string, string> = {};
+    beforeAll(() => {
+      vars.GATEWAY_STATE_DIR = privateDir("docs-commands-state-");
+      vars.GATEWAY_CONFIG_DIR = privateDir("docs-commands-config-");
+      writeFileSync(join(vars.GATEWAY_CONFIG_DIR, "config.json"), block("What it costs 1").text);
+      const today = new Date().toISOString().slice(0, 10);
+      const records = FIVE_REQUESTS.map((r) => JSON.stringify({ ...r, time: `${today}T${r.time}Z` }));
+      writeFileSync(join(vars.GATEWAY_STATE_DIR, "requests.jsonl"), `${records.join("\n")}\n`);
+    });
+    afterAll(() => {
+      for (const dir of Object.values(vars)) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("gateway logs: the page's table on 120 columns, and on 80", async () => {
+      await runTranscript("`gateway logs` 1", { vars, columns: 120, except: "gateway logs -f " });
+      const page = block("`gateway logs` 2").text.split("\n");
+      const narrow = asOnPage((await sh("gateway logs -n 5", { vars, columns: 80 })).output).split("\n");
+      expect(narrow[0]).toBe(page[0]);
+      expect(narrow.slice(narrow.indexOf(page[1]!), narrow.indexOf(page[1]!) + 2)).toEqual(page.slice(1));
+    });
+
+    it("gateway logs -f: the page's line prints the table and keeps following until Ctrl-C", async () => {
+      const line = transcript(block("`gateway logs` 1").text).find((step) => step.command.startsWith("gateway logs -f "))!.command;
+      const child = spawn("sh", ["-c", `exec ${line}`], { env: { ...env, ...vars }, stdio: ["ignore", "pipe", "pipe"] });
+      let output = "";
+      let errors = "";
+      child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes("wrong local key")) resolve();
+        });
+        child.on("exit", () => reject(new Error(`gateway logs -f exited: ${output}`)));
+      });
+      const exited = new Promise<string>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? String(code))));
+      child.kill("SIGINT");
+      // as Ctrl-C ends it: by the signal, with nothing on stderr
+      expect(await exited).toBe("SIGINT");
+      expect(errors).toBe("");
+      expect(output.split("\n")[0]).toMatch(/^TIME +CLIENT +REQUEST/);
+    });
+
+    it("gateway stats: the page's transcript", async () => {
+      await runTranscript("`gateway stats` 1", { vars });
+    });
+  });
+
+  it("gateway ui: the page's transcript", async () => {
+    await runTranscript("`gateway ui` 1");
+  }, 30_000);
+
+  it("the request log's example record has the fields of a real one, and the error envelopes are the gateway's own", async () => {
+    expect((await sh("gateway start --detach")).code).toBe(0);
+    const key = (JSON.parse((await sh("gateway env --json")).output) as { OPENAI_API_KEY: string }).OPENAI_API_KEY;
+    const url = `http://127.0.0.1:${port}`;
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "user-agent": "curl/7.88.1" },
+      body: JSON.stringify({ model: "echo-mini", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(res.status).toBe(200);
+    const log = join(home, ".local", "state", "gateway", "requests.jsonl");
+    const lastRecord = () => JSON.parse(readFileSync(log, "utf8").trim().split("\n").at(-1)!) as Record<string, unknown>;
+    await expect.poll(() => lastRecord().userAgent, { timeout: 5_000 }).toBe("curl/7.88.1");
+    const example = JSON.parse(block("The request log 1").text) as Record<string, unknown>;
+    expect(Object.keys(example)).toEqual(Object.keys(lastRecord()));
+    const [chat, messages] = block("Endpoints 1").text.split("\n").map((line) => JSON.parse(line) as unknown);
+    const wrongKey = async (path: string, headers: Record<string, string>) => {
+      const reply = await fetch(`${url}${path}`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: "{}" });
+      expect(reply.status).toBe(401);
+      return JSON.parse((await reply.text()).replace(/"message":"[^"]*"/, '"message":"…"')) as unknown;
+    };
+    expect(await wrongKey("/v1/chat/completions", { authorization: "Bearer gw-wrong" })).toEqual(chat);
+    expect(await wrongKey("/v1/messages", { "x-api-key": "gw-wrong", "anthropic-version": "2023-06-01" })).toEqual(messages);
+  }, 30_000);
+});
+
+/** The five requests of the page's `gateway logs` and `gateway stats` examples, as the gateway records them (today, UTC). */
+const FIVE_REQUESTS = [
+  { time: "14:03:07.000", requestId: "req_1", method: "POST", path: "/v1/messages", family: "messages", model: "claude-sonnet-4-5", stream: true, upstream: "default", echo: false, format: "messages", upstreamFormat: "messages", status: 200, durationMs: 2310, ttfbMs: 412, inputTokens: 1840, outputTokens: 215, cacheReadTokens: 1536, userAgent: "claude-cli/2.1.197 (external, cli)", outcome: "complete" },
+  { time: "14:03:19.000", requestId: "req_2", method: "POST", path: "/gemini/v1beta/models/gemini-2.5-pro:streamGenerateContent", family: "gemini", model: "gemini-2.5-pro", stream: true, upstream: "default", echo: false, format: "gemini", upstreamFormat: "gemini", status: 200, durationMs: 5310, ttfbMs: 812, inputTokens: 10210, outputTokens: 388, userAgent: "GeminiCLI/0.61.0 (linux; x64)", outcome: "upstream_error" },
+  { time: "14:03:38.000", requestId: "req_3", method: "POST", path: "/v1/messages", family: "messages", model: "qwen3-coder", stream: true, upstream: "ollama", echo: false, format: "messages", upstreamFormat: "chat", translated: "messages -> chat", status: 200, durationMs: 9310, ttfbMs: 1812, inputTokens: 2840, outputTokens: 315, userAgent: "claude-cli/2.1.197 (external, cli)", outcome: "complete" },
+  { time: "14:03:47.000", requestId: "req_4", method: "POST", path: "/v1/responses", family: "chat", model: "gpt-5-codex", stream: true, upstream: "default", echo: false, format: "responses", upstreamFormat: "responses", status: 200, durationMs: 3120, ttfbMs: 610, inputTokens: 5120, outputTokens: 240, cacheReadTokens: 4096, userAgent: "codex_exec/0.80.0 (Ubuntu 24.4.0; x86_64)", outcome: "complete" },
+  { time: "14:04:02.000", requestId: "req_5", method: "POST", path: "/v1/messages", family: "messages", status: 401, durationMs: 0.2, userAgent: "curl/8.5.0", outcome: "local_error", errorCode: "invalid_api_key" },
+];
