@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, recordOutput } from "./helpers/cli.js";
@@ -91,8 +91,8 @@ function asOnPage(output: string): string {
 }
 
 /** Each `$` line run in turn, its output compared line by line with the page's (`…` on the page stands for anything). */
-async function runTranscript(id: string, options: ShellOptions & { except?: string } = {}): Promise<void> {
-  for (const step of transcript(block(id).text).filter((step) => options.except === undefined || !step.command.startsWith(options.except))) {
+async function runTranscript(text: string, options: ShellOptions & { steps?: (command: string) => boolean; excerpt?: boolean } = {}): Promise<void> {
+  for (const step of transcript(text).filter((step) => options.steps?.(step.command) ?? true)) {
     const { code, output } = await sh(step.command, options);
     if (step.output.length === 0) {
       expect(code, `${step.command}\n${output}`).toBe(0);
@@ -100,6 +100,8 @@ async function runTranscript(id: string, options: ShellOptions & { except?: stri
     }
     const shown = asOnPage(output).trimEnd().split("\n");
     const page = step.output.map((line) => line.replaceAll("/home/me/", "/home/you/"));
+    // an excerpt shows the output's first lines only
+    if (options.excerpt) shown.splice(page.length);
     expect(shown.length, `${step.command}:\n${shown.join("\n")}`).toBe(page.length);
     page.forEach((line, i) => expect(shown[i], step.command).toMatch(new RegExp(`^${line.split("…").map(escape).join(".*")}$`)));
   }
@@ -107,13 +109,65 @@ async function runTranscript(id: string, options: ShellOptions & { except?: stri
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Each line of a list of commands (`# comment` and all), run to its end with exit 0. */
-async function runEach(id: string, options: ShellOptions & { except?: Record<string, string> } = {}): Promise<void> {
-  const lines = block(id).text.split("\n").filter((line) => line.trim() !== "");
+async function runEach(text: string, options: ShellOptions & { except?: Record<string, string> } = {}): Promise<void> {
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
   const except = options.except ?? {};
   for (const prefix of Object.keys(except)) expect(lines.some((line) => line.startsWith(prefix)), prefix).toBe(true);
   for (const line of lines.filter((line) => !Object.keys(except).some((prefix) => line.startsWith(prefix)))) {
     const { code, output } = await sh(line, options);
     expect(code, `${line}\n${output}`).toBe(0);
+  }
+}
+
+/** A git repository with a change not committed, and a test.log beside it, for `gateway chat`'s lines. */
+function gitProject(): string {
+  const repo = join(home, "project");
+  if (existsSync(repo)) return repo;
+  mkdirSync(repo);
+  writeFileSync(join(repo, "test.log"), "FAIL test/x.test.ts\n");
+  const git = (args: string) => expect(spawnSync("sh", ["-c", `git -c user.name=t -c user.email=t@t ${args}`], { cwd: repo, env }).status, args).toBe(0);
+  git("init -q");
+  git("add test.log");
+  git("commit -qm one");
+  writeFileSync(join(repo, "test.log"), "PASS test/x.test.ts\n");
+  return repo;
+}
+
+/** docs/configuration.md's background rule as the config, and a haiku request in request.json, for `gateway routes`. */
+function routesConfig(): Record<string, string> {
+  const config = join(home, "routes-config");
+  if (!existsSync(config)) {
+    mkdirSync(config);
+    const recipes = fencedBlocks(readFileSync(new URL("../docs/configuration.md", import.meta.url), "utf8"));
+    writeFileSync(join(config, "config.json"), recipes.find((b) => b.id === "Claude Code's background model on a local server 1")!.text);
+    writeFileSync(join(home, "request.json"), JSON.stringify({ model: "claude-haiku-4-5", max_tokens: 512, messages: [{ role: "user", content: "Title this session" }] }));
+  }
+  return { GATEWAY_CONFIG_DIR: config };
+}
+
+/** A state directory whose request log holds the page's five requests, and a config of the page's prices. */
+function requestLog(): Record<string, string> {
+  const vars = { GATEWAY_STATE_DIR: join(home, "log-state"), GATEWAY_CONFIG_DIR: join(home, "log-config") };
+  if (existsSync(vars.GATEWAY_STATE_DIR)) return vars;
+  for (const dir of Object.values(vars)) mkdirSync(dir);
+  writeFileSync(join(vars.GATEWAY_CONFIG_DIR, "config.json"), block("What it costs 1").text);
+  const today = new Date().toISOString().slice(0, 10);
+  const records = FIVE_REQUESTS.map((r) => JSON.stringify({ ...r, time: `${today}T${r.time}Z` }));
+  writeFileSync(join(vars.GATEWAY_STATE_DIR, "requests.jsonl"), `${records.join("\n")}\n`);
+  return vars;
+}
+
+/** What `gateway add` prints for an Ollama (a fake of its endpoints), in the page's terms: at its usual address. */
+async function addedOllama(): Promise<string> {
+  const ollama = opened(await startFakeUpstream({ script: kindServer(serverFixture("ollama")) }));
+  const config = privateDir("docs-commands-add-");
+  try {
+    const { code, output } = await sh(`gateway add ${ollama.url}`, { vars: { GATEWAY_CONFIG_DIR: config } });
+    expect(code, output).toBe(0);
+    // At Ollama's usual address, which the fake cannot take, the entry would need no url
+    return output.replaceAll(`"url":"${ollama.url}",`, "").replaceAll(ollama.url, "http://127.0.0.1:11434").replaceAll(config, "/home/you/.config/gateway").trimEnd();
+  } finally {
+    rmSync(config, { recursive: true, force: true });
   }
 }
 
@@ -172,7 +226,7 @@ describe("docs/commands.md's blocks, run as written", () => {
   }, 60_000);
 
   it("gateway start --detach / stop: the page's transcript", async () => {
-    await runTranscript("`gateway start --detach` / `gateway stop` 1");
+    await runTranscript(block("`gateway start --detach` / `gateway stop` 1").text);
   }, 30_000);
 
   it("a gateway that does not take your local key is not yours: status says so and names a free port", async () => {
@@ -193,7 +247,7 @@ describe("docs/commands.md's blocks, run as written", () => {
   }, 30_000);
 
   it("gateway run: the page's transcript", async () => {
-    await runTranscript("`gateway run` 1");
+    await runTranscript(block("`gateway run` 1").text);
   }, 30_000);
 
   it("gateway run: Claude Code's own settings that would bypass the gateway are named before the tool starts", async () => {
@@ -212,18 +266,8 @@ describe("docs/commands.md's blocks, run as written", () => {
     }
   }, 30_000);
 
-  it("gateway add: the page's transcript, the Ollama at its own address", async () => {
-    const ollama = opened(await startFakeUpstream({ script: kindServer(serverFixture("ollama")) }));
-    const config = privateDir("docs-commands-add-");
-    try {
-      const { code, output } = await sh(`gateway add ${ollama.url}`, { vars: { GATEWAY_CONFIG_DIR: config } });
-      expect(code, output).toBe(0);
-      // At Ollama's usual address, which the fake cannot take, the entry would need no url
-      const shown = output.replaceAll(`"url":"${ollama.url}",`, "").replaceAll(ollama.url, "http://127.0.0.1:11434").replaceAll(config, "/home/you/.config/gateway").trimEnd();
-      expect(shown).toBe(transcript(block("`gateway add` / `gateway remove` 2").text.replace(/^/, "$ gateway add http://127.0.0.1:11434\n").replaceAll("/home/me/", "/home/you/"))[0]!.output.join("\n"));
-    } finally {
-      rmSync(config, { recursive: true, force: true });
-    }
+  it("gateway add: the page's output, the Ollama at its own address", async () => {
+    expect(await addedOllama()).toBe(block("`gateway add` / `gateway remove` 2").text.replaceAll("/home/me/", "/home/you/"));
   }, 30_000);
 
   it("gateway statusline: the settings line is JSON whose command runs", async () => {
@@ -246,49 +290,25 @@ describe("docs/commands.md's blocks, run as written", () => {
   });
 
   it("gateway chat: each line, in a git repository with a change and beside a test.log", async () => {
-    const repo = join(home, "project");
-    mkdirSync(repo);
-    writeFileSync(join(repo, "test.log"), "FAIL test/x.test.ts\n");
-    const git = (args: string) => expect(spawnSync("sh", ["-c", `git -c user.name=t -c user.email=t@t ${args}`], { cwd: repo, env }).status, args).toBe(0);
-    git("init -q");
-    git("add test.log");
-    git("commit -qm one");
-    writeFileSync(join(repo, "test.log"), "PASS test/x.test.ts\n");
-    await runEach("`gateway chat` 1", { cwd: repo, except: { "gateway chat -m echo-1   ": "interactive: it reads a terminal; test/chat-interactive.test.ts types into one" } });
+    await runEach(block("`gateway chat` 1").text, { cwd: gitProject(), except: { "gateway chat -m echo-1   ": "interactive: it reads a terminal; test/chat-interactive.test.ts types into one" } });
   }, 60_000);
 
   it("gateway models: the page's transcript", async () => {
-    await runTranscript("`gateway models` 1");
+    await runTranscript(block("`gateway models` 1").text);
   }, 30_000);
 
   it("gateway routes: the page's transcript, with docs/configuration.md's background rule and a haiku request", async () => {
-    const config = privateDir("docs-commands-routes-");
-    const recipes = readFileSync(new URL("../docs/configuration.md", import.meta.url), "utf8");
-    writeFileSync(join(config, "config.json"), fencedBlocks(recipes).find((b) => b.id === "Claude Code's background model on a local server 1")!.text);
-    writeFileSync(join(home, "request.json"), JSON.stringify({ model: "claude-haiku-4-5", max_tokens: 512, messages: [{ role: "user", content: "Title this session" }] }));
-    try {
-      await runTranscript("`gateway routes` 1", { vars: { GATEWAY_CONFIG_DIR: config } });
-    } finally {
-      rmSync(config, { recursive: true, force: true });
-    }
+    await runTranscript(block("`gateway routes` 1").text, { vars: routesConfig() });
   }, 30_000);
 
   describe("with a request log of the page's five requests and its prices", () => {
-    const vars: Record<string, string> = {};
+    let vars: Record<string, string>;
     beforeAll(() => {
-      vars.GATEWAY_STATE_DIR = privateDir("docs-commands-state-");
-      vars.GATEWAY_CONFIG_DIR = privateDir("docs-commands-config-");
-      writeFileSync(join(vars.GATEWAY_CONFIG_DIR, "config.json"), block("What it costs 1").text);
-      const today = new Date().toISOString().slice(0, 10);
-      const records = FIVE_REQUESTS.map((r) => JSON.stringify({ ...r, time: `${today}T${r.time}Z` }));
-      writeFileSync(join(vars.GATEWAY_STATE_DIR, "requests.jsonl"), `${records.join("\n")}\n`);
-    });
-    afterAll(() => {
-      for (const dir of Object.values(vars)) rmSync(dir, { recursive: true, force: true });
+      vars = requestLog();
     });
 
     it("gateway logs: the page's table on 120 columns, and on 80", async () => {
-      await runTranscript("`gateway logs` 1", { vars, columns: 120, except: "gateway logs -f " });
+      await runTranscript(block("`gateway logs` 1").text, { vars, columns: 120, steps: (command) => !command.startsWith("gateway logs -f ") });
       const page = block("`gateway logs` 2").text.split("\n");
       const narrow = asOnPage((await sh("gateway logs -n 5", { vars, columns: 80 })).output).split("\n");
       expect(narrow[0]).toBe(page[0]);
@@ -317,12 +337,12 @@ describe("docs/commands.md's blocks, run as written", () => {
     });
 
     it("gateway stats: the page's transcript", async () => {
-      await runTranscript("`gateway stats` 1", { vars });
+      await runTranscript(block("`gateway stats` 1").text, { vars });
     });
   });
 
   it("gateway ui: the page's transcript", async () => {
-    await runTranscript("`gateway ui` 1");
+    await runTranscript(block("`gateway ui` 1").text);
   }, 30_000);
 
   it("the request log's example record has the fields of a real one, and the error envelopes are the gateway's own", async () => {
@@ -348,6 +368,49 @@ describe("docs/commands.md's blocks, run as written", () => {
     };
     expect(await wrongKey("/v1/chat/completions", { authorization: "Bearer gw-wrong" })).toEqual(chat);
     expect(await wrongKey("/v1/messages", { "x-api-key": "gw-wrong", "anthropic-version": "2023-06-01" })).toEqual(messages);
+    expect((await sh("gateway stop")).code).toBe(0);
+  }, 30_000);
+});
+
+const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+/** The README's one example per command: its Commands section. Its other blocks are run by test/readme-*.test.ts. */
+const readmeBlocks = fencedBlocks(README.slice(README.indexOf("\n## Commands\n"), README.indexOf("\n## Configuration\n")));
+const readmeBlock = (id: string): string => (readmeBlocks.find((b) => b.id === id) ?? expect.fail(`no README block ${id}`)).text;
+
+describe("the README's Commands section, run as written", () => {
+  it("every block is run below or named, with its reason, as one that cannot run here", () => {
+    const RUN = ["`gateway start` / `gateway stop` 1", "`gateway run` 1", "`gateway env` 1", "`gateway add` / `gateway remove` 1", "`gateway chat` 1", "`gateway models` / `gateway routes` 1", "`gateway logs` / `gateway stats` 1", "`gateway ui` 1"];
+    const CANNOT = {
+      "`gateway login` / `gateway logout` 1": CANNOT_RUN["`gateway login` / `gateway logout` 1"],
+      "`gateway status` / `gateway doctor` 1": "needs a key in the OS keychain and an upstream on the internet; test/status-asks-the-gateway.test.ts and test/first-hour.test.ts check these lines",
+      "`gateway statusline` 1": CANNOT_RUN["`gateway statusline` 1"],
+      "`gateway service` 1": CANNOT_RUN["`gateway service` 1"],
+    };
+    expect(readmeBlocks.map((b) => b.id).sort()).toEqual([...RUN, ...Object.keys(CANNOT)].sort());
+  });
+
+  it("gateway start --detach / stop, gateway run, gateway env, gateway ui: the transcripts", async () => {
+    await runTranscript(readmeBlock("`gateway start` / `gateway stop` 1"));
+    await runTranscript(readmeBlock("`gateway run` 1"));
+    await runTranscript(readmeBlock("`gateway env` 1"));
+    await runTranscript(readmeBlock("`gateway ui` 1"));
+  }, 60_000);
+
+  it("gateway add: the Ollama at its own address", async () => {
+    const [step] = transcript(readmeBlock("`gateway add` / `gateway remove` 1"));
+    expect(step!.command).toBe("gateway add http://127.0.0.1:11434");
+    expect(await addedOllama()).toBe(step!.output.join("\n").replaceAll("/home/me/", "/home/you/"));
+  }, 30_000);
+
+  it("gateway chat, models and routes: the transcripts", async () => {
+    await runTranscript(readmeBlock("`gateway chat` 1"), { cwd: gitProject() });
+    const text = readmeBlock("`gateway models` / `gateway routes` 1");
+    await runTranscript(text, { steps: (command) => command.startsWith("gateway models") });
+    await runTranscript(text, { steps: (command) => command.startsWith("gateway routes"), vars: routesConfig() });
+  }, 60_000);
+
+  it("gateway logs and stats: the transcript on 120 columns, stats' first lines", async () => {
+    await runTranscript(readmeBlock("`gateway logs` / `gateway stats` 1"), { vars: requestLog(), columns: 120, excerpt: true });
   }, 30_000);
 });
 
