@@ -22,7 +22,6 @@ const blocks = fencedBlocks(PAGE);
 const block = (id: string): FencedBlock => blocks.find((b) => b.id === id) ?? expect.fail(`no block ${id}`);
 
 const CANNOT_RUN: Readonly<Record<string, string>> = {
-  "`gateway start` 2": "one foreground request line of a real upstream's figures (its times vary); test/usage.test.ts checks the line's shape",
   "`gateway start` 3": "needs a request held open across Ctrl-C; test/first-hour.test.ts checks these lines",
   "`gateway service` 1": "needs a systemd user manager, which the test machine does not run; test/service.test.ts runs the same steps against stand-in systemctl and launchctl",
   "`gateway run` 2": "the real tools against a real model; test/agents-*.test.ts run each",
@@ -97,6 +96,35 @@ interface TranscriptOptions extends ShellOptions {
   excerpt?: boolean;
   /** Rewrites the output before it is put in the page's terms: a fake's address as the page's, say. */
   rewrite?: (output: string) => string;
+}
+
+/** A command that runs until it is stopped (`gateway start`, `logs -f`), as typed in a shell of the fresh HOME. */
+function runUntilStopped(command: string, vars: Record<string, string> = {}) {
+  const child = spawn("sh", ["-c", `exec ${command}`], { env: { ...env, ...vars }, cwd: home, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<string>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? String(code))));
+  return {
+    output: () => ({ stdout, stderr }),
+    /** Resolves once stdout and stderr together match; rejects if the command ends first. */
+    seen: (pattern: RegExp) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => pattern.test(stdout + stderr) && resolve();
+        child.stdout.on("data", check);
+        child.stderr.on("data", check);
+        void exited.then(() => reject(new Error(`${command} ended: ${stdout}${stderr}`)));
+        check();
+      }),
+    /** Sends the signal, and resolves with how it ended: its exit code, or the signal that ended it. */
+    stop: async (signal: NodeJS.Signals): Promise<string> => {
+      child.kill(signal);
+      const how = await exited;
+      recordOutput([`(docs/commands.md) ${command}`], stdout, stderr);
+      return how;
+    },
+  };
 }
 
 /** Each `$` line run in turn, its output compared line by line with the page's (`…` on the page stands for anything). */
@@ -190,6 +218,7 @@ async function addedOllama(): Promise<string> {
 it("every block of docs/commands.md is run below or named, with its reason, as one that cannot run here", async () => {
   const RUN = [
     "`gateway start` 1",
+    "`gateway start` 2",
     "`gateway start --detach` / `gateway stop` 1",
     "`gateway start --detach` / `gateway stop` 2",
     "`gateway run` 1",
@@ -222,24 +251,35 @@ describe("docs/commands.md's blocks, run as written", () => {
         continue;
       }
       // `gateway start` alone takes the configured port: this shell's GATEWAY_PORT
-      const child = spawn("sh", ["-c", `exec ${command}`], { env, cwd: home, stdio: ["ignore", "pipe", "pipe"] });
-      let output = "";
-      const up = new Promise<void>((resolve, reject) => {
-        const seen = (chunk: Buffer) => {
-          output += chunk.toString();
-          if (/Dashboard/.test(output)) resolve();
-        };
-        child.stdout.on("data", seen);
-        child.stderr.on("data", seen);
-        child.on("exit", () => reject(new Error(`${command} exited: ${output}`)));
-      });
-      await up;
-      const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-      child.kill("SIGTERM");
-      expect(await exited, command).toBe(0);
-      recordOutput([`(docs/commands.md) ${command}`], output, "");
+      const gateway = runUntilStopped(command);
+      await gateway.seen(/Dashboard/);
+      expect(await gateway.stop("SIGTERM"), command).toBe("0");
     }
   }, 60_000);
+
+  it("gateway start: the line a request prints, its upstream a fake that reports the page's tokens", async () => {
+    const usage = { input_tokens: 1840, cache_read_input_tokens: 1536, cache_creation_input_tokens: 0, output_tokens: 215 };
+    const reply = { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4", content: [{ type: "text", text: "hi" }], stop_reason: "end_turn", stop_sequence: null, usage };
+    const upstream = opened(await startFakeUpstream({ script: () => ({ json: reply }) }));
+    const key = (JSON.parse((await sh("gateway env --json")).output) as { ANTHROPIC_API_KEY: string }).ANTHROPIC_API_KEY;
+    const gateway = runUntilStopped("gateway start", { GATEWAY_UPSTREAM: upstream.url, GATEWAY_API_KEY: FAKE_UPSTREAM_KEY });
+    try {
+      await gateway.seen(/Dashboard/);
+      const res = await fetch(`http://127.0.0.1:${port}/v1/messages`, {
+        method: "POST",
+        headers: { "x-api-key": key, "anthropic-version": "2023-06-01", "content-type": "application/json" },
+        body: JSON.stringify({ model: "claude-sonnet-4", max_tokens: 64, messages: [{ role: "user", content: "hi" }] }),
+      });
+      expect(res.status).toBe(200);
+      await gateway.seen(/ℹ POST .*\n/);
+    } finally {
+      await gateway.stop("SIGTERM");
+    }
+    // the times are the machine's: any number of milliseconds reads as the page's
+    const { stdout, stderr } = gateway.output();
+    const line = (stdout + stderr).split("\n").find((l) => l.startsWith("ℹ POST"))!.replace(/\d+ms/g, "Nms");
+    expect(line).toBe(block("`gateway start` 2").text.replace(/\d+ms/g, "Nms"));
+  }, 30_000);
 
   it("gateway start --detach / stop: the page's transcript", async () => {
     await runTranscript(block("`gateway start --detach` / `gateway stop` 1").text);
@@ -328,23 +368,12 @@ describe("docs/commands.md's blocks, run as written", () => {
 
     it("gateway logs -f: the page's line prints the table and keeps following until Ctrl-C", async () => {
       const line = transcript(block("`gateway logs` 1").text).find((step) => step.command.startsWith("gateway logs -f "))!.command;
-      const child = spawn("sh", ["-c", `exec ${line}`], { env: { ...env, ...vars }, stdio: ["ignore", "pipe", "pipe"] });
-      let output = "";
-      let errors = "";
-      child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on("data", (chunk: Buffer) => {
-          output += chunk.toString();
-          if (output.includes("wrong local key")) resolve();
-        });
-        child.on("exit", () => reject(new Error(`gateway logs -f exited: ${output}`)));
-      });
-      const exited = new Promise<string>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? String(code))));
-      child.kill("SIGINT");
+      const follow = runUntilStopped(line, vars);
+      await follow.seen(/wrong local key/);
       // as Ctrl-C ends it: by the signal, with nothing on stderr
-      expect(await exited).toBe("SIGINT");
-      expect(errors).toBe("");
-      expect(output.split("\n")[0]).toMatch(/^TIME +CLIENT +REQUEST/);
+      expect(await follow.stop("SIGINT")).toBe("SIGINT");
+      expect(follow.output().stderr).toBe("");
+      expect(follow.output().stdout.split("\n")[0]).toMatch(/^TIME +CLIENT +REQUEST/);
     });
 
     it("gateway stats: the page's transcript", async () => {
