@@ -412,7 +412,12 @@ describe("docs/commands.md's blocks, run as written", () => {
   }, 30_000);
 });
 
-describe.skipIf(!keyring)("docs/commands.md's keychain blocks, against a real Secret Service", () => {
+const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+/** The README's one example per command: its Commands section. Its other blocks are run by test/readme-*.test.ts. */
+const readmeBlocks = fencedBlocks(README.slice(README.indexOf("\n## Commands\n"), README.indexOf("\n## Configuration\n")));
+const readmeBlock = (id: string): string => (readmeBlocks.find((b) => b.id === id) ?? expect.fail(`no README block ${id}`)).text;
+
+describe.skipIf(!keyring)("docs/commands.md's keychain blocks (and the README's), against a real Secret Service", () => {
   const bus = { DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS ?? "" };
   /** A HOME of its own, so that its config and keys are the page's alone; in the page's terms it is /home/you. */
   const ownHome = (name: string) => {
@@ -451,6 +456,9 @@ describe.skipIf(!keyring)("docs/commands.md's keychain blocks, against a real Se
     expect((await sh(`gateway start --detach -p ${port}`, { vars })).code).toBe(0);
     try {
       await runTranscript(block("`gateway status` 1").text, { vars, rewrite: inPageTerms });
+      // the README's shows the one gateway: its lines, without the other's
+      const readme = readmeBlock("`gateway status` / `gateway doctor` 1");
+      await runTranscript(readme, { vars, rewrite: inPageTerms, excerpt: true, steps: (command) => command === "gateway status" });
       expect((await sh("gateway logout", { vars })).code).toBe(0);
       // the running gateway reads the keychain again within its key-cache time (5 s)
       await expect.poll(async () => (await sh("gateway status", { vars })).output, { timeout: 10_000, interval: 200 }).toContain("✖ none stored");
@@ -469,26 +477,22 @@ describe.skipIf(!keyring)("docs/commands.md's keychain blocks, against a real Se
     const text = block("`gateway doctor` 1").text;
     const inPageTerms = (output: string) => rewrite(output).replaceAll(upstream.url, "https://gateway.example.com").replace(/Node\.js \d+\.\d+\.\d+/, "Node.js 20.20.2");
     await runTranscript(text, { vars, rewrite: inPageTerms, steps: (command) => command === "gateway doctor" });
+    await runTranscript(readmeBlock("`gateway status` / `gateway doctor` 1"), { vars, rewrite: inPageTerms, steps: (command) => command === "gateway doctor" });
     // "on a machine without a keychain": no session bus; the page shows the keychain's line of its output
     await runTranscript(text, { vars: { ...vars, DBUS_SESSION_BUS_ADDRESS: "" }, rewrite: inPageTerms, steps: (command) => command !== "gateway doctor", excerpt: true });
   }, 60_000);
 });
 
-const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-/** The README's one example per command: its Commands section. Its other blocks are run by test/readme-*.test.ts. */
-const readmeBlocks = fencedBlocks(README.slice(README.indexOf("\n## Commands\n"), README.indexOf("\n## Configuration\n")));
-const readmeBlock = (id: string): string => (readmeBlocks.find((b) => b.id === id) ?? expect.fail(`no README block ${id}`)).text;
-
 describe("the README's Commands section, run as written", () => {
   it("every block is run below or named, with its reason, as one that cannot run here", () => {
     const RUN = ["`gateway start` / `gateway stop` 1", "`gateway run` 1", "`gateway env` 1", "`gateway add` / `gateway remove` 1", "`gateway chat` 1", "`gateway models` / `gateway routes` 1", "`gateway logs` / `gateway stats` 1", "`gateway ui` 1"];
+    const WITH_KEYCHAIN = ["`gateway status` / `gateway doctor` 1"];
     const CANNOT = {
       "`gateway login` / `gateway logout` 1": "the same lines as docs/commands.md's, which are run with the keychain",
-      "`gateway status` / `gateway doctor` 1": "needs a key in the OS keychain and an upstream on the internet; test/status-asks-the-gateway.test.ts and test/first-hour.test.ts check these lines",
       "`gateway statusline` 1": CANNOT_RUN["`gateway statusline` 1"],
       "`gateway service` 1": CANNOT_RUN["`gateway service` 1"],
     };
-    expect(readmeBlocks.map((b) => b.id).sort()).toEqual([...RUN, ...Object.keys(CANNOT)].sort());
+    expect(readmeBlocks.map((b) => b.id).sort()).toEqual([...RUN, ...WITH_KEYCHAIN, ...Object.keys(CANNOT)].sort());
   });
 
   it("gateway start --detach / stop, gateway run, gateway env, gateway ui: the transcripts", async () => {
