@@ -24,8 +24,7 @@ const block = (id: string): FencedBlock => blocks.find((b) => b.id === id) ?? ex
 const CANNOT_RUN: Readonly<Record<string, string>> = {
   "`gateway service` 1": "needs a systemd user manager, which the test machine does not run; test/service.test.ts runs the same steps against stand-in systemctl and launchctl",
   "`gateway run` 2": "the real tools against a real model; test/agents-*.test.ts run each",
-  "`gateway statusline` 1": "its figures need a day's priced spend and a budget; test/statusline.test.ts checks the README's same line against a real one",
-  "`gateway add` / `gateway remove` 1": "each line needs its server at its usual address (Ollama's 11434, OpenAI's API); test/cli-add-remove.test.ts runs each against fakes",
+  "`gateway add` / `gateway remove` 1": "ways of adding, each with its server at its usual address (Ollama's 11434, vLLM, OpenAI's API, a team's gateway) or a key typed at a terminal; test/cli-add-remove.test.ts and test/team-cli.test.ts run them against fakes",
 };
 
 /** Blocks that need the OS keychain: run against npm test's private Secret Service (scripts/with-keyring.sh). */
@@ -232,6 +231,7 @@ it("every block of docs/commands.md is run below or named, with its reason, as o
     "`gateway run` 1",
     "`gateway run` 3",
     "`gateway add` / `gateway remove` 2",
+    "`gateway statusline` 1",
     "`gateway statusline` 2",
     "`gateway env` 1",
     "`gateway chat` 1",
@@ -325,12 +325,15 @@ describe("docs/commands.md's blocks, run as written", () => {
       const rewrite = (output: string) => output.replace(/--port \d+/, "--port 8485");
       await runTranscript(`$ gateway status\n${block("`gateway start --detach` / `gateway stop` 2").text}`, { excerpt: true, rewrite });
     } finally {
-      await sh("gateway stop", { vars: someoneElse });
+      const stopped = await sh("gateway stop", { vars: someoneElse });
+      expect(stopped.code, stopped.output).toBe(0);
     }
   }, 30_000);
 
   it("gateway run: the page's transcript", async () => {
     await runTranscript(block("`gateway run` 1").text);
+    // the gateway it started keeps running, as the page says, until stopped
+    expect((await sh("gateway stop")).code).toBe(0);
   }, 30_000);
 
   it("gateway run: Claude Code's own settings that would bypass the gateway are named before the tool starts", async () => {
@@ -344,6 +347,8 @@ describe("docs/commands.md's blocks, run as written", () => {
       expect(code, output).toBe(0);
       expect(asOnPage(output).split("\n")).toContain(block("`gateway run` 3").text);
     } finally {
+      // the gateway `run` started for the tool
+      await sh("gateway stop");
       rmSync(join(home, ".claude"), { recursive: true, force: true });
       rmSync(bin, { recursive: true, force: true });
     }
@@ -351,6 +356,29 @@ describe("docs/commands.md's blocks, run as written", () => {
 
   it("gateway add: the page's output, the Ollama at its own address", async () => {
     expect(await addedOllama()).toBe(block("`gateway add` / `gateway remove` 2").text.replaceAll("/home/me/", "/home/you/"));
+  }, 30_000);
+
+  it("gateway statusline: the page's transcript, after a day's requests of the page's spend, under a daily budget", async () => {
+    const own = join(home, "statusline-home");
+    mkdirSync(join(own, ".config", "gateway"), { recursive: true });
+    mkdirSync(join(own, ".local", "state", "gateway"), { recursive: true });
+    // $1 a million input tokens: $1.51 by another session, then $0.41 by the page's, 83% of a $2.31 day
+    const config = { upstream: "anthropic", upstreams: { anthropic: { kind: "anthropic", key: "none" } }, budgets: { daily: 2.31 }, prices: { "claude-sonnet-4-5": { input: 1, output: 0 } } };
+    writeFileSync(join(own, ".config", "gateway", "config.json"), JSON.stringify(config));
+    const today = new Date().toISOString().slice(0, 10);
+    const request = (time: string, session: string, inputTokens: number) =>
+      JSON.stringify({ time: `${today}T${time}Z`, requestId: `req_${time}`, method: "POST", path: "/v1/messages", family: "messages", model: "claude-sonnet-4-5", upstream: "anthropic", echo: false, format: "messages", upstreamFormat: "messages", status: 200, durationMs: 1000, ttfbMs: 100, inputTokens, outputTokens: 0, session, outcome: "complete" });
+    writeFileSync(join(own, ".local", "state", "gateway", "requests.jsonl"), `${request("14:00:00.000", "an-earlier-session", 1_510_000)}\n${request("14:05:00.000", "4b1c…", 410_000)}\n`);
+    const vars = { HOME: own };
+    // the running gateway's spend ledger reads the day's requests from the log as it starts
+    const started = await sh("gateway start --detach", { vars });
+    expect(started.code, started.output).toBe(0);
+    try {
+      await runTranscript(block("`gateway statusline` 1").text, { vars });
+      await runTranscript(readmeBlock("`gateway statusline` 1"), { vars });
+    } finally {
+      await sh("gateway stop", { vars });
+    }
   }, 30_000);
 
   it("gateway statusline: the settings line is JSON whose command runs", async () => {
@@ -413,8 +441,10 @@ describe("docs/commands.md's blocks, run as written", () => {
     });
   });
 
-  it("gateway ui: the page's transcript", async () => {
+  it("gateway ui: the page's transcript, with a gateway running (else it starts one first, and says so)", async () => {
+    expect((await sh("gateway start --detach")).code).toBe(0);
     await runTranscript(block("`gateway ui` 1").text);
+    expect((await sh("gateway stop")).code).toBe(0);
   }, 30_000);
 
   it("the request log's example record has the fields of a real one, and the error envelopes are the gateway's own", async () => {
@@ -523,10 +553,9 @@ describe.skipIf(!keyring)("docs/commands.md's keychain blocks (and the README's)
 
 describe("the README's Commands section, run as written", () => {
   it("every block is run below or named, with its reason, as one that cannot run here", () => {
-    const RUN = ["`gateway start` / `gateway stop` 1", "`gateway run` 1", "`gateway env` 1", "`gateway add` / `gateway remove` 1", "`gateway chat` 1", "`gateway models` / `gateway routes` 1", "`gateway logs` / `gateway stats` 1", "`gateway ui` 1"];
+    const RUN = ["`gateway start` / `gateway stop` 1", "`gateway run` 1", "`gateway env` 1", "`gateway add` / `gateway remove` 1", "`gateway chat` 1", "`gateway models` / `gateway routes` 1", "`gateway logs` / `gateway stats` 1", "`gateway ui` 1", "`gateway statusline` 1"];
     const WITH_KEYCHAIN = ["`gateway login` / `gateway logout` 1", "`gateway status` / `gateway doctor` 1"];
     const CANNOT = {
-      "`gateway statusline` 1": CANNOT_RUN["`gateway statusline` 1"],
       "`gateway service` 1": CANNOT_RUN["`gateway service` 1"],
     };
     expect(readmeBlocks.map((b) => b.id).sort()).toEqual([...RUN, ...WITH_KEYCHAIN, ...Object.keys(CANNOT)].sort());
@@ -537,6 +566,7 @@ describe("the README's Commands section, run as written", () => {
     await runTranscript(readmeBlock("`gateway run` 1"));
     await runTranscript(readmeBlock("`gateway env` 1"));
     await runTranscript(readmeBlock("`gateway ui` 1"));
+    expect((await sh("gateway stop")).code).toBe(0);
   }, 60_000);
 
   it("gateway add: the Ollama at its own address", async () => {
