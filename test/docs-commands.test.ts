@@ -11,10 +11,11 @@ import { closeAfterEach } from "./helpers/close-after-each.js";
 import { fencedBlocks, transcript, type FencedBlock } from "./helpers/markdown-blocks.js";
 
 /**
- * Every fenced block of docs/commands.md, run as written in a fresh HOME (`gateway` on PATH as `npm link` puts it, the
- * built-in echo upstream, a private port) or loaded where it is a config or a record, and its output compared with
- * what the page shows. The few blocks that cannot run here are in `CANNOT_RUN`, each with its reason; a block that is
- * in neither list fails the first test, so a new block cannot go unchecked.
+ * Every fenced block of docs/commands.md and of the README's Commands section, run as written in a fresh HOME
+ * (`gateway` on PATH as `npm link` puts it, the built-in echo upstream or a fake, a private port) or loaded where it
+ * is a config or a record, and its output compared with what the page shows, in the page's terms (`asOnPage`). The
+ * blocks that need the keychain run against npm test's private Secret Service; the few that cannot run here are in
+ * `CANNOT_RUN`, each with its reason. A block in no list fails the first test, so a new block cannot go unchecked.
  */
 
 const PAGE = readFileSync(new URL("../docs/commands.md", import.meta.url), "utf8");
@@ -31,8 +32,8 @@ const CANNOT_RUN: Readonly<Record<string, string>> = {
 const RUN_WITH_KEYCHAIN = ["`gateway login` / `gateway logout` 1", "`gateway status` 1", "`gateway status` 2", "`gateway doctor` 1"];
 const keyring = process.env.GATEWAY_TEST_KEYRING === "1";
 
-/** A fresh HOME and the environment a person's shell has: `gateway` on PATH, no variable of the gateway's but the port. */
 const opened = closeAfterEach();
+/** A fresh HOME and the environment a person's shell has: `gateway` on PATH, no variable of the gateway's but the port. */
 let home: string;
 let port: number;
 let env: NodeJS.ProcessEnv;
@@ -49,7 +50,6 @@ afterAll(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
-/** Runs a shell command line as typed, stdout and stderr together as a terminal shows them. */
 interface ShellOptions {
   cwd?: string;
   /** The terminal's width, for tables that fit it; without it, output is piped. */
@@ -59,6 +59,7 @@ interface ShellOptions {
   shell?: "sh" | "fish";
 }
 
+/** Runs a shell command line as typed, stdout and stderr together as a terminal shows them. */
 async function sh(command: string, options: ShellOptions = {}): Promise<{ code: number | null; output: string }> {
   // `script` gives the command a terminal of that width, for tables that fit the terminal
   const line = options.columns === undefined ? `exec 2>&1\n${command}` : `script -qec 'stty cols ${options.columns}; ${command.replaceAll("'", "'\\''")}' /dev/null`;
