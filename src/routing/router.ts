@@ -94,6 +94,7 @@ function holds(conditions: readonly Condition[], request: ClientRequest, model: 
 }
 
 /**
+ * Step 6 of the request path (docs/ARCHITECTURE.md).
  * The one place a request's upstream is decided. The model after its alias (SPEC 7); then the first rule of `routes`
  * whose every condition holds (SPEC 11) sends it to its `to`, with the rule's `model` if it has one; with none, SPEC
  * 10's rules: the first upstream in file order whose `models` lists that exact id, else the first whose pattern

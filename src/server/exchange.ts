@@ -47,7 +47,10 @@ export interface RequestHead {
   readonly transport?: "websocket";
 }
 
-/** A node:http request's head. */
+/**
+ * Step 1 of the request path (docs/ARCHITECTURE.md).
+ * A node:http request's head.
+ */
 export const headOf = (req: IncomingMessage): RequestHead => ({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, rawHeaders: req.rawHeaders });
 
 /** One request from accept to last byte. */

@@ -47,7 +47,10 @@ interface HttpPair {
   res: ServerResponse;
 }
 
-/** Stages 3 to 8 of a request for a family's path: authenticate, read, route, forward, deliver. */
+/**
+ * Steps 4 to 8 of the request path (docs/ARCHITECTURE.md), for a family's path: authenticate, read the body, route,
+ * forward, deliver.
+ */
 async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolved, { kind: "proxy" }>, repeated: string | undefined, trail: Trail, readBody: BodySource): Promise<void> {
   const { headers } = x.head;
   const { endpoint } = resolved;
@@ -90,6 +93,7 @@ async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolve
 }
 
 /**
+ * Steps 1 to 9 of the request path (docs/ARCHITECTURE.md).
  * Every request, in SPEC section 3's order: resolve the endpoint and its family before any check, guard Host and
  * Origin, answer preflights; the gateway's own pages (`/health`, the dashboard) then go to the h3 app, and model
  * traffic runs the proxy stages. A proxied request is in the in-flight registry from accept to last byte (so a

@@ -42,7 +42,8 @@ function lastBytes(pieces: readonly Buffer[], n: number): Buffer {
 export type RelayOutcome = "complete" | "upstream_error" | "client_closed";
 
 /**
- * Stage 8: copies the upstream body to the client as it arrives, no buffering beyond socket backpressure. The
+ * Step 8 of the request path (docs/ARCHITECTURE.md), passthrough.
+ * Copies the upstream body to the client as it arrives, no buffering beyond socket backpressure. The
  * first bytes a turn of the loop brings leave at once; what the same read brings after them waits for the end of
  * that turn and leaves in one write (`TurnWrites`). In an event stream, the bytes of an event whose blank line has
  * not come yet wait for it (SPEC section 5), so an upstream that dies mid-event never leaves half an event in front of

@@ -2,6 +2,7 @@ import type { ApiError } from "../../errors/index.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 
 /**
+ * Step 8 of the request path (docs/ARCHITECTURE.md).
  * How one route's reply reaches the client: made with the route's plan (one per upstream tried), told when the
  * request goes out and when the upstream has answered or failed, then handed the reply to deliver. A transform that
  * has sent the client anything (a slow translated stream that started early) is committed: the request falls back

@@ -38,7 +38,8 @@ export function withoutLocalKey(query: string, keyMatches: (presented: string | 
 export type Credential = "local" | "own";
 
 /**
- * Stages 3 and 4: headers that must come once, the local key (constant time, the first carrier the family accepts),
+ * Step 4 of the request path (docs/ARCHITECTURE.md).
+ * Headers that must come once, the local key (constant time, the first carrier the family accepts),
  * then the version header where the family needs one. With an upstream of `key: "client"` configured (`ownLogins`), a
  * request may instead carry a credential of its own (SPEC 11): it is then served only by upstreams that spend no
  * credential of the gateway's (the fallback walk sees to it). A value shaped like a local key but not this gateway's

@@ -34,7 +34,8 @@ export type Forwarded = { upstream: Upstream; tried: TriedUpstream[] } & (
 );
 
 /**
- * Stage 7: sends the request along its route (SPEC section 10, Routing and Fallback), planning it for each upstream
+ * Step 7 of the request path (docs/ARCHITECTURE.md).
+ * Sends the request along its route (SPEC section 10, Routing and Fallback), planning it for each upstream
  * in turn: the routed one, then its `fallback` list, while an upstream fails before any byte reached the client (no
  * answer, a timeout before the headers, no key, or 429/500/502/503/529 after its own retries). A 4xx other than 429
  * is an answer like any other. A plan whose transform has committed (a slow translated stream that started early)

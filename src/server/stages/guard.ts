@@ -38,6 +38,7 @@ function repeated(name: string): ApiError {
 }
 
 /**
+ * Step 3 of the request path (docs/ARCHITECTURE.md), with `checkOrigin`.
  * DNS-rebinding defence: a page on `evil.example` that rebinds its name to 127.0.0.1 still sends
  * `Host: evil.example`, so only loopback names are served unless the user chose a non-loopback bind address.
  * More than one Host is 400 (RFC 9112), whatever the bind address.

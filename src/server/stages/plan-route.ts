@@ -79,7 +79,8 @@ export function withModelBytes(bytes: Buffer | undefined, target: string | undef
 }
 
 /**
- * Stage 7a: the request as `upstream` will get it (SPEC section 10, Translation), and how its reply will reach the
+ * Step 7 of the request path (docs/ARCHITECTURE.md), for each upstream tried.
+ * The request as `upstream` will get it (SPEC section 10, Translation), and how its reply will reach the
  * client. Paths that are not model calls go as they came, in the client's family layout; a model call in a format
  * the upstream serves goes as it came (the aliased model's bytes aside; reasoning the gateway made, a route tag (SPEC
  * 11) and what the upstream's kind refuses left out: `WireFormat.passthroughQuirks`); any

@@ -16,7 +16,10 @@ function hasBody(req: IncomingMessage): boolean {
 
 const looksLikeJsonObject = (body: Buffer | undefined): body is Buffer => body !== undefined && body.length > 1 && body.includes(0x7b);
 
-/** Stage 5, first half: the whole body (32 MiB, the slow-loris deadline), or undefined for a request without one. */
+/**
+ * Step 5 of the request path (docs/ARCHITECTURE.md), first half.
+ * The whole body (32 MiB, the slow-loris deadline), or undefined for a request without one.
+ */
 export async function readRequestBody(req: IncomingMessage, maxBytes: number, deadlineMs: number): Promise<Buffer | undefined> {
   return hasBody(req) ? readBody(req, maxBytes, deadlineMs) : undefined;
 }
@@ -33,7 +36,8 @@ export function modelNamed(endpoint: Endpoint, bytes: Buffer | undefined): strin
 const BEYOND_ASCII = /[^\x00-\x7f]/;
 
 /**
- * Stage 5, second half: checks the known endpoints' bodies (SPEC section 3.5), and reads the request once: the model
+ * Step 5 of the request path (docs/ARCHITECTURE.md), second half.
+ * Checks the known endpoints' bodies (SPEC section 3.5), and reads the request once: the model
  * it names and whether it streams, as a `ClientRequest` (`gateway routes` reads a dry run's request here too). `mayTranslate`: whether a route may need the body's values
  * (an upstream does not serve its format), so a body is parsed as UTF-8 now, once. Otherwise a body with bytes beyond
  * ASCII is checked as `textToCheck`'s text, and parsed as UTF-8 only if something reads it (a fallback that

@@ -49,7 +49,8 @@ function estimatedUsage(delivery: Exchange["delivery"], request: ClientRequest |
 }
 
 /**
- * Stage 9, run once per proxied request in the handler's `finally`: one record for the terminal line, the request
+ * Step 9 of the request path (docs/ARCHITECTURE.md).
+ * Run once per proxied request in the handler's `finally`: one record for the terminal line, the request
  * log, the dashboard's feed, and the capture decision, assembled here from the handler's trail and the delivery.
  * Fields that are usually absent are undefined, which leaves them out of each line of the log (every field costs each
  * line) without an object spread per field.

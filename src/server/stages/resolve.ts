@@ -34,7 +34,8 @@ function isBaseUrl(path: string, segments: Segments): boolean {
 }
 
 /**
- * Stage 1: the endpoint and its family, from the method, the normalised path and the headers, before any check
+ * Step 2 of the request path (docs/ARCHITECTURE.md).
+ * The endpoint and its family, from the method, the normalised path and the headers, before any check
  * runs (SPEC section 2), so every answer after this is in the caller's shape. Encoded separators are refused
  * outright: no upstream ever sees a path that escapes the family prefix.
  */
