@@ -1,6 +1,7 @@
 /** The vocabulary every family and format shares: names, segments, body rules, usage, error renderers. */
 
 import type { ErrorFields } from "../errors/index.js";
+import type { SseOut } from "../sse/sse.js";
 import type { FamilyName, Format } from "./names.js";
 
 export type { FamilyName, Format };
@@ -60,9 +61,16 @@ export interface UsageReader {
   };
 }
 
-/** How an error is put in a shape: the JSON body of an answer, and the one server-sent event that ends a broken stream. */
+/**
+ * How an error is put in a family's shape (`error-renderer.ts` makes each): the JSON body of an answer, and the one
+ * server-sent event that ends a broken stream, as an event a translated stream writes and as the bytes a relayed one
+ * ends with.
+ */
 export interface ErrorRenderer {
   body(error: ErrorFields): unknown;
+  /** `body` serialised: what a JSON answer sends. */
+  json(error: ErrorFields): string;
+  event(error: ErrorFields): SseOut;
   streamEvent(error: ErrorFields): string;
 }
 

@@ -1,8 +1,7 @@
 import type { HubChunk, HubReply, HubRequest } from "../../translate/hub.js";
-import type { ClientEvent, ClientSide, ErrorFields, HubStreamItem, HubToClientStream, ReplyHints, TranslateContext } from "../../translate/types.js";
+import type { ClientEvent, ClientSide, HubStreamItem, HubToClientStream, ReplyHints, TranslateContext } from "../../translate/types.js";
+import { chatFamily } from "./family.js";
 
-/** A chat error event: the family's `{"error": {...}}` envelope as a data-only event. */
-const errorEvent = ({ message, type, param, code }: ErrorFields): ClientEvent => ({ data: { error: { message, type, param, code } } });
 
 /**
  * Chat clients (Qwen Code, Aider, openai SDK scripts) on an upstream that speaks another format: their request is
@@ -39,7 +38,7 @@ export const chatClient: ClientSide = {
         if (done) return [];
         if (item.type === "error") {
           done = true;
-          return [errorEvent(item.error)];
+          return [chatFamily.errors.event(item.error)];
         }
         return relabel(item.chunk);
       },
@@ -51,7 +50,7 @@ export const chatClient: ClientSide = {
       fail(error) {
         if (done) return [];
         done = true;
-        return [errorEvent(error)];
+        return [chatFamily.errors.event(error)];
       },
       keepAlive: () => [],
     };

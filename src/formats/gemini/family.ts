@@ -1,9 +1,9 @@
 import { googleStatusFor, type ErrorFields } from "../../errors/index.js";
 import { parseJsonObject } from "../../parse-json.js";
-import { encodeEvent } from "../../sse/sse.js";
 import { bearerToken, headerValue } from "../bearer.js";
 import { arrayOf, count, sumCounts } from "../fields.js";
 import type { Segments, UsageReader } from "../types.js";
+import { errorRenderer } from "../error-renderer.js";
 import type { Family } from "../family-types.js";
 import { geminiModelAt, geminiModelList } from "./echo.js";
 
@@ -98,10 +98,7 @@ export const geminiFamily: Family = {
     version: () => undefined,
   },
 
-  errors: {
-    body: errorBody,
-    streamEvent: (error) => encodeEvent({ data: errorBody(error) }),
-  },
+  errors: errorRenderer(errorBody),
 
   usage: geminiUsage,
 

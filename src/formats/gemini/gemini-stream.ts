@@ -107,7 +107,7 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
       const end = { finishReason: finishReasonOf(finishReason ?? null, toolCalls > 0), usageMetadata: usageMetadataOf(usage, hints) };
       return [{ data: responseBody(parts, ctx, responseId, end) }];
     },
-    failure: (error) => [{ data: geminiFamily.errors.body(error) }],
+    failure: (error) => [geminiFamily.errors.event(error)],
     keepAlive: () => [],
   });
 }

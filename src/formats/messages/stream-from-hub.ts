@@ -2,6 +2,7 @@ import type { Json, ReasoningField } from "../../translate/hub.js";
 import { createClientStream } from "../../translate/client-stream.js";
 import type { HubEvent } from "../../translate/hub-events.js";
 import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } from "../../translate/types.js";
+import { messagesFamily } from "./family.js";
 import { stopReasonOf } from "./stop-reasons.js";
 import { clientTool } from "../../translate/tool-names.js";
 import { ArgumentWriter, parsesAsObject } from "../../translate/tool-arguments.js";
@@ -157,7 +158,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
       out.push(messagesEvent("message_stop"));
       return out;
     },
-    failure: (error) => [messagesEvent("error", { error: { type: error.type, message: error.message } })],
+    failure: (error) => [messagesFamily.errors.event(error)],
     keepAlive: (justOpened) => (justOpened ? [] : [messagesEvent("ping")]),
   });
 }
