@@ -50,6 +50,12 @@ export interface UsageReader {
   /** The quoted key whose presence in an event's raw text says it may carry usage, before it is parsed: `"usage"`. */
   readonly marker: string;
   /**
+   * Whether its input count holds the tokens read from and written to the prompt cache (chat's `prompt_tokens`,
+   * Gemini's `promptTokenCount`); false where they are counted apart (Anthropic's `input_tokens`). Pricing reads it
+   * (SPEC section 6, Tokens).
+   */
+  readonly cacheInInput: boolean;
+  /**
    * For a format whose streams report usage only when asked (chat without `stream_options.include_usage`): whether
    * a request's stream will report none (`body` parses it, where the bytes alone cannot tell), and the characters of
    * text, reasoning and tool calls one of its events relays, from which the gateway estimates the output tokens of

@@ -1,3 +1,4 @@
+import { FORMAT_NAMES } from "../formats/names.js";
 import type { Kind } from "./types.js";
 
 /**
@@ -12,7 +13,7 @@ export const generic: Kind = {
   title: "generic",
   defaults: {
     url: undefined,
-    formats: ["chat", "responses", "messages", "gemini"],
+    formats: FORMAT_NAMES,
     messagesSegment: "anthropic",
     geminiSegment: "gemini",
     key: "keychain",

@@ -52,6 +52,7 @@ export const geminiUsage: UsageReader = {
     into.cacheReadTokens = count(usage.cachedContentTokenCount) ?? into.cacheReadTokens;
   },
   marker: '"usageMetadata"',
+  cacheInInput: true,
 };
 
 // The SDK turns this envelope into an ApiError with the code, so Gemini CLI retries a 429 or 5xx as against Google.

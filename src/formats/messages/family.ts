@@ -45,6 +45,7 @@ export const messagesUsage: UsageReader = {
     into.cacheWriteTokens = count(usage.cache_creation_input_tokens) ?? into.cacheWriteTokens;
   },
   marker: '"usage"',
+  cacheInInput: false,
 };
 
 // Anthropic's envelope has its own words only: another family's (chat's `insufficient_quota`) becomes its status's type.
