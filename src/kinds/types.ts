@@ -1,6 +1,6 @@
 import type { FamilyName, Format } from "../formats/names.js";
 import type { ReasoningField } from "../translate/hub.js";
-import type { PatternSyntax } from "./pattern-syntax.js";
+import type { PatternSyntax } from "../formats/chat/pattern-syntax.js";
 
 /**
  * What one kind of server is (SPEC 11, Kinds): the defaults an `upstreams` entry of that kind starts from, how a

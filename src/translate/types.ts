@@ -102,7 +102,7 @@ export interface TranslateContext {
   reasoningEffort: boolean;
   /** Claude Code's per-turn billing line stays in the system prompt (`KindQuirks.billingHeader`); translated routes never keep it. */
   keepsBillingHeader: boolean;
-  /** The routed upstream's kind's quirks (SPEC 11, Kinds): what a chat request for it changes (`kinds/hub-quirks.ts`). */
+  /** The routed upstream's kind's quirks (SPEC 11, Kinds): what a chat request for it changes (`formats/chat/hub-quirks.ts`). */
   quirks: KindQuirks;
   seal: ReasoningSeal;
   ids: IdSource;

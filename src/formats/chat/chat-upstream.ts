@@ -1,4 +1,4 @@
-import { applyHubQuirks } from "../../kinds/hub-quirks.js";
+import { applyHubQuirks } from "./hub-quirks.js";
 import type { HubChunk, HubReply } from "../../translate/hub.js";
 import type { ErrorFields, HubStreamItem, UpstreamEvent, UpstreamSide, UpstreamToHubStream } from "../../translate/types.js";
 
