@@ -1,7 +1,7 @@
 /** `WireFormat`, one format's descriptor, and the endpoint a request claims in it. */
 
 import type { ErrorFields } from "../errors/index.js";
-import type { KindQuirks } from "../kinds/types.js";
+import type { KindQuirks } from "../translate/server-quirks.js";
 import type { ClientSide, UpstreamSide } from "../translate/types.js";
 import type { UpstreamErrorRead } from "../translate/upstream-error-reply.js";
 import type { EchoTurn } from "./echo-turn.js";

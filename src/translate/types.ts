@@ -1,4 +1,4 @@
-import type { KindQuirks } from "../kinds/types.js";
+import type { KindQuirks } from "./server-quirks.js";
 import type { HubChunk, HubReply, HubRequest, Json, ReasoningField } from "./hub.js";
 
 /**

@@ -1,3 +1,4 @@
+import { isRecord } from "../../parse-json.js";
 import { estimateHubTokens } from "../../translate/count-tokens.js";
 import type { HubRequest, HubResponseFormat, Json } from "../../translate/hub.js";
 import type { ReplyHints, ToHub, TranslateContext } from "../../translate/types.js";
@@ -6,7 +7,7 @@ import { effortOfRequest } from "./reasoning-effort.js";
 import { systemToHub, turnsOf } from "./system-prompt.js";
 import { loadedTools } from "./tool-search.js";
 import { schemaOf, toolsToHub } from "./tools-to-hub.js";
-import { isRecord, positive } from "./wire.js";
+import { positive } from "./wire.js";
 
 /** `output_config.format` (or the older beta `output_format`) with a JSON schema, as chat's `response_format`. */
 function responseFormatOf(outputConfig: unknown, outputFormat: unknown): HubResponseFormat | undefined {

@@ -1,8 +1,8 @@
+import { isRecord } from "../../parse-json.js";
 import type { HubRequest, HubTool, HubToolChoice, Json } from "../../translate/hub.js";
 import type { ReplyHints } from "../../translate/types.js";
 import { chatToolName } from "../../translate/tool-names.js";
 import { sentNow } from "./tool-search.js";
-import { isRecord } from "./wire.js";
 
 type ToolFields = Pick<HubRequest, "tools" | "tool_choice" | "parallel_tool_calls">;
 
