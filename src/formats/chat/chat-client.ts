@@ -11,13 +11,18 @@ import { chatFamily } from "./family.js";
  * after the finish chunk, every other chunk saying `"usage": null`. Other formats report usage with their last
  * event, so the hub's finish chunk carries it; the last usage the stream reported goes out when it ends.
  */
-export const chatClient: ClientSide = {
+/** What a chat client's reply side is told: whether it asked for usage (`stream_options.include_usage`). */
+export interface ChatHints extends ReplyHints {
+  includeUsage: boolean;
+}
+
+export const chatClient: ClientSide<ChatHints> = {
   toHub(body, ctx) {
     const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
     return { request: { ...(body as HubRequest), model: ctx.upstreamModel }, hints: { includeUsage } };
   },
   replyFromHub: (reply: HubReply, _hints, ctx) => ({ ...reply, object: "chat.completion", model: ctx.clientModel }),
-  streamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
+  streamFromHub(hints: ChatHints, ctx: TranslateContext): HubToClientStream {
     let done = false;
     let last: HubChunk | undefined;
     let usage: HubChunk["usage"];

@@ -4,7 +4,7 @@ import type { ReplyHints, ToHub, TranslateContext } from "../../translate/types.
 import { hubMessages } from "./request-input.js";
 import { hubToolChoice, hubTools } from "./request-tools.js";
 import { effortOfWord } from "../../translate/reasoning-effort.js";
-import { createToolNames } from "../../translate/tool-names.js";
+import { createToolNames, type ToolNameMap } from "../../translate/tool-names.js";
 import { compactionAsked, SUMMARY_PROMPT, userMessages, type CompactionAsk } from "./compaction.js";
 
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -20,8 +20,9 @@ export interface ResponseEcho {
   reasoning: { effort: string | null; summary: string | null } | null;
 }
 
-/** What the Responses reply side needs: the tool names (ReplyHints), the settings to echo, and whether the request asked for a compaction. */
+/** What the Responses reply side needs: the tool names, the settings to echo, and whether the request asked for a compaction. */
 export interface ResponsesHints extends ReplyHints {
+  toolNames?: ToolNameMap;
   echo?: ResponseEcho;
   compaction?: CompactionAsk;
   /** The compaction endpoint's user messages, which its answer repeats before the compaction item. */
@@ -64,7 +65,7 @@ function echoOf(body: Json, reasoning: Json | undefined): ResponseEcho {
  * hub quirks drop it for every other). `previous_response_id` is refused: a translated route keeps no
  * responses to continue from.
  */
-export function responsesToHub(body: Json, ctx: TranslateContext): ToHub {
+export function responsesToHub(body: Json, ctx: TranslateContext): ToHub<ResponsesHints> {
   if (typeof body.previous_response_id === "string" && body.previous_response_id) {
     throw badRequest(
       "previous_response_id cannot be used with this model: its upstream speaks Chat Completions and the gateway keeps no responses to continue from. Send the whole conversation in input instead (Codex does this with store = false).",
