@@ -87,7 +87,7 @@ export function fromEntry(name: string, entry: UpstreamEntry, top: TopLevel): Up
     name,
     kind: kind.name,
     ...baseOf(url),
-    // An echo entry that narrows its formats or asks for a key was refused by its schema: echo serves all four, keyless.
+    // An echo entry that narrows its formats or asks for a key was refused by its schema: echo serves every format, keyless.
     formats: Object.freeze([...(entry.formats ?? (url === ECHO_UPSTREAM ? UPSTREAM_DEFAULTS.formats : defaults.formats))]),
     messagesSegment: entry.messagesSegment ?? defaults.messagesSegment,
     geminiSegment: entry.geminiSegment ?? defaults.geminiSegment,

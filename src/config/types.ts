@@ -148,7 +148,7 @@ export interface UpstreamConfig {
    * URLs, is read as what precedes the `/v1`, which the gateway adds to every path itself. Undefined otherwise.
    */
   readonly urlAsGiven?: string | undefined;
-  /** The formats it serves natively, in the order the config gave them. @default the kind's (generic: all four) */
+  /** The formats it serves natively, in the order the config gave them. @default the kind's (generic: every format) */
   readonly formats: readonly Format[];
   /** `""` when the format lives directly under the base. @default "anthropic" (top-level value for `default`) */
   readonly messagesSegment: string;

@@ -3,7 +3,7 @@ import type { Kind } from "./types.js";
 
 /**
  * Any other server, or a remote gateway you point at: SPEC 10's upstream, exactly as before kinds existed. Every
- * default is section 10's (all four formats, the `anthropic` and `gemini` segments, a keychain key) and no quirk
+ * default is section 10's (every format of the registry, the `anthropic` and `gemini` segments, a keychain key) and no quirk
  * applies: betas and body fields go as they came, replayed reasoning keeps the field its replies used, effort goes
  * as `reasoning_effort` only when the entry says `"reasoning": "effort"`. A probe may POST an empty body to find which
  * formats answer (nothing generates from `{}`), but never recognises it as anything.
