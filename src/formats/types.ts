@@ -16,6 +16,12 @@ export interface Segments {
   gemini: string;
 }
 
+/**
+ * How a translated stream is framed for its client: server-sent events, or the JSON array Gemini streams when a
+ * client leaves out `alt=sse` (`[{...},\r\n{...}]`, each element an event's data, written as it comes).
+ */
+export type StreamFraming = "sse" | "json-array";
+
 /** A required body field: its name, what it must be (for the 400 message) and the test. */
 export type FieldRule = readonly [field: string, expected: string, test: (value: unknown) => boolean];
 
