@@ -1,3 +1,6 @@
+/** An object (not an array, not null): what a JSON object parses to. */
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
 /**
  * `JSON.parse` for bytes from the network that are only looked at: a JSON object, or undefined for anything else
  * (invalid JSON, arrays, `null`, scalars), never an exception.
@@ -5,7 +8,7 @@
 export function parseJsonObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isRecord(value) ? value : undefined;
   } catch {
     return undefined;
   }

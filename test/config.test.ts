@@ -206,7 +206,7 @@ describe("upstreams", () => {
     const config = load({ upstreams: { offline: { url: "echo", key: "none", formats: ["gemini", "chat", "messages", "responses"] } } });
     expect(config.upstreams[0]).toMatchObject({ url: "echo", key: { kind: "none" } });
     expect(fileProblem({ upstreams: { offline: { url: "echo", formats: ["chat"] } } })).toBe(
-      '"upstreams.offline.formats" must be all four formats, or absent: echo serves every format (got ["chat"]).',
+      '"upstreams.offline.formats" must be every format, or absent: echo serves every format (got ["chat"]).',
     );
     expect(fileProblem({ upstreams: { offline: { url: "echo", key: "keychain" } } })).toBe('"upstreams.offline.key" must be "none", or absent: echo needs no key (got "keychain").');
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { applyBetaPolicy } from "../src/kinds/beta-policy.js";
-import { applyHubQuirks } from "../src/kinds/hub-quirks.js";
+import { applyBetaPolicy } from "../src/formats/messages/beta-policy.js";
+import { applyHubQuirks } from "../src/formats/chat/hub-quirks.js";
 import { KIND_NAMES, KINDS, RECOGNISABLE, type KindName } from "../src/kinds/index.js";
 import type { HubRequest, Json } from "../src/translate/hub.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/index.js";
 import { ConfigError } from "../src/errors/index.js";
-import { globCovers, globsOverlap, globTest } from "../src/routing/glob.js";
+import { globCovers, globsOverlap, globTest } from "../src/glob.js";
 
 /** SPEC 11, Routes: the `routes` field as the config reads it, and the pattern language its conditions share. */
 

@@ -2,12 +2,12 @@ import { GoogleGenAI } from "@google/genai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { geminiClient } from "../src/formats/gemini/translators.js";
 import type { HubReply, HubUsage, Json } from "../src/translate/hub.js";
-import type { ReplyHints } from "../src/translate/types.js";
+import type { GeminiHints } from "../src/formats/gemini/gemini-request.js";
 import { hubReply, testContext, testSeal } from "./helpers/translate.js";
 
 /** Chat replies as `generateContent` replies (replyFromHub), checked with the SDK Gemini CLI uses. */
 
-const reply = (hub: HubReply, hints: ReplyHints = {}) => geminiClient.replyFromHub(hub, hints, testContext());
+const reply = (hub: HubReply, hints: GeminiHints = {}) => geminiClient.replyFromHub(hub, hints, testContext());
 const candidate = (body: Json) => (body.candidates as Json[])[0]!;
 const noUsage = { promptTokenCount: 0, candidatesTokenCount: 0, totalTokenCount: 0 };
 
@@ -98,7 +98,7 @@ describe("replies", () => {
 
 describe("JSON answers (Gemini CLI's router, table E row 20)", () => {
   const json = '{"complexity_reasoning":"one file","complexity_score":2}';
-  const text = (content: string, hints: ReplyHints = { jsonText: true }) => (candidate(reply(hubReply({ content }), hints)).content as { parts: Json[] }).parts;
+  const text = (content: string, hints: GeminiHints = { jsonText: true }) => (candidate(reply(hubReply({ content }), hints)).content as { parts: Json[] }).parts;
 
   it("fenced JSON is unwrapped, in a whole fence or inside prose; other text stays as it came", () => {
     expect(text("```json\n" + json + "\n```")).toEqual([{ text: json }]);

@@ -3,13 +3,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { encodeEvents } from "../src/sse/sse.js";
 import { geminiClient } from "../src/formats/gemini/translators.js";
 import type { HubReply, HubUsage, Json } from "../src/translate/hub.js";
-import type { ClientEvent, HubStreamItem, ReplyHints } from "../src/translate/types.js";
+import type { GeminiHints } from "../src/formats/gemini/gemini-request.js";
+import type { ClientEvent, HubStreamItem } from "../src/translate/types.js";
 import { checkedStream, deltaItem, testContext, testSeal, usageItem } from "./helpers/translate.js";
 
 /** The hub stream as `streamGenerateContent?alt=sse` events (streamFromHub), for every upstream shape of research B2. */
 
 /** The events each push produced, and what finish() produced, so tests see when each event leaves. */
-function run(items: HubStreamItem[], hints: ReplyHints = {}) {
+function run(items: HubStreamItem[], hints: GeminiHints = {}) {
   const stream = checkedStream(geminiClient, hints, testContext());
   const opening = stream.start();
   const pushes = items.map((item) => stream.push(item));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Json } from "../src/translate/hub.js";
 import { messagesClient } from "../src/formats/messages/translators.js";
-import type { HubStreamItem, ReplyHints } from "../src/translate/types.js";
+import type { MessagesHints } from "../src/formats/messages/request-to-hub.js";
+import type { HubStreamItem } from "../src/translate/types.js";
 import { checkedStream, deltaItem, testContext, testSeal, usageItem } from "./helpers/translate.js";
 import {
   NO_USAGE,
@@ -278,7 +279,7 @@ describe("messages client: a chat stream becomes Anthropic's event sequence", ()
   });
 
   it("maps a renamed tool back to the client's name and an id Anthropic refuses to a toolu_ id", () => {
-    const hints: ReplyHints = { toolNames: new Map([["mcp_docs_search_1a2b3c4d", { name: "mcp.docs/search" }]]) };
+    const hints: MessagesHints = { toolNames: new Map([["mcp_docs_search_1a2b3c4d", { name: "mcp.docs/search" }]]) };
     const events = streamed([tools([{ index: 0, id: "functions.search:0", function: { name: "mcp_docs_search_1a2b3c4d", arguments: "{}" } }], "tool_calls")], hints);
     expect(events[2]).toStrictEqual(toolStart(0, "toolu_1", "mcp.docs/search"));
   });

@@ -28,7 +28,8 @@ export const DEFAULTS: ConfigFields = Object.freeze({
  * the top level says; its `retries`, `timeouts` and `anthropicVersion` come from the top level.
  */
 export const UPSTREAM_DEFAULTS = Object.freeze({
-  formats: Object.freeze([...FORMAT_NAMES]),
+  // The registry's own list, not a copy: a format registered later is a default too.
+  formats: FORMAT_NAMES,
   messagesSegment: "anthropic",
   geminiSegment: "gemini",
   key: Object.freeze({ kind: "keychain" }) as UpstreamKey,

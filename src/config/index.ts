@@ -1,5 +1,6 @@
 export type { GatewayConfig, ConfigFields, Timeouts, EnvSecrets, UpstreamConfig, UpstreamKey, KeySpec, Budgets, ModelPrice, RouteRule, RouteWhen } from "./types.js";
-export { ECHO_UPSTREAM, shownKind, upstreamLabel, CAPTURE_MODES, keySpecs, keySpecName, type CaptureMode } from "./types.js";
+export { ECHO_UPSTREAM, shownKind, upstreamLabel, keySpecs, keySpecName } from "./types.js";
+export { CAPTURE_MODES, type CaptureMode } from "./schemas/values.js";
 export { DEFAULTS, UPSTREAM_DEFAULTS } from "./defaults.js";
 export { resolveConfigDir } from "./config-dir.js";
 export { resolveStateDir } from "./state-dir.js";

@@ -45,13 +45,13 @@ function baseOf(given: string): Pick<UpstreamConfig, "url" | "urlAsGiven"> {
   return { url, urlAsGiven: url === given ? undefined : given };
 }
 
-/** The upstream `upstream` makes from a URL or `echo`: all four formats and the top-level segments, as before section 10. */
+/** The upstream `upstream` makes from a URL or `echo`: every format and the top-level segments, as before section 10. */
 function madeByUrl(url: string, top: TopLevel): UpstreamConfig {
   return Object.freeze({
     name: "default",
     kind: "generic",
     ...baseOf(url),
-    formats: UPSTREAM_DEFAULTS.formats,
+    formats: Object.freeze([...UPSTREAM_DEFAULTS.formats]),
     messagesSegment: top.messagesSegment,
     geminiSegment: top.geminiSegment,
     key: url === ECHO_UPSTREAM ? NO_KEY : UPSTREAM_DEFAULTS.key,
@@ -87,7 +87,7 @@ export function fromEntry(name: string, entry: UpstreamEntry, top: TopLevel): Up
     name,
     kind: kind.name,
     ...baseOf(url),
-    // An echo entry that narrows its formats or asks for a key was refused by its schema: echo serves all four, keyless.
+    // An echo entry that narrows its formats or asks for a key was refused by its schema: echo serves every format, keyless.
     formats: Object.freeze([...(entry.formats ?? (url === ECHO_UPSTREAM ? UPSTREAM_DEFAULTS.formats : defaults.formats))]),
     messagesSegment: entry.messagesSegment ?? defaults.messagesSegment,
     geminiSegment: entry.geminiSegment ?? defaults.geminiSegment,

@@ -1,6 +1,7 @@
 import type { Format } from "../formats/names.js";
 import type { KindName } from "../kinds/types.js";
 import type { TelemetryFields } from "./schemas/telemetry.js";
+import type { CaptureMode } from "./schemas/values.js";
 
 /** Upstream timeouts, in milliseconds. */
 export interface Timeouts {
@@ -154,7 +155,7 @@ export interface UpstreamConfig {
    * URLs, is read as what precedes the `/v1`, which the gateway adds to every path itself. Undefined otherwise.
    */
   readonly urlAsGiven?: string | undefined;
-  /** The formats it serves natively, in the order the config gave them. @default the kind's (generic: all four) */
+  /** The formats it serves natively, in the order the config gave them. @default the kind's (generic: every format) */
   readonly formats: readonly Format[];
   /** `""` when the format lives directly under the base. @default "anthropic" (top-level value for `default`) */
   readonly messagesSegment: string;
@@ -183,10 +184,6 @@ export interface UpstreamConfig {
   /** A team's gateway (SPEC 12, Team upstream): its catalog read, its budget shown, each request attributed. @default false */
   readonly team: boolean;
 }
-
-/** `off`, `errors` (requests that failed) or `all`. */
-export const CAPTURE_MODES = ["off", "errors", "all"] as const;
-export type CaptureMode = (typeof CAPTURE_MODES)[number];
 
 /** The resolved, validated, frozen configuration. */
 export interface GatewayConfig extends Readonly<ConfigFields> {

@@ -2,7 +2,7 @@ import { chatFamily } from "./chat/family.js";
 import type { Family } from "./family-types.js";
 import { geminiFamily } from "./gemini/family.js";
 import { messagesFamily } from "./messages/family.js";
-import { FORMAT_FAMILIES, type FamilyName, type Format } from "./names.js";
+import { familyNameOf, type FamilyName, type Format } from "./names.js";
 
 /**
  * Every family, in the order they claim a path: Gemini's prefixes are its own, messages takes its segment and
@@ -18,4 +18,4 @@ export const FAMILY_NAMES: readonly FamilyName[] = ["chat", "messages", "gemini"
 export const familyNamed = (name: FamilyName): Family => FAMILIES.find((family) => family.name === name)!;
 
 /** The family a format lives in (`names.ts`). */
-export const familyOf = (format: Format): Family => familyNamed(FORMAT_FAMILIES[format]);
+export const familyOf = (format: Format): Family => familyNamed(familyNameOf(format));

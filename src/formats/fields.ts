@@ -1,8 +1,7 @@
 /** Small pieces shared by the family and format modules: field tests for body rules, token counts, model lists. */
 
-import type { FieldRule } from "./types.js";
+import type { FieldRule, StreamFraming } from "./types.js";
 import type { Family } from "./family-types.js";
-import type { StreamFraming } from "./format-types.js";
 
 export const isString = (v: unknown): boolean => typeof v === "string";
 export const isArray = (v: unknown): boolean => Array.isArray(v);

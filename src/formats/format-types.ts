@@ -1,13 +1,13 @@
 /** `WireFormat`, one format's descriptor, and the endpoint a request claims in it. */
 
 import type { ErrorFields } from "../errors/index.js";
-import type { KindQuirks } from "../kinds/types.js";
+import type { KindQuirks } from "../translate/server-quirks.js";
 import type { ClientSide, UpstreamSide } from "../translate/types.js";
 import type { UpstreamErrorRead } from "../translate/upstream-error-reply.js";
 import type { EchoTurn } from "./echo-turn.js";
 import type { BodyPath } from "./fields.js";
 import type { Family } from "./family-types.js";
-import type { EndpointKind, ErrorRenderer, FieldRule, Format, ReplyShape, UsageReader } from "./types.js";
+import type { EndpointKind, ErrorRenderer, FieldRule, Format, ReplyShape, StreamFraming, UsageReader } from "./types.js";
 
 type Json = Record<string, unknown>;
 
@@ -31,12 +31,6 @@ export interface Endpoint {
   /** The model named by the path (Gemini); `""` when the path names an empty one. */
   pathModel: string | undefined;
 }
-
-/**
- * How a translated stream is framed for its client: server-sent events, or the JSON array Gemini streams when a
- * client leaves out `alt=sse` (`[{...},\r\n{...}]`, each element an event's data, written as it comes).
- */
-export type StreamFraming = "sse" | "json-array";
 
 /** How a token count the gateway makes itself (SPEC 10 rule 6) reads its request and says its answer. */
 export interface LocalCount {

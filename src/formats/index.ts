@@ -5,28 +5,45 @@ import type { Family } from "./family-types.js";
 import type { Endpoint, WireFormat } from "./format-types.js";
 import { geminiFormat } from "./gemini/index.js";
 import { messagesFormat } from "./messages/index.js";
-import type { Format } from "./names.js";
+import { addFormatName, type Format } from "./names.js";
 import { responsesFormat } from "./responses/index.js";
 import type { Segments, Usage } from "./types.js";
 
 export type * from "./types.js";
 export type * from "./family-types.js";
 export type * from "./format-types.js";
-export { FORMAT_NAMES } from "./names.js";
+export { FORMAT_NAMES, familyNameOf } from "./names.js";
 export { FAMILIES, FAMILY_NAMES, familyNamed, familyOf } from "./families.js";
 export { chatFamily } from "./chat/family.js";
 export { acceptsResponsesSocket } from "./responses/socket.js";
 
-/** The registry: one line per wire format, in the order a translated request picks the first one an upstream serves (SPEC 10, Translation). */
-export const FORMATS: readonly WireFormat[] = [chatFormat, messagesFormat, responsesFormat, geminiFormat];
-
-const BY_NAME: ReadonlyMap<string, WireFormat> = new Map(FORMATS.map((format) => [format.name, format]));
-
-/** The descriptor of a format named in the configuration (an upstream's `formats`). */
-export const formatNamed = (name: Format): WireFormat => BY_NAME.get(name)!;
-
+const REGISTERED: WireFormat[] = [];
+const BY_NAME = new Map<string, WireFormat>();
 /** Each family's formats, in registry order: the calls they claim in its namespace. */
-const FORMATS_OF: ReadonlyMap<Family, readonly WireFormat[]> = new Map(FAMILIES.map((family) => [family, FORMATS.filter((format) => format.family === family)]));
+const FORMATS_OF = new Map<Family, WireFormat[]>(FAMILIES.map((family) => [family, []]));
+
+/**
+ * The registry: every wire format, in the order a translated request picks the first one an upstream serves (SPEC
+ * 10, Translation). Everything that lists, claims, prices or routes by format asks it; nothing else lists formats.
+ */
+export const FORMATS: readonly WireFormat[] = REGISTERED;
+
+/** Adds a format to the registry (and its name to `names.ts`): one line per format below, and a test's own. */
+export function registerFormat(format: WireFormat): void {
+  if (BY_NAME.has(format.name)) return;
+  REGISTERED.push(format);
+  BY_NAME.set(format.name, format);
+  FORMATS_OF.get(format.family)!.push(format);
+  addFormatName(format.name, format.family.name);
+}
+
+registerFormat(chatFormat);
+registerFormat(messagesFormat);
+registerFormat(responsesFormat);
+registerFormat(geminiFormat);
+
+/** The descriptor of a format named in the configuration (an upstream's `formats`) or in a record. */
+export const formatNamed = (name: Format): WireFormat => BY_NAME.get(name)!;
 
 /** Usage before anything was read: each count stays undefined until the upstream reports it. */
 export const noUsage = (): Usage => ({ inputTokens: undefined, outputTokens: undefined, cacheReadTokens: undefined, cacheWriteTokens: undefined });

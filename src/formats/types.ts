@@ -1,6 +1,7 @@
 /** The vocabulary every family and format shares: names, segments, body rules, usage, error renderers. */
 
 import type { ErrorFields } from "../errors/index.js";
+import type { SseOut } from "../sse/sse.js";
 import type { FamilyName, Format } from "./names.js";
 
 export type { FamilyName, Format };
@@ -14,6 +15,12 @@ export interface Segments {
   /** `gemini` unless configured. */
   gemini: string;
 }
+
+/**
+ * How a translated stream is framed for its client: server-sent events, or the JSON array Gemini streams when a
+ * client leaves out `alt=sse` (`[{...},\r\n{...}]`, each element an event's data, written as it comes).
+ */
+export type StreamFraming = "sse" | "json-array";
 
 /** A required body field: its name, what it must be (for the 400 message) and the test. */
 export type FieldRule = readonly [field: string, expected: string, test: (value: unknown) => boolean];
@@ -49,6 +56,12 @@ export interface UsageReader {
   /** The quoted key whose presence in an event's raw text says it may carry usage, before it is parsed: `"usage"`. */
   readonly marker: string;
   /**
+   * Whether its input count holds the tokens read from and written to the prompt cache (chat's `prompt_tokens`,
+   * Gemini's `promptTokenCount`); false where they are counted apart (Anthropic's `input_tokens`). Pricing reads it
+   * (SPEC section 6, Tokens).
+   */
+  readonly cacheInInput: boolean;
+  /**
    * For a format whose streams report usage only when asked (chat without `stream_options.include_usage`): whether
    * a request's stream will report none (`body` parses it, where the bytes alone cannot tell), and the characters of
    * text, reasoning and tool calls one of its events relays, from which the gateway estimates the output tokens of
@@ -60,9 +73,16 @@ export interface UsageReader {
   };
 }
 
-/** How an error is put in a shape: the JSON body of an answer, and the one server-sent event that ends a broken stream. */
+/**
+ * How an error is put in a family's shape (`error-renderer.ts` makes each): the JSON body of an answer, and the one
+ * server-sent event that ends a broken stream, as an event a translated stream writes and as the bytes a relayed one
+ * ends with.
+ */
 export interface ErrorRenderer {
   body(error: ErrorFields): unknown;
+  /** `body` serialised: what a JSON answer sends. */
+  json(error: ErrorFields): string;
+  event(error: ErrorFields): SseOut;
   streamEvent(error: ErrorFields): string;
 }
 

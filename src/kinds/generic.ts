@@ -1,8 +1,9 @@
+import { FORMAT_NAMES } from "../formats/names.js";
 import type { Kind } from "./types.js";
 
 /**
  * Any other server, or a remote gateway you point at: SPEC 10's upstream, exactly as before kinds existed. Every
- * default is section 10's (all four formats, the `anthropic` and `gemini` segments, a keychain key) and no quirk
+ * default is section 10's (every format of the registry, the `anthropic` and `gemini` segments, a keychain key) and no quirk
  * applies: betas and body fields go as they came, replayed reasoning keeps the field its replies used, effort goes
  * as `reasoning_effort` only when the entry says `"reasoning": "effort"`. A probe may POST an empty body to find which
  * formats answer (nothing generates from `{}`), but never recognises it as anything.
@@ -12,7 +13,7 @@ export const generic: Kind = {
   title: "generic",
   defaults: {
     url: undefined,
-    formats: ["chat", "responses", "messages", "gemini"],
+    formats: FORMAT_NAMES,
     messagesSegment: "anthropic",
     geminiSegment: "gemini",
     key: "keychain",

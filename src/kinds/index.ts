@@ -16,7 +16,8 @@ export { KIND_NAMES } from "./types.js";
 
 /**
  * Every kind by name (SPEC 11, Kinds). The config reads this registry on every command, so it holds data only: the
- * hooks (`hub-quirks.ts`, `beta-policy.ts`) are imported where a request is translated or forwarded.
+ * hooks that read it (`formats/chat/hub-quirks.ts`, `formats/messages/beta-policy.ts`) load where a request is
+ * translated or forwarded.
  */
 export const KINDS: Readonly<Record<KindName, Kind>> = { openai, anthropic, gemini, openrouter, deepseek, litellm, ollama, vllm, llamacpp, lmstudio, generic };
 

@@ -1,6 +1,7 @@
-import { isRecord } from "../formats/messages/wire.js";
 
 /** Small readers of a probe's JSON reply, so each kind's recognition says what it looks for in one line. */
+
+import { isRecord } from "../parse-json.js";
 
 /** `body[key]` when it is a non-empty string. */
 export function stringField(body: unknown, key: string): string | undefined {

@@ -1,3 +1,4 @@
+import { FORMAT_NAMES } from "../formats/names.js";
 import type { Kind } from "./types.js";
 
 /**
@@ -28,7 +29,7 @@ export const litellm: Kind = {
   title: "LiteLLM",
   defaults: {
     url: undefined,
-    formats: ["chat", "responses", "messages", "gemini"],
+    formats: FORMAT_NAMES,
     messagesSegment: "",
     geminiSegment: "",
     key: "keychain",

@@ -1,4 +1,4 @@
-import { isRecord } from "../formats/messages/wire.js";
+import { isRecord } from "../parse-json.js";
 import { arrayField, stringField } from "./json-shape.js";
 import type { Kind } from "./types.js";
 

@@ -1,7 +1,7 @@
 import type { RouteWhen } from "../config/index.js";
 import type { ClientRequest } from "../request/client-request.js";
 import type { ReasoningSeal } from "../translate/index.js";
-import { globTest } from "./glob.js";
+import { globTest } from "../glob.js";
 
 /** One condition of a rule (SPEC 11, Routes), as the router and the dry run ask it. */
 export interface Condition {

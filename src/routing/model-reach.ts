@@ -1,6 +1,6 @@
 import type { GatewayConfig, RouteRule } from "../config/index.js";
 import type { FamilyName } from "../formats/index.js";
-import { globCovers, globsOverlap, globTest, isPattern } from "./glob.js";
+import { globCovers, globsOverlap, globTest, isPattern } from "../glob.js";
 import { createModelAliases } from "./model-aliases.js";
 import { createModelTable } from "./model-table.js";
 

@@ -1,4 +1,4 @@
-import { globRegExp, isPattern } from "./glob.js";
+import { globRegExp, isPattern } from "../glob.js";
 
 /** Model ids, exact or with `*`, each mapped to a value; what aliases and routing both look models up in. */
 export interface ModelTable<T> {

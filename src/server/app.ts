@@ -26,7 +26,7 @@ export function createApp(options: AppOptions) {
     onError(error: HTTPError, event: H3Event) {
       const cause = error.cause instanceof Error ? error.cause : error.status === 404 ? notFound(`Nothing is served at ${event.url.pathname}.`) : error;
       const http = toApiError(cause, options.onInternalError);
-      return new Response(JSON.stringify(chatFamily.errors.body(http)), {
+      return new Response(chatFamily.errors.json(http), {
         status: http.status,
         headers: { ...DATA_HEADERS, "content-type": "application/json", "x-request-id": options.nextRequestId() },
       });

@@ -1,6 +1,6 @@
 import type { Json } from "./hub.js";
 import { JsonObjectScan } from "./json-object-scan.js";
-import { parseJsonObject } from "../parse-json.js";
+import { parseJsonObject, isRecord } from "../parse-json.js";
 
 /**
  * Tool-call arguments, one rule for every client format, whole replies and streams alike. Arguments that are one JSON
@@ -17,14 +17,12 @@ import { parseJsonObject } from "../parse-json.js";
 
 const INVALID_JSON = "INVALID_JSON";
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** The wrapper of arguments that are not an object, as JSON text. */
 const invalidJson = (raw: string): string => JSON.stringify({ [INVALID_JSON]: raw });
 
 /** Arguments by the rule above: the object, and its JSON text (the upstream's own bytes when they parse as they are). */
 export function readToolArguments(value: string | Json | undefined): { object: Json; json: string } {
-  if (isObject(value)) return { object: value, json: JSON.stringify(value) };
+  if (isRecord(value)) return { object: value, json: JSON.stringify(value) };
   const raw = value ?? "";
   const parsed = parseJsonObject(raw);
   if (parsed) return { object: parsed, json: raw };

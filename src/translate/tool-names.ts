@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import type { ReplyHints } from "./types.js";
 
 /** How a client knows a tool: its name, the namespace it was declared in, and whether it is a freeform (`custom`) tool. */
 export interface ClientTool {
@@ -53,13 +52,16 @@ export function createToolNames() {
     },
     /** The chat name of a tool already seen, without declaring it. */
     known: (name: string, namespace?: string): string | undefined => byClient.get(key(name, namespace)),
-    /** Chat name -> client tool, for `ReplyHints.toolNames`. */
-    hints: (): NonNullable<ReplyHints["toolNames"]> => byChat,
+    /** Chat name -> client tool, for a reply side's hints. */
+    hints: (): ToolNameMap => byChat,
   };
 }
+
+/** Tool names as sent upstream -> how the client knows them (namespaced Responses tools, names made valid for chat). */
+export type ToolNameMap = ReadonlyMap<string, ClientTool>;
 
 /** A request's tool-name registry. */
 export type ToolNames = ReturnType<typeof createToolNames>;
 
 /** The client's view of a tool the upstream called: the registry's entry, or the name as it came (a tool the request never declared). */
-export const clientTool = (toolNames: ReplyHints["toolNames"], chatName: string): ClientTool => toolNames?.get(chatName) ?? { name: chatName };
+export const clientTool = (toolNames: ToolNameMap | undefined, chatName: string): ClientTool => toolNames?.get(chatName) ?? { name: chatName };

@@ -3,9 +3,9 @@ import type { Json } from "./hub.js";
 import type { ClientSide, ReplyHints, TranslateContext, UpstreamSide } from "./types.js";
 
 /** A request in the upstream's format, and what the reply side needs to translate back. */
-export interface TranslatedRequest {
+export interface TranslatedRequest<H extends ReplyHints = ReplyHints> {
   body: Json;
-  hints: ReplyHints;
+  hints: H;
 }
 
 
@@ -24,7 +24,7 @@ function outputRoom(window: number, inputTokens: number): number | undefined {
  * upstream rather than on either format: the model it knows, the output cap of its config and what the model's
  * context window leaves, reasoning effort only where it accepts it.
  */
-export function translateRequest(client: ClientSide, upstream: UpstreamSide, body: Json, stream: boolean, ctx: TranslateContext): TranslatedRequest {
+export function translateRequest<H extends ReplyHints>(client: ClientSide<H>, upstream: UpstreamSide, body: Json, stream: boolean, ctx: TranslateContext): TranslatedRequest<H> {
   const { request, hints } = client.toHub(body, ctx);
   request.model = ctx.upstreamModel;
   if (stream) request.stream = true;

@@ -1,4 +1,4 @@
-import type { KindQuirks } from "../kinds/types.js";
+import type { KindQuirks } from "./server-quirks.js";
 import type { HubChunk, HubReply, HubRequest, Json, ReasoningField } from "./hub.js";
 
 /**
@@ -102,7 +102,7 @@ export interface TranslateContext {
   reasoningEffort: boolean;
   /** Claude Code's per-turn billing line stays in the system prompt (`KindQuirks.billingHeader`); translated routes never keep it. */
   keepsBillingHeader: boolean;
-  /** The routed upstream's kind's quirks (SPEC 11, Kinds): what a chat request for it changes (`kinds/hub-quirks.ts`). */
+  /** The routed upstream's kind's quirks (SPEC 11, Kinds): what a chat request for it changes (`formats/chat/hub-quirks.ts`). */
   quirks: KindQuirks;
   seal: ReasoningSeal;
   ids: IdSource;
@@ -114,33 +114,32 @@ export interface TranslateContext {
  * What the request translation learned that the reply translation needs: which tools were custom or namespaced,
  * whether the client asked for thoughts or for usage in its stream. Filled by `toHub`, read by `fromHub*`.
  */
+/**
+ * What the reply side of every format is told about its request: the estimate of its input tokens (for Anthropic's
+ * `message_start` before the upstream reports usage, Gemini's usage), which `translateRequest` makes where `toHub`
+ * made none. Each format's own hints extend it, in its folder, as `ClientSide`'s type parameter.
+ */
 export interface ReplyHints {
-  /** Tool names as sent upstream -> how the client knows them (namespaced Responses tools, names made valid for chat). */
-  toolNames?: ReadonlyMap<string, { name: string; namespace?: string | undefined; custom?: boolean | undefined }>;
-  /** Gemini: `thinkingConfig.includeThoughts`. */
-  includeThoughts?: boolean;
-  /** Chat client: `stream_options.include_usage`. */
-  includeUsage?: boolean;
-  /** Gemini: `responseMimeType` was JSON, so fenced JSON text is unwrapped. */
-  jsonText?: boolean;
-  /** Estimate of the request's input tokens, for `message_start` before the upstream reports usage. */
   inputTokens?: number;
 }
 
 /** A client request translated to the hub, with what the reply side needs. */
-export interface ToHub {
+export interface ToHub<H extends ReplyHints = ReplyHints> {
   request: HubRequest;
-  hints: ReplyHints;
+  hints: H;
 }
 
-/** A format that clients speak: its requests go to the hub, the hub's replies come back in its shape. */
-export interface ClientSide {
+/**
+ * A format that clients speak: its requests go to the hub, the hub's replies come back in its shape. `H` is what its
+ * `toHub` tells its reply side; the gateway carries it from one to the other without reading it.
+ */
+export interface ClientSide<H extends ReplyHints = ReplyHints> {
   /** The client's request body -> a chat request. Throws a `badRequest` ApiError for what cannot be translated (`previous_response_id`). */
-  toHub(body: Json, ctx: TranslateContext): ToHub;
+  toHub(body: Json, ctx: TranslateContext): ToHub<H>;
   /** A whole chat reply -> the client's reply body. */
-  replyFromHub(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json;
+  replyFromHub(reply: HubReply, hints: H, ctx: TranslateContext): Json;
   /** A state machine that turns the hub stream into the client's events. */
-  streamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream;
+  streamFromHub(hints: H, ctx: TranslateContext): HubToClientStream;
 }
 
 /** A format that upstreams speak besides chat: the hub's requests go out in it, its replies come back to the hub. */

@@ -24,7 +24,7 @@ export async function withSteadyRefusal(refusals: readonly SteadyRefusal[], fami
   const text = await reply.body.text();
   const message = steadyRefusalMessage(refusals, statusCode, text);
   if (message === undefined) return { statusCode, headers, body: ReplyBody.of(Buffer.from(text)) };
-  const bytes = Buffer.from(JSON.stringify(family.errors.body(badRequest(message))));
+  const bytes = Buffer.from(family.errors.json(badRequest(message)));
   const rewritten = { ...headers, "content-type": "application/json", "content-length": String(bytes.length) };
   return { statusCode: 400, headers: rewritten, body: ReplyBody.of(bytes) };
 }

@@ -3,6 +3,7 @@ import { createSseDecoder } from "../../src/sse/sse.js";
 import { createReasoningSeal } from "../../src/translate/reasoning-seal.js";
 import { STREAM_END, upstreamEventOf } from "../../src/translate/upstream-event.js";
 import type { HubChunk, HubReply } from "../../src/translate/hub.js";
+import type { ChatHints } from "../../src/formats/chat/chat-client.js";
 import type { ClientEvent, ClientSide, HubStreamItem, HubToClientStream, IdSource, ReplyHints, TranslateContext, UpstreamSide } from "../../src/translate/types.js";
 
 /** Ids `<prefix>1`, `<prefix>2`, ... per prefix: replies compare exactly. */
@@ -24,7 +25,7 @@ function checkedEvents(events: ClientEvent[]): ClientEvent[] {
 }
 
 /** A client format's stream translator whose every event goes through `checkedEvents`. */
-export function checkedStream(side: ClientSide, hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
+export function checkedStream<H extends ReplyHints>(side: ClientSide<H>, hints: H, ctx: TranslateContext): HubToClientStream {
   const stream = side.streamFromHub(hints, ctx);
   return {
     start: () => checkedEvents(stream.start()),
@@ -73,7 +74,7 @@ export function hubReply(message: Partial<HubReply["choices"][number]["message"]
  * given) -> SSE events, up to chat's `[DONE]` -> the upstream format's hub items -> the client format's events.
  * Timestamps are zeroed (they may tick between two runs).
  */
-export function translateStream(client: ClientSide, upstream: UpstreamSide, pieces: readonly Buffer[], hints: ReplyHints = { inputTokens: 42, includeUsage: true }): ClientEvent[] {
+export function translateStream(client: ClientSide, upstream: UpstreamSide, pieces: readonly Buffer[], hints: ReplyHints | ChatHints = { inputTokens: 42, includeUsage: true }): ClientEvent[] {
   const ctx = testContext();
   const sink = checkedStream(client, hints, ctx);
   const source = upstream.streamToHub(ctx);

@@ -8,7 +8,7 @@ import { UPSTREAM_NAME, upstreamKind, upstreamUrl, withScheme } from "../../conf
 import type { UpstreamEntry } from "../../config/schemas/upstream-entry.js";
 import { validateValue } from "../../config/validate-fields.js";
 import { FailedError, UsageError } from "../../errors/index.js";
-import { FORMAT_FAMILIES, FORMAT_NAMES, type Format } from "../../formats/names.js";
+import { familyNameOf, FORMAT_NAMES, type Format } from "../../formats/names.js";
 import { KIND_NAMES, KINDS, kindNamed, type Kind, type KindName } from "../../kinds/index.js";
 import { HtmlServerError, probeFormats, probeModelList, recogniseServer, type ListedModel } from "../../upstream/probe-server.js";
 import { askKey } from "../ask-key.js";
@@ -105,7 +105,7 @@ async function probe(ctx: CommandContext, upstream: UpstreamConfig, kind: Kind, 
     if (formats.length < answering.length) log.info(`The entry uses ${formats.join(", ")}: ${kind.title}'s usual formats (list the others in its "formats" to use them).`);
   } else log.info(`Formats: ${upstream.formats.join(", ")} (${kind.title}'s; a probe never posts to a server that bills by token).`);
   const served = formats ?? [...upstream.formats];
-  const family = served.some((format) => FORMAT_FAMILIES[format] === kind.modelList.family) ? kind.modelList.family : FORMAT_FAMILIES[served[0]!];
+  const family = served.some((format) => familyNameOf(format) === kind.modelList.family) ? kind.modelList.family : familyNameOf(served[0]!);
   const list = await probeModelList({ ...upstream, formats: served }, key, family).catch((error: unknown) => Promise.reject(probeFailure(upstream.url, error)));
   if (list.ok) log.success(listedModels(list.models));
   else if (list.refused) {

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { FORMAT_NAMES } from "../../formats/names.js";
 import { KNOWN_CLIENT_NAMES } from "../../request-log/client-name.js";
-import { isPattern } from "../../routing/glob.js";
+import { isPattern } from "../../glob.js";
 import { closest } from "../closest.js";
 import type { RouteRule, TokenThreshold } from "../types.js";
 import { fields } from "./shapes.js";

@@ -1,9 +1,6 @@
 import * as v from "valibot";
+import { isRecord } from "../../parse-json.js";
 import { closest } from "../closest.js";
-
-/** A JSON object: not null, not an array. */
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * An object with exactly these fields. An unknown one is refused naming the closest known field (a typo in a
@@ -13,7 +10,7 @@ export function fields<const TEntries extends v.ObjectEntries>(entries: TEntries
   // `$schema` (an editor's hint at the top of a file) is accepted but never suggested.
   const known = Object.keys(entries).filter((key) => key !== "$schema");
   return v.pipe(
-    v.custom<Record<string, unknown>>(isPlainObject, expected),
+    v.custom<Record<string, unknown>>(isRecord, expected),
     v.strictObject(entries, (issue) => {
       const key = issue.path?.[0]?.key;
       if (key === undefined) return expected;
@@ -33,7 +30,7 @@ const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
  */
 export function mapOf<TKey extends v.GenericSchema<string, string>, TValue extends v.GenericSchema>(key: TKey, value: TValue, expected: string) {
   return v.pipe(
-    v.custom<Record<string, unknown>>(isPlainObject, expected),
+    v.custom<Record<string, unknown>>(isRecord, expected),
     v.rawCheck(({ dataset, addIssue }) => {
       if (!dataset.typed) return;
       const input = dataset.value as Record<string, unknown>;

@@ -73,7 +73,7 @@ const upstreamEntry = v.pipe(
   v.forward(v.check((entry) => entry.url !== ECHO_UPSTREAM || entry.kind === undefined || entry.kind === "generic", '"generic", or absent: echo is a server of its own'), ["kind"]),
   // The built-in echo serves every format and needs no key: a file that says otherwise expects what never happens.
   v.forward(
-    v.check((entry) => entry.url !== ECHO_UPSTREAM || entry.formats === undefined || entry.formats.length === FORMAT_NAMES.length, "all four formats, or absent: echo serves every format"),
+    v.check((entry) => entry.url !== ECHO_UPSTREAM || entry.formats === undefined || entry.formats.length === FORMAT_NAMES.length, "every format, or absent: echo serves every format"),
     ["formats"],
   ),
   v.forward(v.check((entry) => entry.url !== ECHO_UPSTREAM || entry.key === undefined || entry.key === "none", '"none", or absent: echo needs no key'), ["key"]),

@@ -1,5 +1,4 @@
 import * as v from "valibot";
-import { CAPTURE_MODES } from "../types.js";
 import { fields } from "./shapes.js";
 
 /**
@@ -49,6 +48,10 @@ export const origin = v.pipe(
   v.check((value) => originOf(value) !== undefined, ORIGIN),
   v.transform((value) => originOf(value)!),
 );
+
+/** `off`, `errors` (requests that failed) or `all`. */
+export const CAPTURE_MODES = ["off", "errors", "all"] as const;
+export type CaptureMode = (typeof CAPTURE_MODES)[number];
 
 export const capture = v.picklist(CAPTURE_MODES, `one of ${CAPTURE_MODES.map((mode) => `"${mode}"`).join(", ")}`);
 

@@ -1,8 +1,7 @@
 import type { HubChunk, HubReply, HubRequest } from "../../translate/hub.js";
-import type { ClientEvent, ClientSide, ErrorFields, HubStreamItem, HubToClientStream, ReplyHints, TranslateContext } from "../../translate/types.js";
+import type { ClientEvent, ClientSide, HubStreamItem, HubToClientStream, ReplyHints, TranslateContext } from "../../translate/types.js";
+import { chatFamily } from "./family.js";
 
-/** A chat error event: the family's `{"error": {...}}` envelope as a data-only event. */
-const errorEvent = ({ message, type, param, code }: ErrorFields): ClientEvent => ({ data: { error: { message, type, param, code } } });
 
 /**
  * Chat clients (Qwen Code, Aider, openai SDK scripts) on an upstream that speaks another format: their request is
@@ -12,13 +11,18 @@ const errorEvent = ({ message, type, param, code }: ErrorFields): ClientEvent =>
  * after the finish chunk, every other chunk saying `"usage": null`. Other formats report usage with their last
  * event, so the hub's finish chunk carries it; the last usage the stream reported goes out when it ends.
  */
-export const chatClient: ClientSide = {
+/** What a chat client's reply side is told: whether it asked for usage (`stream_options.include_usage`). */
+export interface ChatHints extends ReplyHints {
+  includeUsage: boolean;
+}
+
+export const chatClient: ClientSide<ChatHints> = {
   toHub(body, ctx) {
     const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
     return { request: { ...(body as HubRequest), model: ctx.upstreamModel }, hints: { includeUsage } };
   },
   replyFromHub: (reply: HubReply, _hints, ctx) => ({ ...reply, object: "chat.completion", model: ctx.clientModel }),
-  streamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
+  streamFromHub(hints: ChatHints, ctx: TranslateContext): HubToClientStream {
     let done = false;
     let last: HubChunk | undefined;
     let usage: HubChunk["usage"];
@@ -39,7 +43,7 @@ export const chatClient: ClientSide = {
         if (done) return [];
         if (item.type === "error") {
           done = true;
-          return [errorEvent(item.error)];
+          return [chatFamily.errors.event(item.error)];
         }
         return relabel(item.chunk);
       },
@@ -51,7 +55,7 @@ export const chatClient: ClientSide = {
       fail(error) {
         if (done) return [];
         done = true;
-        return [errorEvent(error)];
+        return [chatFamily.errors.event(error)];
       },
       keepAlive: () => [],
     };

@@ -1,4 +1,5 @@
-import { applyHubQuirks } from "../../kinds/hub-quirks.js";
+import { isRecord } from "../../parse-json.js";
+import { applyHubQuirks } from "./hub-quirks.js";
 import type { HubChunk, HubReply } from "../../translate/hub.js";
 import type { ErrorFields, HubStreamItem, UpstreamEvent, UpstreamSide, UpstreamToHubStream } from "../../translate/types.js";
 
@@ -17,7 +18,7 @@ function streamError(message: string): ErrorFields {
 /** An upstream stream's `{"error": ...}` (chat's and messages' alike) as the hub's error item, its object kept. */
 export function streamErrorItem(error: unknown): HubStreamItem {
   const item: HubStreamItem = { type: "error", error: streamError(errorMessageOf(error)) };
-  return typeof error === "object" && error !== null && !Array.isArray(error) ? { ...item, detail: error as Record<string, unknown> } : item;
+  return isRecord(error) ? { ...item, detail: error } : item;
 }
 
 /**

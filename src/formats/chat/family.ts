@@ -1,8 +1,8 @@
 import type { ErrorFields } from "../../errors/index.js";
 import { parseJsonObject } from "../../parse-json.js";
-import { encodeEvent } from "../../sse/sse.js";
 import { bearerToken } from "../bearer.js";
 import { arrayOf, dateOf, secondsOf } from "../fields.js";
+import { errorRenderer } from "../error-renderer.js";
 import type { Family } from "../family-types.js";
 import { chatModelList } from "./echo.js";
 import { openAiUsage } from "./usage.js";
@@ -34,10 +34,7 @@ export const chatFamily: Family = {
     version: () => undefined,
   },
 
-  errors: {
-    body: errorBody,
-    streamEvent: (error) => encodeEvent({ data: errorBody(error) }),
-  },
+  errors: errorRenderer(errorBody),
 
   usage: openAiUsage,
 

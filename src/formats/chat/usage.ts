@@ -28,6 +28,7 @@ export const openAiUsage: UsageReader = {
     into.cacheWriteTokens = cache.write ?? into.cacheWriteTokens;
   },
   marker: '"usage"',
+  cacheInInput: true,
 };
 
 type Delta = { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: unknown };

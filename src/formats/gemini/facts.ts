@@ -1,6 +1,7 @@
+import { isRecord } from "../../parse-json.js";
 import { count, holdsObject, textPaths, type BodyPath } from "../fields.js";
 import type { RequestFacts } from "../format-types.js";
-import { camelCase, field, fieldKey, isObject, numberField, objectField, objectsField, stringField } from "./gemini-fields.js";
+import { camelCase, field, fieldKey, numberField, objectField, objectsField, stringField } from "./gemini-fields.js";
 import { countTokensRequest } from "./gemini-request.js";
 
 type Json = Record<string, unknown>;
@@ -40,6 +41,6 @@ export const geminiFacts: RequestFacts = {
   tagPlaces(body) {
     const innerKey = fieldKey(body, "generateContentRequest");
     const inner = innerKey === undefined ? undefined : body[innerKey];
-    return innerKey !== undefined && isObject(inner) ? tagPlacesOf(inner, [innerKey]) : tagPlacesOf(body, []);
+    return innerKey !== undefined && isRecord(inner) ? tagPlacesOf(inner, [innerKey]) : tagPlacesOf(body, []);
   },
 };

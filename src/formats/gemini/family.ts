@@ -1,9 +1,9 @@
 import { googleStatusFor, type ErrorFields } from "../../errors/index.js";
 import { parseJsonObject } from "../../parse-json.js";
-import { encodeEvent } from "../../sse/sse.js";
 import { bearerToken, headerValue } from "../bearer.js";
 import { arrayOf, count, sumCounts } from "../fields.js";
 import type { Segments, UsageReader } from "../types.js";
+import { errorRenderer } from "../error-renderer.js";
 import type { Family } from "../family-types.js";
 import { geminiModelAt, geminiModelList } from "./echo.js";
 
@@ -52,6 +52,7 @@ export const geminiUsage: UsageReader = {
     into.cacheReadTokens = count(usage.cachedContentTokenCount) ?? into.cacheReadTokens;
   },
   marker: '"usageMetadata"',
+  cacheInInput: true,
 };
 
 // The SDK turns this envelope into an ApiError with the code, so Gemini CLI retries a 429 or 5xx as against Google.
@@ -98,10 +99,7 @@ export const geminiFamily: Family = {
     version: () => undefined,
   },
 
-  errors: {
-    body: errorBody,
-    streamEvent: (error) => encodeEvent({ data: errorBody(error) }),
-  },
+  errors: errorRenderer(errorBody),
 
   usage: geminiUsage,
 

@@ -1,6 +1,7 @@
+import { isRecord } from "../../parse-json.js";
 import type { HubContentPart, HubMessage, HubToolCall, Json, ReasoningField } from "../../translate/hub.js";
 import type { ReasoningSeal } from "../../translate/types.js";
-import { field, isObject, objectField, objectsField, stringField } from "./gemini-fields.js";
+import { field, objectField, objectsField, stringField } from "./gemini-fields.js";
 import type { ToolNames } from "../../translate/tool-names.js";
 
 /**
@@ -95,7 +96,7 @@ function modelTurn(contents: readonly Json[], turn: number, open: OpenCall[], na
     const id = stringField(call, "id") || take(answers, (answer) => answer.name === name)?.id || `call_${turn}_${n}`;
     open.push({ id, name });
     const args = field(call, "args");
-    return { id, type: "function", function: { name: names.chatName(name), arguments: JSON.stringify(isObject(args) ? args : {}) } };
+    return { id, type: "function", function: { name: names.chatName(name), arguments: JSON.stringify(isRecord(args) ? args : {}) } };
   });
   const text = parts.map(visibleText).join("");
   if (!text && toolCalls.length === 0) return [];

@@ -1,3 +1,4 @@
+import { isRecord } from "../../parse-json.js";
 import type { Json } from "../../translate/hub.js";
 
 /**
@@ -7,9 +8,6 @@ import type { Json } from "../../translate/hub.js";
  * helpers read both. They are used for the protocol's own fields only, never inside user data (tool arguments,
  * function responses, the property names of a schema).
  */
-
-/** A plain object, not an array or null. */
-export const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
@@ -25,20 +23,20 @@ export function fieldKey(from: Json, name: string): string | undefined {
 
 /** The value of a protocol field given in camelCase, or of its snake_case twin. */
 export function field(from: unknown, name: string): unknown {
-  if (!isObject(from)) return undefined;
+  if (!isRecord(from)) return undefined;
   return from[name] ?? from[snakeCase(name)];
 }
 
 /** A field that must be an object: the object, or undefined. */
 export function objectField(from: unknown, name: string): Json | undefined {
   const value = field(from, name);
-  return isObject(value) ? value : undefined;
+  return isRecord(value) ? value : undefined;
 }
 
 /** A field that must be a list: its object entries (anything else in it is skipped), or none. */
 export function objectsField(from: unknown, name: string): Json[] {
   const value = field(from, name);
-  return Array.isArray(value) ? value.filter(isObject) : [];
+  return Array.isArray(value) ? value.filter(isRecord) : [];
 }
 
 /** A field that must be a string: the string, or undefined. */

@@ -1,5 +1,6 @@
+import { isRecord } from "../../parse-json.js";
 import type { HubRequest, HubResponseFormat, Json } from "../../translate/hub.js";
-import { field, isObject, numberField, objectField, stringField } from "./gemini-fields.js";
+import { field, numberField, objectField, stringField } from "./gemini-fields.js";
 import { cleanJsonSchema, openApiToJsonSchema } from "./gemini-schema.js";
 import { type Effort, effortOfBudget, effortOfWord } from "../../translate/reasoning-effort.js";
 
@@ -46,7 +47,7 @@ export function responseFormat(config: Json | undefined): HubResponseFormat | un
   const jsonSchema = field(config, "responseJsonSchema");
   const openApi = field(config, "responseSchema");
   const schema = jsonSchema !== undefined ? cleanJsonSchema(jsonSchema) : openApi !== undefined ? openApiToJsonSchema(openApi) : undefined;
-  return isObject(schema) ? { type: "json_schema", json_schema: { name: "response", schema } } : { type: "json_object" };
+  return isRecord(schema) ? { type: "json_schema", json_schema: { name: "response", schema } } : { type: "json_object" };
 }
 
 /**

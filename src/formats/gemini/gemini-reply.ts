@@ -1,6 +1,7 @@
+import type { GeminiHints } from "./gemini-request.js";
 import type { HubReply, Json } from "../../translate/hub.js";
 import { readHubReply } from "../../translate/hub-reply.js";
-import type { ReplyHints, TranslateContext } from "../../translate/types.js";
+import type { TranslateContext } from "../../translate/types.js";
 import { createCallIds, finishReasonOf, functionCallPart, responseBody, unwrapJsonText, usageMetadataOf } from "./gemini-response.js";
 
 /**
@@ -8,7 +9,7 @@ import { createCallIds, finishReasonOf, functionCallPart, responseBody, unwrapJs
  * then the text, then one `functionCall` part per call, each with an id of its own, the first with the reasoning sealed
  * as its `thoughtSignature`.
  */
-export function geminiReplyFromHub(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json {
+export function geminiReplyFromHub(reply: HubReply, hints: GeminiHints, ctx: TranslateContext): Json {
   const { reasoning, text, answer, toolCalls, finishReason, usage } = readHubReply(reply);
   const parts: Json[] = [];
   // Reasoning that stands in for the answer is not repeated as a thought.

@@ -1,5 +1,6 @@
 import type { HubMessage, HubRequest, Json } from "../../translate/hub.js";
-import type { ToHub, TranslateContext } from "../../translate/types.js";
+import type { ToolNameMap } from "../../translate/tool-names.js";
+import type { ReplyHints, ToHub, TranslateContext } from "../../translate/types.js";
 import { contentsToMessages } from "./gemini-contents.js";
 import { field, objectField, objectsField, stringField } from "./gemini-fields.js";
 import { includeThoughts, reasoningEffort, responseFormat, samplingFields } from "./gemini-generation.js";
@@ -26,7 +27,16 @@ function systemMessages(body: Json): HubMessage[] {
  * `:streamGenerateContent` before calling this. Dropped: `safetySettings`, `cachedContent`, `labels`, thought
  * signatures but the gateway's own (those carry reasoning back: `gemini-contents.ts`), server-side tools.
  */
-export function geminiToHub(body: Json, ctx: TranslateContext): ToHub {
+/** What a Gemini client's reply side is told: whether it asked for thoughts, whether its text is JSON, and the tool names that changed for chat. */
+export interface GeminiHints extends ReplyHints {
+  /** `thinkingConfig.includeThoughts`. */
+  includeThoughts?: boolean;
+  /** `responseMimeType` was JSON, so fenced JSON text is unwrapped. */
+  jsonText?: boolean;
+  toolNames?: ToolNameMap;
+}
+
+export function geminiToHub(body: Json, ctx: TranslateContext): ToHub<GeminiHints> {
   const config = objectField(body, "generationConfig");
   const declarations = functionDeclarations(body);
   const names = createToolNames();

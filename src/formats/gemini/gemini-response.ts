@@ -1,7 +1,8 @@
+import type { GeminiHints } from "./gemini-request.js";
 import type { HubUsage, Json } from "../../translate/hub.js";
 import { usageParts } from "../../translate/hub-usage.js";
 import { readToolArguments } from "../../translate/tool-arguments.js";
-import type { IdSource, ReplyHints, TranslateContext } from "../../translate/types.js";
+import type { IdSource, TranslateContext } from "../../translate/types.js";
 import { clientTool } from "../../translate/tool-names.js";
 
 /** The pieces a whole reply and a stream both build their `GenerateContentResponse` bodies from. */
@@ -21,7 +22,7 @@ export const finishReasonOf = (reason: string | null, calledTools: boolean): str
  * output without reasoning. Without any usage from the upstream, the request's estimate stands in for the prompt
  * (Gemini CLI decides when to compress the history from `promptTokenCount`; 0 would mean never).
  */
-export function usageMetadataOf(usage: HubUsage | undefined, hints: ReplyHints): Json {
+export function usageMetadataOf(usage: HubUsage | undefined, hints: GeminiHints): Json {
   if (!usage) {
     const prompt = hints.inputTokens ?? 0;
     return { promptTokenCount: prompt, candidatesTokenCount: 0, totalTokenCount: prompt };
@@ -84,7 +85,7 @@ export function createCallIds(ids: IdSource): (upstreamId: string | undefined) =
  * in its history and sends it back (Gemini 3 requires it), so the reasoning returns to an upstream that wants it
  * passed back (DeepSeek's thinking mode answers 400 without it: research table E row 9).
  */
-export const functionCallPart = (call: { id: string; name: string; arguments: string }, hints: ReplyHints, thoughtSignature?: string): Json => ({
+export const functionCallPart = (call: { id: string; name: string; arguments: string }, hints: GeminiHints, thoughtSignature?: string): Json => ({
   functionCall: { id: call.id, name: clientTool(hints.toolNames, call.name).name, args: readToolArguments(call.arguments).object },
   ...(thoughtSignature ? { thoughtSignature } : {}),
 });

@@ -1,5 +1,5 @@
+import { isRecord } from "../../parse-json.js";
 import type { Json } from "../../translate/hub.js";
-import { isObject } from "./gemini-fields.js";
 
 /**
  * Gemini describes tool parameters and JSON output in two ways, and chat servers take neither as it is:
@@ -42,7 +42,7 @@ function allowNull(schema: Json): void {
  * same declaration always gives the same bytes (prefix caches on local servers).
  */
 export function openApiToJsonSchema(schema: unknown): Json {
-  if (!isObject(schema)) return {};
+  if (!isRecord(schema)) return {};
   const out: Json = {};
   let nullable = false;
   for (const [rawKey, value] of Object.entries(schema)) {
@@ -51,8 +51,8 @@ export function openApiToJsonSchema(schema: unknown): Json {
       const type = typeName(value);
       if (type !== undefined) out.type = type;
     } else if (key === "nullable") nullable = value === true;
-    else if (key === "properties" && isObject(value)) out.properties = mapValues(value, openApiToJsonSchema);
-    else if (key === "items" && isObject(value)) out.items = openApiToJsonSchema(value);
+    else if (key === "properties" && isRecord(value)) out.properties = mapValues(value, openApiToJsonSchema);
+    else if (key === "items" && isRecord(value)) out.items = openApiToJsonSchema(value);
     else if (key === "anyOf" && Array.isArray(value)) out.anyOf = value.map(openApiToJsonSchema);
     else if (COUNT_KEYWORDS.has(key)) {
       const count = typeof value === "string" ? Number(value) : value;
@@ -90,14 +90,14 @@ const SCHEMA_SLOTS = new Set([
  * keeps its name and its schema.
  */
 export function cleanJsonSchema(schema: unknown): unknown {
-  if (!isObject(schema)) return schema;
+  if (!isRecord(schema)) return schema;
   const out: Json = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === "$schema") continue;
     if (key === "type") {
       const type = typeName(value);
       if (type !== undefined) out.type = type;
-    } else if (SCHEMA_MAPS.has(key) && isObject(value)) out[key] = mapValues(value, cleanJsonSchema);
+    } else if (SCHEMA_MAPS.has(key) && isRecord(value)) out[key] = mapValues(value, cleanJsonSchema);
     else if (SCHEMA_SLOTS.has(key)) out[key] = Array.isArray(value) ? value.map(cleanJsonSchema) : cleanJsonSchema(value);
     else out[key] = value;
   }

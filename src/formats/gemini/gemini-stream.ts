@@ -1,7 +1,8 @@
+import type { GeminiHints } from "./gemini-request.js";
 import type { Json, ReasoningField } from "../../translate/hub.js";
 import { createClientStream } from "../../translate/client-stream.js";
 import type { HubEvent } from "../../translate/hub-events.js";
-import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } from "../../translate/types.js";
+import type { ClientEvent, HubToClientStream, TranslateContext } from "../../translate/types.js";
 import { createCallIds, finishReasonOf, functionCallPart, responseBody, unwrapJsonText, usageMetadataOf } from "./gemini-response.js";
 import { geminiFamily } from "./family.js";
 import { parsesAsObject } from "../../translate/tool-arguments.js";
@@ -29,7 +30,7 @@ const complete = (call: HeldCall): boolean => !call.arguments.trim() || parsesAs
  * `keepAlive()` are empty): the format has no opening or ping event, and any data event would be a response chunk
  * to the SDK.
  */
-export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
+export function geminiStreamFromHub(hints: GeminiHints, ctx: TranslateContext): HubToClientStream {
   const callId = createCallIds(ctx.ids);
   const responseId = ctx.ids("");
   const held: HeldCall[] = [];
@@ -107,7 +108,7 @@ export function geminiStreamFromHub(hints: ReplyHints, ctx: TranslateContext): H
       const end = { finishReason: finishReasonOf(finishReason ?? null, toolCalls > 0), usageMetadata: usageMetadataOf(usage, hints) };
       return [{ data: responseBody(parts, ctx, responseId, end) }];
     },
-    failure: (error) => [{ data: geminiFamily.errors.body(error) }],
+    failure: (error) => [geminiFamily.errors.event(error)],
     keepAlive: () => [],
   });
 }

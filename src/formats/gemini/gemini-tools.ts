@@ -1,5 +1,6 @@
+import { isRecord } from "../../parse-json.js";
 import type { HubTool, HubToolChoice, Json } from "../../translate/hub.js";
-import { field, isObject, objectField, objectsField, stringField } from "./gemini-fields.js";
+import { field, objectField, objectsField, stringField } from "./gemini-fields.js";
 import { cleanJsonSchema, openApiToJsonSchema } from "./gemini-schema.js";
 import type { ToolNames } from "../../translate/tool-names.js";
 
@@ -18,7 +19,7 @@ export function functionDeclarations(body: Json): Json[] {
 
 /** Chat wants an object schema at the top of every function's parameters (OpenAI refuses anything else). */
 function objectSchema(schema: unknown): Json {
-  if (!isObject(schema)) return { type: "object", properties: {} };
+  if (!isRecord(schema)) return { type: "object", properties: {} };
   return schema.type === undefined ? { type: "object", properties: {}, ...schema } : schema;
 }
 

@@ -1,6 +1,6 @@
 import type { ClientSide } from "../../translate/types.js";
 import { geminiReplyFromHub } from "./gemini-reply.js";
-import { geminiToHub } from "./gemini-request.js";
+import { geminiToHub, type GeminiHints } from "./gemini-request.js";
 import { geminiStreamFromHub } from "./gemini-stream.js";
 
 /**
@@ -16,7 +16,7 @@ import { geminiStreamFromHub } from "./gemini-stream.js";
  *   last one (no `[DONE]`).
  * - `:countTokens` bodies: `countTokensRequest(body)` is the generate request inside, to translate and count.
  */
-export const geminiClient: ClientSide = {
+export const geminiClient: ClientSide<GeminiHints> = {
   toHub: geminiToHub,
   replyFromHub: geminiReplyFromHub,
   streamFromHub: geminiStreamFromHub,

@@ -1,9 +1,10 @@
+import { isRecord } from "../../parse-json.js";
 import type { HubContentPart, HubMessage, HubToolCall, ReasoningField } from "../../translate/hub.js";
 import type { ReasoningSeal } from "../../translate/types.js";
 import type { Turn } from "./system-prompt.js";
 import { chatToolName } from "../../translate/tool-names.js";
 import { referenceText } from "./tool-search.js";
-import { type Block, blocksOf, isRecord, textOf } from "./wire.js";
+import { type Block, blocksOf, textOf } from "./wire.js";
 
 type AssistantMessage = Extract<HubMessage, { role: "assistant" }>;
 

@@ -1,7 +1,8 @@
+import { isRecord } from "../../parse-json.js";
 import type { HubMessage } from "../../translate/hub.js";
 import { readToolArguments } from "../../translate/tool-arguments.js";
 import { requestToolUseId } from "./tool-ids.js";
-import { type Block, isRecord } from "./wire.js";
+import { type Block } from "./wire.js";
 
 /** One messages turn as it is being built. */
 interface MessagesTurn {

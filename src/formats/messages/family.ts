@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { errorTypeFor, isApiErrorType, type ErrorFields } from "../../errors/index.js";
 import { parseJsonObject } from "../../parse-json.js";
-import { encodeEvent } from "../../sse/sse.js";
 import { bearerToken, headerValue } from "../bearer.js";
 import { arrayOf, count, dateOf, rfc3339Of, secondsOf } from "../fields.js";
 import type { PathClaim, Segments, UsageReader } from "../types.js";
+import { errorRenderer } from "../error-renderer.js";
 import type { Family } from "../family-types.js";
 import { messagesModelList } from "./echo.js";
 
@@ -45,6 +45,7 @@ export const messagesUsage: UsageReader = {
     into.cacheWriteTokens = count(usage.cache_creation_input_tokens) ?? into.cacheWriteTokens;
   },
   marker: '"usage"',
+  cacheInInput: false,
 };
 
 // Anthropic's envelope has its own words only: another family's (chat's `insufficient_quota`) becomes its status's type.
@@ -80,10 +81,7 @@ export const messagesFamily: Family = {
     version: clientVersion,
   },
 
-  errors: {
-    body: errorBody,
-    streamEvent: (error) => encodeEvent({ event: "error", data: errorBody(error) }),
-  },
+  errors: errorRenderer(errorBody, "error"),
 
   usage: messagesUsage,
 

@@ -3,7 +3,7 @@ import { systemWithoutBillingLines } from "./system-prompt.js";
 import { promptTooLong } from "../../translate/context-overflow.js";
 import type { UpstreamErrorRead } from "../../translate/upstream-error-reply.js";
 import { isArray, isPositiveInteger, isString, MODEL_AND_MESSAGES, serverSentEvents, streamsWhenAsked } from "../fields.js";
-import { applyBetaPolicy } from "../../kinds/beta-policy.js";
+import { applyBetaPolicy } from "./beta-policy.js";
 import type { FormatClaim, PassthroughQuirks, WireFormat } from "../format-types.js";
 import type { FieldRule } from "../types.js";
 import { messagesEcho } from "./echo.js";

@@ -1,5 +1,6 @@
+import { isRecord } from "../../parse-json.js";
 import { type Effort, effortOfBudget, effortOfWord } from "../../translate/reasoning-effort.js";
-import { isRecord, positive } from "./wire.js";
+import { positive } from "./wire.js";
 
 /**
  * The reasoning effort a messages request asks for: none unless thinking is `enabled` or `adaptive` (an absent or

@@ -1,7 +1,8 @@
+import type { MessagesHints } from "./request-to-hub.js";
 import type { HubReply, Json } from "../../translate/hub.js";
 import { readHubReply } from "../../translate/hub-reply.js";
 import { readToolArguments } from "../../translate/tool-arguments.js";
-import type { ReplyHints, TranslateContext } from "../../translate/types.js";
+import type { TranslateContext } from "../../translate/types.js";
 import { stopReasonOf } from "./stop-reasons.js";
 import { clientTool } from "../../translate/tool-names.js";
 import { toolUseId } from "./tool-ids.js";
@@ -13,7 +14,7 @@ import { messagesUsageOf } from "./usage.js";
  * text block (Claude Code keeps it and every later request is a 400: research table E row 7), the stop reason and
  * the usage. A reply that is reasoning alone has that reasoning as its text too, as its stream has.
  */
-export function messagesReplyFromHub(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json {
+export function messagesReplyFromHub(reply: HubReply, hints: MessagesHints, ctx: TranslateContext): Json {
   const parts = readHubReply(reply);
   const content: Json[] = [];
   if (parts.reasoning) content.push({ type: "thinking", thinking: parts.reasoning.text, signature: ctx.seal.sign(parts.reasoning.text, parts.reasoning.field) });

@@ -1,8 +1,9 @@
+import { isRecord } from "../../parse-json.js";
 import type { HubReply, HubToolCall, Json } from "../../translate/hub.js";
 import type { TranslateContext } from "../../translate/types.js";
 import { finishReasonOf } from "./stop-reasons.js";
 import { hubUsageOf } from "./usage.js";
-import { blocksOf, isRecord, textOf } from "./wire.js";
+import { blocksOf, textOf } from "./wire.js";
 
 /**
  * A messages reply as a chat reply (research C1, "Response"): text blocks joined into `content`, tool_use blocks

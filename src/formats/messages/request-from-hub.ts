@@ -1,8 +1,9 @@
+import { isRecord } from "../../parse-json.js";
 import type { HubRequest, HubToolChoice, Json } from "../../translate/hub.js";
 import type { TranslateContext } from "../../translate/types.js";
 import { conversationFromHub } from "./conversation-from-hub.js";
 import { thinkingOfEffort } from "./reasoning-effort.js";
-import { isRecord, positive } from "./wire.js";
+import { positive } from "./wire.js";
 
 /** What Anthropic requires and chat leaves optional (SPEC 10 rule 1). */
 const DEFAULT_MAX_TOKENS = 4096;

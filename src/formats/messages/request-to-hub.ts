@@ -1,12 +1,19 @@
+import { isRecord } from "../../parse-json.js";
 import { estimateHubTokens } from "../../translate/count-tokens.js";
 import type { HubRequest, HubResponseFormat, Json } from "../../translate/hub.js";
+import type { ToolNameMap } from "../../translate/tool-names.js";
 import type { ReplyHints, ToHub, TranslateContext } from "../../translate/types.js";
 import { conversationToHub } from "./content-to-hub.js";
 import { effortOfRequest } from "./reasoning-effort.js";
 import { systemToHub, turnsOf } from "./system-prompt.js";
 import { loadedTools } from "./tool-search.js";
 import { schemaOf, toolsToHub } from "./tools-to-hub.js";
-import { isRecord, positive } from "./wire.js";
+import { positive } from "./wire.js";
+
+/** What a messages client's reply side is told: the input-token estimate, and the tool names that changed for chat. */
+export interface MessagesHints extends ReplyHints {
+  toolNames?: ToolNameMap;
+}
 
 /** `output_config.format` (or the older beta `output_format`) with a JSON schema, as chat's `response_format`. */
 function responseFormatOf(outputConfig: unknown, outputFormat: unknown): HubResponseFormat | undefined {
@@ -25,7 +32,7 @@ const stopOf = (value: unknown): string[] => (Array.isArray(value) ? value.filte
  * caller removes it for upstreams that do not take it. `hints.inputTokens` is a quick estimate for
  * `message_start`, before the upstream reports usage.
  */
-export function messagesToHub(body: Json, ctx: TranslateContext): ToHub {
+export function messagesToHub(body: Json, ctx: TranslateContext): ToHub<MessagesHints> {
   const { fields, toolNames } = toolsToHub(body.tools, body.tool_choice, loadedTools(body.messages));
   const request: HubRequest = {
     model: ctx.upstreamModel,
@@ -44,7 +51,7 @@ export function messagesToHub(body: Json, ctx: TranslateContext): ToHub {
   if (body.speed === "fast") request.service_tier = "priority";
   const effort = effortOfRequest(body.thinking, body.output_config);
   if (effort) request.reasoning_effort = effort;
-  const hints: ReplyHints = { inputTokens: estimateHubTokens(request) };
+  const hints: MessagesHints = { inputTokens: estimateHubTokens(request) };
   if (toolNames.size) hints.toolNames = toolNames;
   return { request, hints };
 }

@@ -1,7 +1,9 @@
+import type { MessagesHints } from "./request-to-hub.js";
 import type { Json, ReasoningField } from "../../translate/hub.js";
 import { createClientStream } from "../../translate/client-stream.js";
 import type { HubEvent } from "../../translate/hub-events.js";
-import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } from "../../translate/types.js";
+import type { ClientEvent, HubToClientStream, TranslateContext } from "../../translate/types.js";
+import { messagesFamily } from "./family.js";
 import { stopReasonOf } from "./stop-reasons.js";
 import { clientTool } from "../../translate/tool-names.js";
 import { ArgumentWriter, parsesAsObject } from "../../translate/tool-arguments.js";
@@ -41,7 +43,7 @@ const messagesEvent = (type: string, fields: Json = {}): ClientEvent => ({ event
  *
  * Parallel calls whose pieces interleave go through the call queue (`call-queue.ts`), one block at a time.
  */
-export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
+export function messagesStreamFromHub(hints: MessagesHints, ctx: TranslateContext): HubToClientStream {
   let nextIndex = 0;
   let open: OpenBlock | undefined;
   /** A text or tool block has opened: the thinking block's place, first, is past. */
@@ -157,7 +159,7 @@ export function messagesStreamFromHub(hints: ReplyHints, ctx: TranslateContext):
       out.push(messagesEvent("message_stop"));
       return out;
     },
-    failure: (error) => [messagesEvent("error", { error: { type: error.type, message: error.message } })],
+    failure: (error) => [messagesFamily.errors.event(error)],
     keepAlive: (justOpened) => (justOpened ? [] : [messagesEvent("ping")]),
   });
 }

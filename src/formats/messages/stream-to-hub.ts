@@ -1,9 +1,10 @@
+import { isRecord } from "../../parse-json.js";
 import { streamErrorItem } from "../chat/chat-upstream.js";
 import type { HubChunk, HubUsage } from "../../translate/hub.js";
 import type { HubStreamItem, TranslateContext, UpstreamEvent, UpstreamToHubStream } from "../../translate/types.js";
 import { finishReasonOf } from "./stop-reasons.js";
 import { hubUsageOf } from "./usage.js";
-import { isRecord, type MessagesUsage } from "./wire.js";
+import { type MessagesUsage } from "./wire.js";
 
 type Delta = HubChunk["choices"][number]["delta"];
 

@@ -1,5 +1,6 @@
+import { isRecord } from "../../parse-json.js";
 import type { HubMessage } from "../../translate/hub.js";
-import { type Block, blocksOf, isRecord, textOf } from "./wire.js";
+import { type Block, blocksOf, textOf } from "./wire.js";
 import { asReminder } from "../../translate/system-reminder.js";
 
 /**

@@ -1,4 +1,5 @@
-import { type Block, blocksOf, isRecord } from "./wire.js";
+import { isRecord } from "../../parse-json.js";
+import { type Block, blocksOf } from "./wire.js";
 
 /**
  * Claude Code's tool search on a translated route (SPEC 12). With it on, deferred tools arrive with

@@ -1,8 +1,8 @@
+import { isRecord } from "../../parse-json.js";
 import type { HubRequest, HubTool, HubToolChoice, Json } from "../../translate/hub.js";
-import type { ReplyHints } from "../../translate/types.js";
+import type { ToolNameMap } from "../../translate/tool-names.js";
 import { chatToolName } from "../../translate/tool-names.js";
 import { sentNow } from "./tool-search.js";
-import { isRecord } from "./wire.js";
 
 type ToolFields = Pick<HubRequest, "tools" | "tool_choice" | "parallel_tool_calls">;
 
@@ -36,7 +36,7 @@ function choiceOf(choice: unknown, declared: ReadonlySet<string>): HubToolChoice
  * `parallel_tool_calls: false`. With no tool left, neither a choice nor the parallel switch is sent (OpenAI
  * rejects both without tools). `toolNames` maps each renamed tool back to the client's name.
  */
-export function toolsToHub(tools: unknown, toolChoice: unknown, loaded: ReadonlySet<string>): { fields: ToolFields; toolNames: NonNullable<ReplyHints["toolNames"]> } {
+export function toolsToHub(tools: unknown, toolChoice: unknown, loaded: ReadonlySet<string>): { fields: ToolFields; toolNames: ToolNameMap } {
   const declared = (Array.isArray(tools) ? tools.filter(isRecord) : []).filter((tool) => !isServerTool(tool) && typeof tool.name === "string" && sentNow(tool, loaded));
   const toolNames = new Map<string, { name: string }>();
   const functions: HubTool[] = declared.map((tool) => {

@@ -2,12 +2,12 @@ import type { ClientSide, UpstreamSide } from "../../translate/types.js";
 import { messagesReplyFromHub } from "./reply-from-hub.js";
 import { messagesReplyToHub } from "./reply-to-hub.js";
 import { messagesFromHub } from "./request-from-hub.js";
-import { messagesToHub } from "./request-to-hub.js";
+import { messagesToHub, type MessagesHints } from "./request-to-hub.js";
 import { messagesStreamFromHub } from "./stream-from-hub.js";
 import { messagesStreamToHub } from "./stream-to-hub.js";
 
 /** Anthropic Messages clients (Claude Code, the Anthropic SDKs) on an upstream that speaks another format. */
-export const messagesClient: ClientSide = {
+export const messagesClient: ClientSide<MessagesHints> = {
   toHub: messagesToHub,
   replyFromHub: messagesReplyFromHub,
   streamFromHub: messagesStreamFromHub,

@@ -3,6 +3,8 @@
  * basic checks, and an upstream may send blocks newer than this file, so every field is read as `unknown` first.
  */
 
+import { isRecord } from "../../parse-json.js";
+
 /** A content block of any kind (`text`, `image`, `tool_use`, `tool_result`, `thinking`, ...). */
 export type Block = { type?: unknown; [field: string]: unknown };
 
@@ -13,9 +15,6 @@ export interface MessagesUsage {
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
 }
-
-/** An object (not an array, not null). */
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A message's `content`: a string is one text block; anything that is not a list of objects is no blocks. */
 export function blocksOf(content: unknown): Block[] {

@@ -1,3 +1,4 @@
+import { isRecord } from "../../parse-json.js";
 import type { Json } from "../../translate/hub.js";
 import type { ReasoningSeal } from "../../translate/types.js";
 
@@ -28,13 +29,11 @@ export const SUMMARY_PROMPT = [
   "error messages exact. Do not call any tool: answer with the summary alone.",
 ].join(" ");
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** Whether (and how) a Responses request at `path` asks for a compaction; undefined for an ordinary request. */
 export function compactionAsked(body: Json, path: string | undefined): CompactionAsk | undefined {
   if (path === COMPACT_PATH) return "endpoint";
   const last = Array.isArray(body.input) ? body.input.at(-1) : undefined;
-  return isObject(last) && last.type === "compaction_trigger" ? "trigger" : undefined;
+  return isRecord(last) && last.type === "compaction_trigger" ? "trigger" : undefined;
 }
 
 /** The one output item of a compaction: the summary, sealed so that only this gateway can read it back. */
@@ -51,7 +50,7 @@ export const compactionItem = (id: string, summary: string, seal: ReasoningSeal)
 export function userMessages(input: unknown): Json[] {
   if (typeof input === "string") return [{ type: "message", role: "user", content: [{ type: "input_text", text: input }] }];
   if (!Array.isArray(input)) return [];
-  return input.filter((item): item is Json => isObject(item) && (item.type ?? "message") === "message" && item.role === "user");
+  return input.filter((item): item is Json => isRecord(item) && (item.type ?? "message") === "message" && item.role === "user");
 }
 
 /** The answer of `POST /v1/responses/compact`: the user messages, then the one compaction item, with the id, time and usage the API gives it. */

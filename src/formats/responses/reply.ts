@@ -1,6 +1,6 @@
 import type { HubReply, Json } from "../../translate/hub.js";
 import { readHubReply } from "../../translate/hub-reply.js";
-import type { ReplyHints, TranslateContext } from "../../translate/types.js";
+import type { TranslateContext } from "../../translate/types.js";
 import { callItemPrefix, messageItem, reasoningItem, responseObject, responseUsage, statusOf, toolCallItem } from "./output-items.js";
 import type { ResponsesHints } from "./to-hub.js";
 import { compactedResponse, compactionItem } from "./compaction.js";
@@ -12,10 +12,10 @@ import { clientTool } from "../../translate/tool-names.js";
  * `custom_tool_call`, named and namespaced as the client declared the tool. A reply that is reasoning alone has that
  * reasoning as its message too, as its stream has.
  */
-export function responsesReply(reply: HubReply, hints: ReplyHints, ctx: TranslateContext): Json {
+export function responsesReply(reply: HubReply, hints: ResponsesHints, ctx: TranslateContext): Json {
   const id = ctx.ids("resp_");
   const parts = readHubReply(reply);
-  if ((hints as ResponsesHints).compaction) return compactionReply(id, parts, hints as ResponsesHints, ctx);
+  if (hints.compaction) return compactionReply(id, parts, hints, ctx);
   const output: Json[] = [];
   if (parts.reasoning) output.push(reasoningItem(ctx.ids("rs_"), parts.reasoning.text, parts.reasoning.field, ctx.seal));
   if (parts.answer) output.push(messageItem(ctx.ids("msg_"), "completed", parts.answer));
@@ -34,7 +34,7 @@ export function responsesReply(reply: HubReply, hints: ReplyHints, ctx: Translat
       usage: responseUsage(parts.usage),
       incompleteDetails: incomplete_details,
     },
-    (hints as ResponsesHints).echo,
+    hints.echo,
   );
 }
 

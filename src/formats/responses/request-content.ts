@@ -1,6 +1,5 @@
+import { isRecord } from "../../parse-json.js";
 import type { HubContentPart, Json } from "../../translate/hub.js";
-
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Chat's image detail levels; Codex may send others (`original`), which a chat server rejects. */
 const DETAILS = new Set(["auto", "low", "high"]);
@@ -15,7 +14,7 @@ const filePlaceholder = (part: Json): string => `[file${typeof part.filename ===
  */
 export function hubPart(part: unknown): HubContentPart | undefined {
   if (typeof part === "string") return part ? { type: "text", text: part } : undefined;
-  if (!isObject(part)) return undefined;
+  if (!isRecord(part)) return undefined;
   switch (part.type) {
     case "input_text":
     case "output_text":
@@ -24,7 +23,7 @@ export function hubPart(part: unknown): HubContentPart | undefined {
     case "refusal":
       return typeof part.refusal === "string" && part.refusal ? { type: "text", text: part.refusal } : undefined;
     case "input_image": {
-      const url = typeof part.image_url === "string" ? part.image_url : isObject(part.image_url) ? part.image_url.url : undefined;
+      const url = typeof part.image_url === "string" ? part.image_url : isRecord(part.image_url) ? part.image_url.url : undefined;
       if (typeof url !== "string" || !url) return undefined;
       return { type: "image_url", image_url: { url, ...(typeof part.detail === "string" && DETAILS.has(part.detail) ? { detail: part.detail } : {}) } };
     }
@@ -52,7 +51,7 @@ export interface ToolOutput {
  */
 export function toolOutput(output: unknown): ToolOutput {
   if (typeof output === "string") return { text: output, images: [] };
-  if (isObject(output) && typeof output.content === "string") return { text: output.content, images: [] };
+  if (isRecord(output) && typeof output.content === "string") return { text: output.content, images: [] };
   if (!Array.isArray(output)) return { text: output === undefined || output === null ? "" : JSON.stringify(output), images: [] };
   const parts = hubParts(output);
   const images = parts.filter((part) => part.type === "image_url");

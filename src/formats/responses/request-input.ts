@@ -1,3 +1,4 @@
+import { isRecord } from "../../parse-json.js";
 import { createHash } from "node:crypto";
 import type { HubMessage, HubTool, Json } from "../../translate/hub.js";
 import type { TranslateContext } from "../../translate/types.js";
@@ -6,7 +7,6 @@ import { summaryText } from "../../translate/compaction-summary.js";
 import { hubParts, toolOutput } from "./request-content.js";
 import type { ToolNames } from "../../translate/tool-names.js";
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === "string" && value ? value : undefined);
 
 /** OpenAI's limit on a tool-call id; ids from another provider's turns can be longer (research table E row 27). */
@@ -102,7 +102,7 @@ export function hubMessages(body: Json, tools: HubTool[], names: ToolNames, ctx:
     conversation.say("user", hubParts(body.input));
   } else if (Array.isArray(body.input)) {
     const scope: Scope = { conversation, names, ctx, localShell: tools.some((tool) => tool.function.name === "local_shell") };
-    for (const entry of body.input) if (isObject(entry)) item(entry, scope);
+    for (const entry of body.input) if (isRecord(entry)) item(entry, scope);
   }
   return conversation.messages();
 }

@@ -1,7 +1,7 @@
+import { isRecord } from "../../parse-json.js";
 import type { HubTool, HubToolChoice, Json } from "../../translate/hub.js";
 import type { ToolNames } from "../../translate/tool-names.js";
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === "string" && value ? value : undefined);
 
 /** A grammar longer than this is named, not copied: past a few KB it costs more context than it helps the model. */
@@ -17,7 +17,7 @@ const INPUT_PARAMETERS: Json = {
 
 /** A function's JSON Schema as chat servers take it: an object schema always, and no `$schema` (Groq rejects it). */
 function parameters(schema: unknown): Json {
-  if (!isObject(schema)) return { type: "object", properties: {} };
+  if (!isRecord(schema)) return { type: "object", properties: {} };
   const { $schema: _dropped, ...rest } = schema;
   return rest.type === undefined ? { type: "object", ...rest } : rest;
 }
@@ -27,7 +27,7 @@ function parameters(schema: unknown): Json {
  * `apply_patch` and code-mode `exec` declare a Lark grammar, which is copied when it is short enough to help.
  */
 function customDescription(tool: Json): string {
-  const format = isObject(tool.format) ? tool.format : {};
+  const format = isRecord(tool.format) ? tool.format : {};
   const definition = format.type === "grammar" ? text(format.definition) : undefined;
   const syntax = text(format.syntax) ?? "grammar";
   const lines = [text(tool.description), "This tool takes freeform text, not JSON: put the whole text in the `input` string."];
@@ -44,7 +44,7 @@ function customDescription(tool: Json): string {
 function hubTool(tool: Json, names: ToolNames, namespace: string | undefined): HubTool[] {
   const name = text(tool.name);
   if (tool.type === "namespace" && name && namespace === undefined && Array.isArray(tool.tools)) {
-    return tool.tools.filter(isObject).flatMap((member) => hubTool(member, names, name));
+    return tool.tools.filter(isRecord).flatMap((member) => hubTool(member, names, name));
   }
   if (!name) return [];
   if (tool.type === "function") {
@@ -69,12 +69,12 @@ export function hubTools(body: Json, names: ToolNames): HubTool[] {
   const declared = [
     ...(Array.isArray(body.tools) ? body.tools : []),
     ...(Array.isArray(body.input) ? body.input : []).flatMap((item: unknown) =>
-      isObject(item) && item.type === "additional_tools" && Array.isArray(item.tools) ? item.tools : [],
+      isRecord(item) && item.type === "additional_tools" && Array.isArray(item.tools) ? item.tools : [],
     ),
   ];
   const seen = new Set<string>();
   return declared
-    .filter(isObject)
+    .filter(isRecord)
     .flatMap((tool) => hubTool(tool, names, undefined))
     .filter((tool) => !seen.has(tool.function.name) && seen.add(tool.function.name));
 }
@@ -86,7 +86,7 @@ export function hubTools(body: Json, names: ToolNames): HubTool[] {
  */
 export function hubToolChoice(choice: unknown, names: ToolNames, tools: HubTool[]): HubToolChoice | undefined {
   if (choice === "auto" || choice === "none" || choice === "required") return choice;
-  if (!isObject(choice)) return undefined;
+  if (!isRecord(choice)) return undefined;
   if (choice.type === "allowed_tools") return choice.mode === "required" ? "required" : "auto";
   const name = text(choice.name);
   if ((choice.type !== "function" && choice.type !== "custom") || !name) return undefined;

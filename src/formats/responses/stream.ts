@@ -1,7 +1,7 @@
 import type { Json, ReasoningField } from "../../translate/hub.js";
 import { createClientStream } from "../../translate/client-stream.js";
 import type { HubEvent } from "../../translate/hub-events.js";
-import type { ClientEvent, HubToClientStream, ReplyHints, TranslateContext } from "../../translate/types.js";
+import type { ClientEvent, HubToClientStream, TranslateContext } from "../../translate/types.js";
 import { callItemPrefix, responseError, responseObject, responseUsage, statusOf, type ResponseState } from "./output-items.js";
 import { itemEvents, type Emit, type OpenItem, type StreamCall } from "./stream-items.js";
 import type { ResponsesHints } from "./to-hub.js";
@@ -26,8 +26,8 @@ import { parsesAsObject } from "../../translate/tool-arguments.js";
  * Tool calls: a call is an item of its own; parallel calls whose pieces interleave go through the call queue
  * (`call-queue.ts`), one item at a time.
  */
-export function responsesStream(hints: ReplyHints, ctx: TranslateContext): HubToClientStream {
-  const { echo, compaction } = hints as ResponsesHints;
+export function responsesStream(hints: ResponsesHints, ctx: TranslateContext): HubToClientStream {
+  const { echo, compaction } = hints;
   /** A compaction's summary, gathered to be sealed whole into its one item at the end. */
   let summary = "";
   const base = { id: ctx.ids("resp_"), createdAt: Math.floor(Date.now() / 1000), model: ctx.clientModel };

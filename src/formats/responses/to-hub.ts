@@ -1,13 +1,13 @@
+import { isRecord } from "../../parse-json.js";
 import { badRequest } from "../../errors/index.js";
 import type { HubRequest, HubResponseFormat, HubTool, Json } from "../../translate/hub.js";
 import type { ReplyHints, ToHub, TranslateContext } from "../../translate/types.js";
 import { hubMessages } from "./request-input.js";
 import { hubToolChoice, hubTools } from "./request-tools.js";
 import { effortOfWord } from "../../translate/reasoning-effort.js";
-import { createToolNames } from "../../translate/tool-names.js";
+import { createToolNames, type ToolNameMap } from "../../translate/tool-names.js";
 import { compactionAsked, SUMMARY_PROMPT, userMessages, type CompactionAsk } from "./compaction.js";
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const finite = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
 
 /** The request fields a Responses reply repeats (the API echoes the request's settings in every response object). */
@@ -20,8 +20,9 @@ export interface ResponseEcho {
   reasoning: { effort: string | null; summary: string | null } | null;
 }
 
-/** What the Responses reply side needs: the tool names (ReplyHints), the settings to echo, and whether the request asked for a compaction. */
+/** What the Responses reply side needs: the tool names, the settings to echo, and whether the request asked for a compaction. */
 export interface ResponsesHints extends ReplyHints {
+  toolNames?: ToolNameMap;
   echo?: ResponseEcho;
   compaction?: CompactionAsk;
   /** The compaction endpoint's user messages, which its answer repeats before the compaction item. */
@@ -30,9 +31,9 @@ export interface ResponsesHints extends ReplyHints {
 
 /** `text.format` as chat's `response_format`; plain text needs none. */
 function responseFormat(text: unknown): HubResponseFormat | undefined {
-  const format = isObject(text) && isObject(text.format) ? text.format : undefined;
+  const format = isRecord(text) && isRecord(text.format) ? text.format : undefined;
   if (format?.type === "json_object") return { type: "json_object" };
-  if (format?.type !== "json_schema" || !isObject(format.schema)) return undefined;
+  if (format?.type !== "json_schema" || !isRecord(format.schema)) return undefined;
   const name = typeof format.name === "string" && format.name ? format.name : "response";
   return {
     type: "json_schema",
@@ -64,7 +65,7 @@ function echoOf(body: Json, reasoning: Json | undefined): ResponseEcho {
  * hub quirks drop it for every other). `previous_response_id` is refused: a translated route keeps no
  * responses to continue from.
  */
-export function responsesToHub(body: Json, ctx: TranslateContext): ToHub {
+export function responsesToHub(body: Json, ctx: TranslateContext): ToHub<ResponsesHints> {
   if (typeof body.previous_response_id === "string" && body.previous_response_id) {
     throw badRequest(
       "previous_response_id cannot be used with this model: its upstream speaks Chat Completions and the gateway keeps no responses to continue from. Send the whole conversation in input instead (Codex does this with store = false).",
@@ -76,7 +77,7 @@ export function responsesToHub(body: Json, ctx: TranslateContext): ToHub {
   const request: HubRequest = { model: ctx.upstreamModel, messages: hubMessages(body, tools, names, ctx) };
   // A compaction's summary request shares the conversation's prefix: the same key lets the server's cache serve it.
   if (typeof body.prompt_cache_key === "string" && body.prompt_cache_key) request.prompt_cache_key = body.prompt_cache_key;
-  const reasoning = isObject(body.reasoning) ? body.reasoning : undefined;
+  const reasoning = isRecord(body.reasoning) ? body.reasoning : undefined;
   const compaction = compactionAsked(body, ctx.path);
   if (compaction) {
     const hints: ResponsesHints = { toolNames: names.hints(), echo: echoOf(body, reasoning), compaction };

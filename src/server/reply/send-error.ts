@@ -18,7 +18,7 @@ export function sendError(x: Exchange, family: Family, error: ApiError, requestI
   delivery.outcome = "local_error";
   delivery.status = error.status;
   if (sink.headSent) return void sink.close();
-  const body = JSON.stringify(family.errors.body(error));
+  const body = family.errors.json(error);
   // The rest of a slow body is not worth waiting for: answer, then close the connection.
   sink.head(error.status, Object.assign({}, x.cors, error.status === 408 ? { connection: "close" } : undefined, upstream === undefined ? undefined : { "x-gateway-upstream": upstream }, error.retryAfterSeconds === undefined ? undefined : { "retry-after": String(error.retryAfterSeconds) }, {
     "content-type": "application/json",

@@ -1,5 +1,4 @@
-import { isRecord } from "../../formats/messages/wire.js";
-import { parseJsonObject } from "../../parse-json.js";
+import { parseJsonObject, isRecord } from "../../parse-json.js";
 import { decodeEvents } from "../../sse/sse.js";
 import { includesBytes, lastEventEnd } from "./event-boundary.js";
 

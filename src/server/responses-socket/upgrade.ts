@@ -12,7 +12,7 @@ import { serveResponsesSocket } from "./session.js";
 
 /** An HTTP answer on a socket that asked to upgrade: never 101, then closed. */
 function refuse(socket: Duplex, family: Family, error: ApiError, requestId: string): void {
-  const body = JSON.stringify(family.errors.body(error));
+  const body = family.errors.json(error);
   socket.end(
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? "Refused"}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
   );

@@ -47,6 +47,12 @@ export interface CountPlan {
 }
 
 /** The first format, in the registry's order, that `upstream` serves and the gateway can translate into. */
+/** The formats a translated request can go out in, as a refusal names them: `chat or messages`. */
+const translatableTo = (): string =>
+  FORMATS.filter((format) => format.upstream !== undefined)
+    .map((format) => format.name)
+    .join(" or ");
+
 function targetFormat(upstream: Upstream): WireFormat | undefined {
   return FORMATS.find((format) => upstream.serves(format.name) && format.upstream !== undefined);
 }
@@ -124,7 +130,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   }
   const to = targetFormat(upstream);
   if (to === undefined) {
-    throw badRequest(`The upstream ${upstream.name} serves only ${upstream.config.formats.join(", ")} requests, and the gateway cannot translate ${format.name} requests into those. Route this model to an upstream that serves chat or messages.`, {
+    throw badRequest(`The upstream ${upstream.name} serves only ${upstream.config.formats.join(", ")} requests, and the gateway cannot translate ${format.name} requests into those. Route this model to an upstream that serves ${translatableTo()}.`, {
       code: "untranslatable_route",
     });
   }

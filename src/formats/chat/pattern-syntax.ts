@@ -1,3 +1,5 @@
+import type { PatternSyntax } from "../../translate/server-quirks.js";
+
 /**
  * The regex syntax of a JSON-Schema `pattern` that some servers' validators cannot compile (SPEC 12, Tool schemas a
  * chat upstream refuses). Clients write patterns for the ECMAScript dialect (JSON Schema's own); OpenAI validates
@@ -10,21 +12,9 @@
  * `_visit_pattern`); a llama.cpp of 2026-08-22 answered 200 to tools with Claude Code 2.1.265's Artifact pattern,
  * `\u0000`, `\d`, `a++` and an unanchored pattern. LM Studio runs llama.cpp's engine; vLLM and
  * Ollama compile no tool schema for `tool_choice: "auto"`. Their kinds refuse nothing.
+ *
+ * The syntax names are the kinds' data (`translate/server-quirks.ts`); this file reads a pattern for them.
  */
-export type PatternSyntax =
-  /** `(?=`, `(?!`, `(?<=`, `(?<!`. */
-  | "lookaround"
-  /** `(?>...)`. */
-  | "atomic-group"
-  /** `a*+`, `a++`, `a?+`, `a{2}+`. */
-  | "possessive-quantifier"
-  /** `\p{L}`, `\P{Cc}`, `\pL`. */
-  | "unicode-property"
-  /** `\u{1F600}`. */
-  | "code-point-escape"
-  /** `\u0000`. */
-  | "unicode-escape";
-
 const QUANTIFIER_END = new Set(["*", "+", "?", "}"]);
 
 /**

@@ -1,6 +1,7 @@
-import type { Json } from "../translate/hub.js";
-import { turnsOf } from "../formats/messages/system-prompt.js";
-import { blocksOf, isRecord, type Block } from "../formats/messages/wire.js";
+import { isRecord } from "../../parse-json.js";
+import type { Json } from "../../translate/hub.js";
+import { turnsOf } from "./system-prompt.js";
+import { blocksOf, type Block } from "./wire.js";
 
 /**
  * The Anthropic betas whose body fields the gateway knows: the `anthropic-beta` values that switch each feature on

@@ -1,7 +1,7 @@
-import type { Json } from "../translate/hub.js";
-import { isRecord } from "../formats/messages/wire.js";
+import { isRecord } from "../../parse-json.js";
+import type { Json } from "../../translate/hub.js";
 import { patternAccepted } from "./pattern-syntax.js";
-import type { KindQuirks } from "./types.js";
+import type { KindQuirks } from "../../translate/server-quirks.js";
 
 /** Keywords whose value is one schema, a list of schemas, or a map of names to schemas (JSON Schema 2020-12). */
 const ONE = ["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"];

@@ -1,7 +1,7 @@
-import type { HubMessage, HubRequest, HubTool } from "../translate/hub.js";
-import { asReminder } from "../translate/system-reminder.js";
+import type { HubMessage, HubRequest, HubTool } from "../../translate/hub.js";
+import { asReminder } from "../../translate/system-reminder.js";
 import { fixSchema, needsSchemaFix } from "./schema-quirks.js";
-import type { KindQuirks } from "./types.js";
+import type { KindQuirks } from "../../translate/server-quirks.js";
 
 /**
  * A chat request for an upstream of a kind (SPEC 11, Kinds): the hub request after the client's format reached it

@@ -1,6 +1,6 @@
-import type { Json } from "../translate/hub.js";
+import type { Json } from "../../translate/hub.js";
 import { BETA_FEATURES } from "./beta-features.js";
-import type { KindQuirks } from "./types.js";
+import type { KindQuirks } from "../../translate/server-quirks.js";
 
 /** What a messages request becomes for one upstream: the `anthropic-beta` value to send and the body. */
 export interface BetaPolicyResult {
