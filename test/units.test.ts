@@ -26,6 +26,7 @@ import { Secrets } from "../src/secrets.js";
 import type { Exchange } from "../src/server/exchange.js";
 import { upstreamFailed } from "../src/errors/index.js";
 import { FAMILY_NAMES, FORMATS, FORMAT_NAMES, familyNamed, familyOf, type FamilyName, type Usage } from "../src/formats/index.js";
+import { cacheInInputOf } from "../src/formats/names.js";
 
 describe("route resolution", () => {
   const segments = { messages: "anthropic", gemini: "gemini" };
@@ -59,9 +60,12 @@ describe("route resolution", () => {
 });
 
 describe("the format registry", () => {
-  it("holds each format of names.ts once, in the family names.ts says it lives in", () => {
+  it("holds each format of names.ts once, in the family and with the usage convention names.ts says", () => {
     expect(FORMATS.map((format) => format.name).sort()).toEqual([...FORMAT_NAMES].sort());
-    for (const format of FORMATS) expect(format.family).toBe(familyOf(format.name));
+    for (const format of FORMATS) {
+      expect(format.family).toBe(familyOf(format.name));
+      expect(format.usage.cacheInInput).toBe(cacheInInputOf(format.name));
+    }
   });
 });
 

@@ -34,7 +34,7 @@ export function registerFormat(format: WireFormat): void {
   REGISTERED.push(format);
   BY_NAME.set(format.name, format);
   FORMATS_OF.get(format.family)!.push(format);
-  addFormatName(format.name, format.family.name);
+  addFormatName(format.name, { family: format.family.name, cacheInInput: format.usage.cacheInInput });
 }
 
 registerFormat(chatFormat);

@@ -1,4 +1,5 @@
-import { familyNamed, formatNamed } from "../formats/index.js";
+import { familyNamed } from "../formats/families.js";
+import { cacheInInputOf } from "../formats/names.js";
 import type { RequestRecord } from "../request-log/record.js";
 
 /** A request's tokens as prices apply to them: `input` counts every input token, cached ones included. */
@@ -25,7 +26,8 @@ export function pricedTokens(r: Pick<RequestRecord, "family" | "upstreamFormat" 
   const reported = r.inputTokens ?? 0;
   // A record of no family (a path nothing claimed) or of a format this gateway lacks (a log another version wrote)
   // is read in chat's convention, the one most servers share.
-  const reader = r.upstreamFormat ? formatNamed(r.upstreamFormat) : r.family ? familyNamed(r.family) : undefined;
-  const input = (reader?.usage.cacheInInput ?? true) ? Math.max(reported, cacheRead + cacheWrite) : reported + cacheRead + cacheWrite;
+  // The format's convention comes from the registry's half that loads no translator: `stats` prices every record.
+  const cacheInInput = r.upstreamFormat ? cacheInInputOf(r.upstreamFormat) : r.family ? familyNamed(r.family)?.usage.cacheInInput : undefined;
+  const input = (cacheInInput ?? true) ? Math.max(reported, cacheRead + cacheWrite) : reported + cacheRead + cacheWrite;
   return { input, output: r.outputTokens ?? 0, cacheRead, cacheWrite };
 }
