@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import type { ReplySink } from "../server/reply/sink.js";
-import type { ChatReply } from "./local-gateway.js";
+import type { ChatReply } from "./read-reply.js";
 
 /** Bytes the terminal may leave unread before the reply waits for it (`full`), as node:http's default high-water mark. */
 const HIGH_WATER = 16 * 1024;

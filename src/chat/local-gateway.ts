@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { request, type IncomingHttpHeaders } from "node:http";
+import { request } from "node:http";
 import { setFlagsFromString } from "node:v8";
 import type { Family } from "../formats/index.js";
 import { gatewayError, statusError } from "../upstream/error-message.js";
@@ -8,6 +8,7 @@ import { otlpSettings, type GatewayConfig } from "../config/index.js";
 import { createExchange } from "../server/exchange.js";
 import type { RequestPath } from "../server/request-path.js";
 import { InProcessReply } from "./in-process-reply.js";
+import { bodyText, type ChatReply } from "./read-reply.js";
 import type { KeySourceFor } from "../upstream/upstream-set.js";
 
 /**
@@ -25,20 +26,6 @@ function authHeaders(family: Family, key: string): Record<string, string> {
   const headers = family.auth.upstreamAuth(key);
   const version = family.auth.defaultVersion;
   return version === undefined ? headers : Object.assign(headers, { "anthropic-version": version });
-}
-
-/** A reply as the terminal client reads it: its status, its headers and its body's bytes as they arrive. */
-export interface ChatReply {
-  statusCode: number;
-  headers: IncomingHttpHeaders;
-  body: AsyncIterable<Buffer>;
-}
-
-/** The whole body as text, decoded once (a character split between two reads stays one character). */
-export async function bodyText(body: AsyncIterable<Buffer>): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk);
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** A reply whose status is an error becomes the error the terminal shows: the gateway's own, or the upstream's. */

@@ -1,8 +1,22 @@
+import type { IncomingHttpHeaders } from "node:http";
 import { GatewayProcessError } from "../errors/index.js";
 import type { Family } from "../formats/index.js";
 import { parseJsonObject } from "../parse-json.js";
 import { createSseDecoder } from "../sse/sse.js";
-import { bodyText, type ChatReply } from "./local-gateway.js";
+
+/** A reply as the terminal client reads it: its status, its headers and its body's bytes as they arrive. */
+export interface ChatReply {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  body: AsyncIterable<Buffer>;
+}
+
+/** The whole body as text, decoded once (a character split between two reads stays one character). */
+export async function bodyText(body: AsyncIterable<Buffer>): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 /**
  * Streams the reply's text to `write` as events arrive and returns the whole text. The bytes are decoded as one

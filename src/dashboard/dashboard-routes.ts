@@ -9,7 +9,7 @@ import type { SessionSpend } from "../budgets/spend-ledger.js";
 import type { SpendTracker } from "../budgets/spend-tracker.js";
 import type { Pricer } from "../pricing/index.js";
 import type { RequestRecord } from "../request-log/record.js";
-import type { TeamBudget } from "../team/catalog.js";
+import type { TeamBudget } from "../upstream/team-catalog.js";
 import type { CatalogInUse } from "../team/team-catalogs.js";
 import type { UpstreamKeyState } from "../upstream/key-states.js";
 import { summarize } from "../stats/summarize.js";

@@ -1,5 +1,5 @@
 import type { ModelPrice } from "../config/types.js";
-import type { TeamCatalog } from "./catalog.js";
+import type { TeamCatalog } from "../upstream/team-catalog.js";
 
 /** A model's price from its upstream's team catalog (SPEC 12), per million tokens as config `prices` gives them. */
 export type CatalogPrice = (upstream: string, model: string) => ModelPrice | undefined;

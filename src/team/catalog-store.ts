@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { readRegularFile, writePrivateFile } from "../files/private-files.js";
 import { parseJsonObject } from "../parse-json.js";
-import type { TeamCatalog } from "./catalog.js";
+import type { TeamCatalog } from "../upstream/team-catalog.js";
 
 /** The catalogs last read, per upstream name, in the state directory: used when a team gateway cannot be reached. */
 export const catalogFile = (stateDir: string): string => join(stateDir, "team-catalogs.json");

@@ -1,7 +1,8 @@
 import { familyNamed } from "../formats/families.js";
 import type { Upstream } from "../upstream/upstream.js";
 import { statusError } from "../upstream/error-message.js";
-import { catalogModels, teamBudget, type TeamBudget, type TeamCatalog } from "./catalog.js";
+import type { TeamBudget, TeamCatalog } from "../upstream/team-catalog.js";
+import { catalogModels, teamBudget } from "./catalog.js";
 
 /** How long each read of a team gateway may take: a start waits for it, then goes on with the catalog kept. */
 export const CATALOG_TIMEOUT_MS = 5_000;

@@ -1,6 +1,6 @@
 import { UpstreamStatusError } from "../errors/index.js";
 import type { Upstream } from "../upstream/upstream.js";
-import type { TeamCatalog } from "./catalog.js";
+import type { TeamCatalog } from "../upstream/team-catalog.js";
 import { noteKeyRefusal, readStoredCatalogs, storeCatalog } from "./catalog-store.js";
 import { readTeamCatalog } from "./read-catalog.js";
 

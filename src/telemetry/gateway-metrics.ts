@@ -1,13 +1,8 @@
 import { NO_PRICES, type Pricer } from "../pricing/index.js";
 import type { RequestRecord, RequestSink } from "../request-log/record.js";
 import type { GaugeReadings } from "./gauge-readings.js";
-import type { Observation, RequestObserver } from "./observations.js";
+import type { MetricsSink, RequestObserver } from "./observations.js";
 import type { PrometheusExport } from "./prometheus-export.js";
-
-/** Where observations go: the Prometheus registry, the OTLP meter. */
-export interface MetricsSink {
-  add(observation: Observation, costUsd: number | undefined): void;
-}
 
 /**
  * Records kept until a sink and the prices are loaded: a gateway nobody scrapes loads neither prom-client nor the

@@ -25,6 +25,11 @@ export interface Observation {
   cost: Attributes;
 }
 
+/** Where observations go: the Prometheus registry, the OTLP meter. */
+export interface MetricsSink {
+  add(observation: Observation, costUsd: number | undefined): void;
+}
+
 /**
  * Why a request failed, for `error.type`: its status when it is an error status (the OpenTelemetry HTTP convention),
  * else why a started reply ended early; undefined when it succeeded.

@@ -2,8 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import type { BudgetState } from "../budgets/budgets.js";
 import type { GaugeReadings } from "./gauge-readings.js";
 import { ATTRIBUTES, METRICS, promLabel } from "./metric-names.js";
-import type { Attributes, Observation } from "./observations.js";
-import type { MetricsSink } from "./gateway-metrics.js";
+import type { Attributes, MetricsSink, Observation } from "./observations.js";
 
 /** `GET /metrics`' answer: the Prometheus text exposition format. */
 export interface PrometheusExport extends MetricsSink {

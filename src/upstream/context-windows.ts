@@ -1,6 +1,5 @@
 import type { Family } from "../formats/index.js";
 import { parseJsonObject } from "../parse-json.js";
-import type { UpstreamCall, UpstreamReply } from "./upstream.js";
 
 /**
  * The context window a model list's entry gives under `field`, a key or a dotted path (llama.cpp's `meta.n_ctx`);
@@ -21,7 +20,10 @@ const RELIST_MS = 60_000;
  * about a model not known yet starts one list fetch and goes on without waiting for it; the requests after it know
  * the window. A list that failed, or did not name the model, is asked again a minute later at the earliest.
  */
-export function contextWindows(send: (call: UpstreamCall) => Promise<UpstreamReply>, family: Family, field: string, firstByteMs: number) {
+/** Asks the upstream for the model list of `family` (a GET of its list path), as `upstream.ts` sends any call. */
+export type ListModels = (signal: AbortSignal) => Promise<{ status: number; body: { text(): Promise<string> } }>;
+
+export function contextWindows(list: ListModels, family: Family, field: string, firstByteMs: number) {
   const windows = new Map<string, number>();
   let fetching = false;
   let listedAt = -Infinity;
@@ -35,7 +37,7 @@ export function contextWindows(send: (call: UpstreamCall) => Promise<UpstreamRep
 
   async function fetchList(): Promise<void> {
     try {
-      const reply = await send({ family, method: "GET", path: family.models.path, headers: { accept: "application/json" }, version: undefined, signal: AbortSignal.timeout(firstByteMs) });
+      const reply = await list(AbortSignal.timeout(firstByteMs));
       const body = parseJsonObject(await reply.body.text());
       if (reply.status !== 200 || !body) return;
       learn(family.models.entries(body));

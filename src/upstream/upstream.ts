@@ -5,7 +5,7 @@ import { pause, type AbortLike } from "./abort-like.js";
 import { familyNamed, familyOf } from "../formats/families.js";
 import { kindNamed } from "../kinds/index.js";
 import type { Family, Format, Segments } from "../formats/index.js";
-import type { CatalogModel, TeamCatalog } from "../team/catalog.js";
+import type { CatalogModel, TeamCatalog } from "./team-catalog.js";
 import { contextWindows } from "./context-windows.js";
 import { dispatchReply, type DispatchedReply } from "./dispatch-reply.js";
 import type { HeaderMap } from "./header-policy.js";
@@ -216,7 +216,9 @@ export function createUpstream(options: UpstreamOptions) {
   // OpenAI's shape even to an Anthropic client): ask it in that shape. A generic one (another gateway, a proxy)
   // answers the shape it is asked in, where it serves it.
   const kindShape = config.kind === "generic" ? undefined : families.find((family) => family.name === modelList.family);
-  const windows = modelList.contextField === undefined || config.url === ECHO_UPSTREAM ? undefined : contextWindows(send, familyNamed(modelList.family), modelList.contextField, config.timeouts.firstByteMs);
+  const listFamily = familyNamed(modelList.family);
+  const listModels = (signal: AbortSignal) => send({ family: listFamily, method: "GET", path: listFamily.models.path, headers: { accept: "application/json" }, version: undefined, signal });
+  const windows = modelList.contextField === undefined || config.url === ECHO_UPSTREAM ? undefined : contextWindows(listModels, listFamily, modelList.contextField, config.timeouts.firstByteMs);
   /** A team upstream's catalog in use (SPEC 12), by model id: set at start and on a refresh. */
   let catalog: { read: TeamCatalog; byId: ReadonlyMap<string, CatalogModel> } | undefined;
 

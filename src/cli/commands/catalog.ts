@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { formatUsd } from "../../request-log/format.js";
-import { budgetWords, type CatalogModel } from "../../team/catalog.js";
+import { budgetWords } from "../../team/catalog.js";
+import type { CatalogModel } from "../../upstream/team-catalog.js";
 import { readStoredCatalogs } from "../../team/catalog-store.js";
 import { liveGateways } from "../../running/find-gateway.js";
 import { askCatalogRefresh } from "../../running/probe-health.js";
