@@ -1,9 +1,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import type { ReplySink } from "../server/reply/sink.js";
+import { UnsentBytes } from "../server/reply/unsent-bytes.js";
 import type { ChatReply } from "./read-reply.js";
-
-/** Bytes the terminal may leave unread before the reply waits for it (`full`), as node:http's default high-water mark. */
-const HIGH_WATER = 16 * 1024;
 
 /** A reply's headers as the terminal client reads them: lower-case names, text values. */
 function incoming(headers: OutgoingHttpHeaders): IncomingHttpHeaders {
@@ -17,8 +15,9 @@ function incoming(headers: OutgoingHttpHeaders): IncomingHttpHeaders {
 /**
  * A one-off `gateway chat`'s reply, in its own process (issue 52): the reply layer writes here what it would send over
  * HTTP, and the terminal reads it as a `ChatReply` (its status and headers once they are sent, then its body's bytes
- * as they come). Back-pressure is the reader's: `full` while more than `HIGH_WATER` bytes wait unread. `abort` is the
- * client going away (Ctrl-C): the exchange then aborts its upstream request, as for a client that hung up.
+ * as they come). Back-pressure is the reader's: `full` while more than node:http's high-water mark waits unread.
+ * `abort` is the client going away (Ctrl-C): the exchange then aborts its upstream request, as for a client that
+ * hung up.
  */
 export class InProcessReply implements ReplySink {
   /** The status and headers, once the reply layer sent them. */
@@ -28,9 +27,8 @@ export class InProcessReply implements ReplySink {
   #status = 0;
   #headers: OutgoingHttpHeaders = {};
   readonly #unread: Buffer[] = [];
-  #unreadBytes = 0;
+  readonly #unreadBytes = new UnsentBytes();
   #wake: (() => void) | undefined;
-  readonly #drains = new Set<() => void>();
   readonly #closes: (() => void)[] = [];
   #headSent = false;
   #ended = false;
@@ -61,7 +59,7 @@ export class InProcessReply implements ReplySink {
     if (this.#closed) return false;
     const bytes = typeof piece === "string" ? Buffer.from(piece) : piece;
     this.#unread.push(bytes);
-    this.#unreadBytes += bytes.length;
+    this.#unreadBytes.added(bytes.length);
     this.#wakeReader();
     return !this.full;
   }
@@ -76,11 +74,11 @@ export class InProcessReply implements ReplySink {
   }
 
   onDrain(listener: () => void): void {
-    this.#drains.add(listener);
+    this.#unreadBytes.onDrain(listener);
   }
 
   offDrain(listener: () => void): void {
-    this.#drains.delete(listener);
+    this.#unreadBytes.offDrain(listener);
   }
 
   onceClose(listener: () => void): void {
@@ -102,7 +100,7 @@ export class InProcessReply implements ReplySink {
   }
 
   get full(): boolean {
-    return this.#unreadBytes > HIGH_WATER;
+    return this.#unreadBytes.full;
   }
 
   get ended(): boolean {
@@ -130,9 +128,7 @@ export class InProcessReply implements ReplySink {
     for (;;) {
       const next = this.#unread.shift();
       if (next !== undefined) {
-        const wasFull = this.full;
-        this.#unreadBytes -= next.length;
-        if (wasFull && !this.full) for (const drain of [...this.#drains]) drain();
+        this.#unreadBytes.taken(next.length);
         yield next;
         continue;
       }

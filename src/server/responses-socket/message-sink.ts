@@ -2,9 +2,7 @@ import type { OutgoingHttpHeaders } from "node:http";
 import type { WebSocket } from "ws";
 import { createSseDecoder } from "../../sse/sse.js";
 import type { ReplySink } from "../reply/sink.js";
-
-/** Bytes a socket may hold unsent before a reply waits for it (`full`), as node:http's default high-water mark. */
-const HIGH_WATER = 16 * 1024;
+import { UnsentBytes } from "../reply/unsent-bytes.js";
 
 /** What one `response.create` message's reply said, for the socket's continuations. */
 export interface MessageReply {
@@ -19,7 +17,7 @@ export interface MessageReply {
  * would have sent over HTTP; each event's data leaves as one text message, in order (`[DONE]` and keep-alive
  * comments, which only HTTP needs, stay behind). A reply that is not a 200 event stream (an error the gateway or the
  * upstream answered in JSON) is read whole and sent as one error message. Back-pressure is the socket's: `full` while
- * more than `HIGH_WATER` bytes wait to be sent, `onDrain` once they went. Closed when the socket closes; `onceClose`
+ * more than node:http's high-water mark waits to be sent, `onDrain` once it went. Closed when the socket closes; `onceClose`
  * also runs when the reply ended (`finished`), as node:http's `close` does, so the exchange leaves the in-flight registry.
  */
 export class SocketMessageSink implements ReplySink {
@@ -28,12 +26,11 @@ export class SocketMessageSink implements ReplySink {
   readonly #decoder = createSseDecoder((message) => {
     if (message.data !== "[DONE]") this.#send(message.data);
   });
-  readonly #drains = new Set<() => void>();
+  readonly #unsent = new UnsentBytes();
   readonly #closes: (() => void)[] = [];
   #status = 0;
   #stream = false;
   #refusal: string[] = [];
-  #unsent = 0;
   #headSent = false;
   #ended = false;
   #finished = false;
@@ -73,11 +70,11 @@ export class SocketMessageSink implements ReplySink {
   }
 
   onDrain(listener: () => void): void {
-    this.#drains.add(listener);
+    this.#unsent.onDrain(listener);
   }
 
   offDrain(listener: () => void): void {
-    this.#drains.delete(listener);
+    this.#unsent.offDrain(listener);
   }
 
   onceClose(listener: () => void): void {
@@ -102,7 +99,7 @@ export class SocketMessageSink implements ReplySink {
   }
 
   get full(): boolean {
-    return this.#unsent > HIGH_WATER;
+    return this.#unsent.full;
   }
 
   get ended(): boolean {
@@ -126,11 +123,7 @@ export class SocketMessageSink implements ReplySink {
     if (this.#ws.readyState !== this.#ws.OPEN) return;
     this.#reply.onEvent(data);
     const bytes = Buffer.byteLength(data);
-    this.#unsent += bytes;
-    this.#ws.send(data, () => {
-      const wasFull = this.full;
-      this.#unsent -= bytes;
-      if (wasFull && !this.full) for (const listener of [...this.#drains]) listener();
-    });
+    this.#unsent.added(bytes);
+    this.#ws.send(data, () => this.#unsent.taken(bytes));
   }
 }
