@@ -79,7 +79,12 @@ describe.skipIf(!LLAMA_SERVER_DIR)(`real tools against a real llama.cpp server${
     const result = await run(["qwen", "-m", "qwen3-coder-plus", "-p", "Say hi.", "--yolo", "--core-tools", "run_shell_command"], 300_000);
     expect(result.code, `${result.stderr}\n${log()}`).toBe(0);
     const calls = modelCalls(log());
-    expect(calls.length, log()).toBe(1);
+    expect(calls.length, log()).toBeGreaterThan(0);
     expect(calls.every((line) => / 200 /.test(line) && !/ -> /.test(line)), log()).toBe(true);
+    // Every call is the turn's own request: Qwen Code 0.15.10 sometimes sends it again after the tiny model's
+    // one-token reply (the same 37,189 input tokens, read from llama.cpp's cache), while the memory agent's prompt
+    // is another size. One input count for every call is what says the agent stayed off.
+    const inputs = new Set(calls.map((line) => /tokens (\d+)\//.exec(line)?.[1]));
+    expect([...inputs], log()).toEqual([expect.stringMatching(/^\d+$/)]);
   }, 600_000);
 });
