@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { startPlayingUpstream } from "./helpers/agent-upstream.js";
 import { agentRuns } from "./helpers/agent-run.js";
 import { BIN } from "./helpers/cli.js";
-import { openModelPicker, passClaudeFirstRun, quitClaude } from "./helpers/claude-screen.js";
+import { openModelPicker, passClaudeFirstRun, quitClaude, trustWorkFolder } from "./helpers/claude-screen.js";
 import { LOCAL_KEY } from "./helpers/gateway.js";
 import { rawRequest } from "./helpers/http.js";
 import { GOOD_LOGIN_KEY } from "./helpers/secrets.js";
@@ -68,13 +68,14 @@ describe.skipIf(!hasTool("codex"))("Codex through gateway run codex, with a team
 describe.skipIf(!hasTmux || !hasTool("claude"))("Claude Code's model picker through gateway run claude, with a team gateway behind", () => {
   it("/model offers the team catalog's claude* model, from the gateway's list", async () => {
     reportToolRun("claude", "native", "messages");
-    const { team, env, work, log } = await teamSetUp("messages", { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: undefined, TERM: "xterm-256color" });
+    const { team, env, home, work, log } = await teamSetUp("messages", { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: undefined, TERM: "xterm-256color" });
+    trustWorkFolder(home, work);
     const terminal = openTerminal("claude-team-picker", `cd '${work}' && ${envPrefix(env)} '${process.execPath}' '${BIN}' run claude`, { columns: 120, rows: 45 });
     try {
       await passClaudeFirstRun(terminal);
       const screen = await openModelPicker(terminal, log, /claude-sonnet-4-5/);
       // 2.1.197 shows the id, then "From gateway"; 2.1.332 its own name for it: "Sonnet 4.5  From gateway (claude-sonnet-4-5)".
-      expect(screen.split("\n").find((row) => row.includes("claude-sonnet-4-5")), screen).toMatch(/claude-sonnet-4-5\b.*From gateway|From gateway \(claude-sonnet-4-5\)/);
+      expect(screen).toMatch(/claude-sonnet-4-5\b[^\n]*From gateway|From gateway \(claude-sonnet-4-5\)/);
       // The gateway asked the team's list for it (its catalog read at start, then the picker's request).
       expect(team.received.filter((request) => request.method === "GET" && request.path === "/v1/models").length).toBeGreaterThanOrEqual(2);
     } finally {

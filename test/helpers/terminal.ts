@@ -32,6 +32,8 @@ export interface Terminal {
   screen(): string;
   /** The screen once it matches `pattern`, or as it is after `timeoutMs`. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Whether the session is still there (it ends 30 s after its program exits). */
+  open(): boolean;
   close(): void;
 }
 
@@ -53,6 +55,7 @@ export function openTerminal(name: string, command: string, size = { columns: 12
         await sleep(100);
       }
     },
+    open: () => spawnSync("tmux", ["-S", TMUX_SOCKET, "has-session", "-t", session]).status === 0,
     close: () => void spawnSync("tmux", ["-S", TMUX_SOCKET, "kill-session", "-t", session]),
   };
 }
