@@ -124,9 +124,10 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
       transform: new PassthroughReply(x, format ?? family, upstream.name, request.stream && format?.usage.unreported?.streamWithout(request.bytes, () => request.json) === true),
     };
   }
-  const body = request.withoutRouteTags() ?? requireJson(request);
+  // A body that is not a JSON object is the client's 400 before anything the route refuses.
+  const json = requireJson(request);
   if (endpoint.kind === "count") {
-    return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, body, translateContext(upstream, route, ctx, endpoint.rest), upstream.name) };
+    return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, request.withoutRouteTags() ?? json, translateContext(upstream, route, ctx, endpoint.rest), upstream.name) };
   }
   const to = targetFormat(upstream);
   if (to === undefined) {
@@ -136,7 +137,8 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   }
   const target = to.upstream!;
   const tctx = translateContext(upstream, route, ctx, endpoint.rest);
-  const translated = translateRequest(format.client, target, body, request.stream, tctx);
+  // The request's one hub (a JSON object's: never undefined here), shared with its token rules and other candidates.
+  const translated = translateRequest(request.hub(ctx.seal)!, target, request.stream, tctx);
   const t = { from: format, to, target, hints: translated.hints, tctx, upstream, secrets: ctx.secrets };
   return {
     upstream,
