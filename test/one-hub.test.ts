@@ -72,6 +72,20 @@ describe("a request under a minInputTokens rule that translates", () => {
   });
 });
 
+describe("a count under a minInputTokens rule, answered by the gateway", () => {
+  it("counts the hub the rule made", async () => {
+    const main = opened(await startFakeUpstream());
+    const long = opened(await startFakeUpstream());
+    const gateway = await gatewayWith({ main: { url: main.url, key: "none" }, long: { url: long.url, key: "none", formats: ["chat"] } }, {});
+    const toHub = vi.spyOn(formatNamed("messages").client, "toHub");
+    const { input_tokens: counted } = await new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 }).messages.countTokens(longTurn());
+    expect(counted).toBeGreaterThan(1_000);
+    expect(toHub).toHaveBeenCalledTimes(1);
+    expect([main.received, long.received]).toEqual([[], []]);
+    expect(gateway.records.map((r) => [r.rule, r.upstream])).toEqual([["long", "long"]]);
+  });
+});
+
 describe("the rule's estimate", () => {
   it("is the local count's, without the billing line a translated upstream is never sent (SPEC 10 rule 6)", async () => {
     const main = opened(await startFakeUpstream({ script: () => ({ json: completion({ content: "from main" }) }) }));
