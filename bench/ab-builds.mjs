@@ -1,9 +1,10 @@
-// node bench/ab-builds.mjs passthrough|translated|responses [MB] [rounds], with A_BIN and B_BIN the bin/gateway.js of
+// node bench/ab-builds.mjs passthrough|translated|ruled|responses [MB] [rounds], with A_BIN and B_BIN the bin/gateway.js of
 // two builds (a copy of bin/, dist/ and package.json, with node_modules linked): the A/B of a change under long
 // conversations. Two processes of each build and the fake alone take turns request by request; what each build adds
 // is its p50 less the fake alone's, and its CPU per request is read from /proc. Then each process of each build
 // serves 8 requests at once, 5 times, and its peak RSS over that (the kernel's `VmHWM`, reset before) against its RSS
-// before (issue 53: what a build holds of the bodies in flight).
+// before (issue 53: what a build holds of the bodies in flight). `ruled`: translated, routed by a `minInputTokens` rule
+// (issue 53: one hub per request).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,7 +25,9 @@ if (!builds.A) throw new Error("A_BIN: the bin/gateway.js of the build to compar
 const targets = [{ name: "fake", ...up, key: KEY }];
 for (const inst of [1, 2]) for (const [name, bin] of Object.entries(builds)) {
   const dir = join(scratch, name + inst); mkdirSync(join(dir, "config"), { recursive: true });
-  writeFileSync(join(dir, "config", "config.json"), JSON.stringify(mode === "translated" ? severalUpstreams(up.url) : oneUpstream(up.url)));
+  const config = mode === "passthrough" || mode === "responses" ? oneUpstream(up.url) : severalUpstreams(up.url);
+  if (mode === "ruled") config.routes = [{ name: "long", when: { minInputTokens: 100_000 }, to: "chat-only" }];
+  writeFileSync(join(dir, "config", "config.json"), JSON.stringify(config));
   const env = { BENCH_UPSTREAM_KEY: KEY, GATEWAY_API_KEY: KEY, GATEWAY_LOCAL_KEY: "gw-l", GATEWAY_CONFIG_DIR: join(dir, "config"), GATEWAY_STATE_DIR: join(dir, "state"), NO_COLOR: "1" };
   targets.push({ name, inst, key: "gw-l", ...(await startProcess([bin, "start", "--port", "0", "--quiet"], env, /listening on http:\/\/127\.0\.0\.1:(\d+)/)) });
 }

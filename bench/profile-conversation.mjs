@@ -1,7 +1,8 @@
-// node bench/profile-conversation.mjs [passthrough|translated] [MB]: a CPU profile (`node --cpu-prof`) of the gateway
+// node bench/profile-conversation.mjs [passthrough|translated|responses] [MB]: a CPU profile (`node --cpu-prof`) of the gateway
 // serving long conversations (issue 43: find where the time goes first), and its top functions by self time.
 // The gateway (one upstream for passthrough, the several-upstreams config to translate) and the fake upstream run
-// as in the bench; 40 requests of one conversation are sent one at a time.
+// as in the bench; 40 requests of one conversation are sent one at a time (`responses`: in Codex's shape, translated
+// to chat).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,13 +20,14 @@ const KEY = "sk-bench-upstream";
 
 const upstream = await startProcess([here("fake-upstream.mjs")], { BENCH_UPSTREAM_KEY: KEY }, /port (\d+)/);
 mkdirSync(join(scratch, "config"), { recursive: true, mode: 0o700 });
-writeFileSync(join(scratch, "config", "config.json"), JSON.stringify(mode === "translated" ? severalUpstreams(upstream.url) : oneUpstream(upstream.url)));
+writeFileSync(join(scratch, "config", "config.json"), JSON.stringify(mode === "passthrough" ? oneUpstream(upstream.url) : severalUpstreams(upstream.url)));
 const env = { BENCH_UPSTREAM_KEY: KEY, GATEWAY_API_KEY: KEY, GATEWAY_LOCAL_KEY: "gw-bench-local", GATEWAY_CONFIG_DIR: join(scratch, "config"), GATEWAY_STATE_DIR: join(scratch, "state"), NO_COLOR: "1" };
 const bin = process.env.GATEWAY_BIN ?? here("../bin/gateway.js");
 const gateway = await startProcess(["--cpu-prof", `--cpu-prof-dir=${scratch}`, bin, "start", "--port", "0", "--quiet"], env, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
-const body = conversation(bytes).messages(mode === "translated" ? TRANSLATED_MODEL : "m");
+const family = mode === "responses" ? "responses" : "messages";
+const body = conversation(bytes)[family](mode === "passthrough" ? "m" : TRANSLATED_MODEL);
 for (let i = 0; i < 40; i++) {
-  const res = await fetch(`${gateway.url}${pathOf("messages")}`, { method: "POST", headers: { ...auth.messages("gw-bench-local"), "content-type": "application/json" }, body });
+  const res = await fetch(`${gateway.url}${pathOf(family)}`, { method: "POST", headers: { ...auth[family]("gw-bench-local"), "content-type": "application/json" }, body });
   await res.text();
   if (res.status !== 200) throw new Error(`${res.status}`);
 }

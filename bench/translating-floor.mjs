@@ -1,9 +1,9 @@
 // The translating floor: the least a Node.js proxy can do to serve Anthropic's messages format from a chat-only
 // upstream, to show what the goal for translation asks. The floor proxy's shape (`floor-proxy.mjs`: `Pool.dispatch`,
 // abort on client close, backpressure through the handler's return value) plus one parse of the request, a chat
-// body made of its text, one parse per upstream event and one `JSON.stringify` per client event: text and tool
-// calls, nothing else. No checks, no errors in the client's format, no usage record, no keep-alive, no reasoning,
-// no repair; it serves the bench's replies and nothing more.
+// body made of its text, tool calls and tool results, one parse per upstream event and one `JSON.stringify` per
+// client event: text and tool calls, nothing else. No checks, no errors in the client's format, no usage record, no
+// keep-alive, no reasoning, no repair; it serves the bench's replies and nothing more.
 import { createServer } from "node:http";
 import { StringDecoder } from "node:string_decoder";
 import { Pool } from "undici";
@@ -15,10 +15,20 @@ const STOP = { stop: "end_turn", tool_calls: "tool_use", length: "max_tokens" };
 const sse = (type, data) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 const textOf = (content) => (typeof content === "string" ? content : content.map((part) => part.text ?? "").join(""));
 
-/** The messages request as a chat request: system and turns as text, tools as functions. */
+const partsOf = (content, type) => (typeof content === "string" ? (type === "text" ? [{ text: content }] : []) : content.filter((part) => part.type === type));
+
+/**
+ * The messages request as a chat request: system and turns as text, tool calls and their results as chat's (a long
+ * conversation is mostly tool results: the upstream must be sent them, as the gateway sends them), tools as functions.
+ */
 function chatBody(body) {
   const messages = body.system ? [{ role: "system", content: textOf(body.system) }] : [];
-  for (const message of body.messages) messages.push({ role: message.role, content: textOf(message.content) });
+  for (const { role, content } of body.messages) {
+    for (const result of partsOf(content, "tool_result")) messages.push({ role: "tool", tool_call_id: result.tool_use_id, content: textOf(result.content) });
+    const text = textOf(partsOf(content, "text"));
+    const calls = partsOf(content, "tool_use").map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.input) } }));
+    if (text || calls.length) messages.push({ role, content: text || null, ...(calls.length ? { tool_calls: calls } : {}) });
+  }
   const tools = body.tools?.map((tool) => ({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.input_schema } }));
   return JSON.stringify({ model: body.model, messages, max_tokens: body.max_tokens, stream: body.stream === true, ...(body.stream ? { stream_options: { include_usage: true } } : {}), ...(tools ? { tools } : {}) });
 }

@@ -18,7 +18,7 @@ const REQUESTS: Record<Exclude<Format, "chat">, (limit: number | undefined) => J
 };
 
 const toChat = (format: keyof typeof REQUESTS, limit: number | undefined, stream: boolean, ctx: Partial<TranslateContext> = {}) =>
-  translateRequest(formatNamed(format).client, formatNamed("chat").upstream!, REQUESTS[format](limit), stream, testContext(ctx));
+  translateRequest(formatNamed(format).client.toHub(REQUESTS[format](limit), testContext(ctx)), formatNamed("chat").upstream!, stream, testContext(ctx));
 
 describe.each(Object.keys(REQUESTS) as (keyof typeof REQUESTS)[])("a %s request to a chat upstream", (format) => {
   it("names the upstream's model, and asks a stream for its usage", () => {
@@ -47,7 +47,7 @@ describe.each(Object.keys(REQUESTS) as (keyof typeof REQUESTS)[])("a %s request 
 
 describe("a chat request to a messages upstream", () => {
   const toMessages = (request: Json, ctx: Partial<TranslateContext> = {}) =>
-    translateRequest(formatNamed("chat").client, formatNamed("messages").upstream!, { model: "qwen3-coder", messages: [{ role: "user", content: "hi" }], ...request }, true, testContext(ctx)).body;
+    translateRequest(formatNamed("chat").client.toHub({ model: "qwen3-coder", messages: [{ role: "user", content: "hi" }], ...request }, testContext(ctx)), formatNamed("messages").upstream!, true, testContext(ctx)).body;
 
   it("takes max_completion_tokens as the limit, capped like max_tokens, and 4096 when the client gave neither", () => {
     expect(toMessages({ max_completion_tokens: 50000 }, { maxOutputTokens: 8000 }).max_tokens).toBe(8000);

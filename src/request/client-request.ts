@@ -6,7 +6,7 @@ import { knownClient, type KnownClient } from "../request-log/client-name.js";
 import { countHubTokens, estimateHubTokens, hubTokenBounds } from "../translate/count-tokens.js";
 import type { HubRequest } from "../translate/hub.js";
 import { randomIds } from "../translate/ids.js";
-import type { ReasoningSeal } from "../translate/index.js";
+import type { ReasoningSeal, ReplyHints, ToHub } from "../translate/index.js";
 import { findRouteTags, mayHoldRouteTag, withoutRouteTags, type FoundTag } from "./route-tag.js";
 
 type Json = Record<string, unknown>;
@@ -53,7 +53,7 @@ export class ClientRequest {
   #tools: readonly string[] | undefined | typeof UNASKED = UNASKED;
   #thinking: boolean | undefined | typeof UNASKED = UNASKED;
   #tags: readonly FoundTag[] | undefined;
-  #hub: HubRequest | undefined | typeof UNASKED = UNASKED;
+  #hub: { made: ToHub<ReplyHints> } | { refused: unknown } | undefined | typeof UNASKED = UNASKED;
   #inputTokens: Promise<number | undefined> | undefined;
   #json: Json | undefined | CheckedAsLatin1 | typeof RELEASED;
 
@@ -189,21 +189,43 @@ export class ClientRequest {
   }
 
   /**
-   * The request as the hub reads it (what a local count counts), made once; undefined for a body the hub cannot
-   * read (a Responses request that continues a stored one): asking its size must not refuse a request that a native
+   * The request as the hub reads it, with what its reply side needs: made once, by the token rules, the record's
+   * estimate and the translation alike (issue 53: one hub per request). Undefined for a body that is not a format's
+   * JSON; throws what the format refuses (the client's 400).
+   */
+  hub(seal: ReasoningSeal): ToHub<ReplyHints> | undefined {
+    const hub = this.#madeHub(seal);
+    if (hub !== undefined && "refused" in hub) throw hub.refused;
+    return hub?.made;
+  }
+
+  /**
+   * The request as the hub reads it (what a local count counts), or undefined for a body the hub cannot read (a
+   * Responses request that continues a stored one): asking its size must not refuse a request that a native
    * upstream would take as it is.
    */
   #hubRequest(seal: ReasoningSeal): HubRequest | undefined {
+    const hub = this.#madeHub(seal);
+    return hub !== undefined && "made" in hub ? hub.made.request : undefined;
+  }
+
+  /**
+   * The hub made as a translation and a local count make it (SPEC 10 rule 6): from the body the upstream is sent,
+   * route tags removed, without Claude Code's billing line (no translated route keeps it), the path read (a
+   * Responses compaction). What the format refused is kept, for a route that translates to answer.
+   */
+  #madeHub(seal: ReasoningSeal): { made: ToHub<ReplyHints> } | { refused: unknown } | undefined {
     if (this.#hub !== UNASKED) return this.#hub;
-    const { format, kind } = this.endpoint;
+    const { format, kind, rest } = this.endpoint;
     this.#hub = undefined;
-    if (!format || !this.json) return undefined;
-    const body = kind === "count" && format.count ? format.count.request(this.json) : this.json;
+    const json = this.json && (this.withoutRouteTags() ?? this.json);
+    if (!format || !json) return undefined;
+    const body = kind === "count" && format.count ? format.count.request(json) : json;
     const model = this.model ?? "";
     try {
-      this.#hub = format.client.toHub(body, { clientModel: model, upstreamModel: model, reasoningEffort: false, keepsBillingHeader: true, quirks: generic.quirks, seal, ids: randomIds }).request;
-    } catch {
-      // Left undefined: the request satisfies no token condition, and a route that translates it answers its error.
+      this.#hub = { made: format.client.toHub(body, { clientModel: model, upstreamModel: model, reasoningEffort: false, keepsBillingHeader: false, quirks: generic.quirks, seal, ids: randomIds, path: rest }) };
+    } catch (refused) {
+      this.#hub = { refused };
     }
     return this.#hub;
   }

@@ -1,6 +1,6 @@
 import { estimateHubTokens } from "./count-tokens.js";
 import type { Json } from "./hub.js";
-import type { ClientSide, ReplyHints, TranslateContext, UpstreamSide } from "./types.js";
+import type { ReplyHints, ToHub, TranslateContext, UpstreamSide } from "./types.js";
 
 /** A request in the upstream's format, and what the reply side needs to translate back. */
 export interface TranslatedRequest<H extends ReplyHints = ReplyHints> {
@@ -20,13 +20,14 @@ function outputRoom(window: number, inputTokens: number): number | undefined {
 }
 
 /**
- * A client request through the hub to the upstream's format (SPEC 10, Translation), with what depends on the
- * upstream rather than on either format: the model it knows, the output cap of its config and what the model's
- * context window leaves, reasoning effort only where it accepts it.
+ * A client request, as the hub reads it (its format's `toHub`), to the upstream's format (SPEC 10, Translation), with
+ * what depends on the upstream rather than on either format: the model it knows, the output cap of its config and
+ * what the model's context window leaves, reasoning effort only where it accepts it. The hub is the request's own
+ * (`ClientRequest.hub`), shared with its token rules and every candidate that translates: it is read, never changed.
  */
-export function translateRequest<H extends ReplyHints>(client: ClientSide<H>, upstream: UpstreamSide, body: Json, stream: boolean, ctx: TranslateContext): TranslatedRequest<H> {
-  const { request, hints } = client.toHub(body, ctx);
-  request.model = ctx.upstreamModel;
+export function translateRequest<H extends ReplyHints>(hub: ToHub<H>, upstream: UpstreamSide, stream: boolean, ctx: TranslateContext): TranslatedRequest<H> {
+  const { hints } = hub;
+  const request = { ...hub.request, model: ctx.upstreamModel };
   if (stream) request.stream = true;
   else delete request.stream;
   const inputTokens = hints.inputTokens ?? estimateHubTokens(request);

@@ -1,6 +1,6 @@
 import type { WireFormat } from "../../formats/index.js";
 import { countHubTokens } from "../../translate/count-tokens.js";
-import type { Json, TranslateContext } from "../../translate/index.js";
+import type { HubRequest } from "../../translate/hub.js";
 import type { Exchange } from "../exchange.js";
 import { sendJson } from "./send-json.js";
 
@@ -12,22 +12,18 @@ import { sendJson } from "./send-json.js";
 export class LocalCount {
   readonly #x: Exchange;
   readonly #format: WireFormat;
-  readonly #body: Json;
-  readonly #tctx: TranslateContext;
+  readonly #hub: HubRequest;
   readonly #upstream: string;
 
-  constructor(x: Exchange, format: WireFormat, body: Json, tctx: TranslateContext, upstream: string) {
+  /** `hub`: the request's own (`ClientRequest.hub`), which a `minInputTokens` rule may have made already. */
+  constructor(x: Exchange, format: WireFormat, hub: HubRequest, upstream: string) {
     this.#x = x;
     this.#format = format;
-    this.#body = body;
-    this.#tctx = tctx;
+    this.#hub = hub;
     this.#upstream = upstream;
   }
 
   async answer(): Promise<void> {
-    const format = this.#format;
-    const count = format.count!;
-    const { request } = format.client.toHub(count.request(this.#body), this.#tctx);
-    sendJson(this.#x, 200, count.reply(await countHubTokens(request)), { "x-gateway-upstream": this.#upstream });
+    sendJson(this.#x, 200, this.#format.count!.reply(await countHubTokens(this.#hub)), { "x-gateway-upstream": this.#upstream });
   }
 }

@@ -124,9 +124,12 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
       transform: new PassthroughReply(x, format ?? family, upstream.name, request.stream && format?.usage.unreported?.streamWithout(request.bytes, () => request.json) === true),
     };
   }
-  const body = request.withoutRouteTags() ?? requireJson(request);
+  // A body that is not a JSON object is the client's 400 before anything the route refuses. Past it, the request's
+  // one hub (never undefined for a JSON object) is what a count counts and a translation starts from, shared with its
+  // token rules and every other candidate.
+  requireJson(request);
   if (endpoint.kind === "count") {
-    return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, body, translateContext(upstream, route, ctx, endpoint.rest), upstream.name) };
+    return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, request.hub(ctx.seal)!.request, upstream.name) };
   }
   const to = targetFormat(upstream);
   if (to === undefined) {
@@ -136,7 +139,7 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   }
   const target = to.upstream!;
   const tctx = translateContext(upstream, route, ctx, endpoint.rest);
-  const translated = translateRequest(format.client, target, body, request.stream, tctx);
+  const translated = translateRequest(request.hub(ctx.seal)!, target, request.stream, tctx);
   const t = { from: format, to, target, hints: translated.hints, tctx, upstream, secrets: ctx.secrets };
   return {
     upstream,
