@@ -27,7 +27,8 @@ export class LocalCount {
   async answer(): Promise<void> {
     const format = this.#format;
     const count = format.count!;
-    const { request } = format.client.toHub(count.request(this.#body), this.#tctx);
+    const { client } = format.translators.loaded ?? (await format.translators.load());
+    const { request } = client.toHub(count.request(this.#body), this.#tctx);
     sendJson(this.#x, 200, count.reply(await countHubTokens(request)), { "x-gateway-upstream": this.#upstream });
   }
 }
