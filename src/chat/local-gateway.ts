@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { request } from "node:http";
-import { setFlagsFromString } from "node:v8";
 import type { Family } from "../formats/index.js";
 import { gatewayError, statusError } from "../upstream/error-message.js";
 import { VERSION } from "../version.js";
@@ -90,11 +89,6 @@ function inProcessSender(path: RequestPath, localKey: string): LocalGateway["sen
  * never pays for it.
  */
 export async function openLocalGateway(config: GatewayConfig, keySourceFor: KeySourceFor, onLogError: (message: string) => void): Promise<LocalGateway> {
-  // undici parses HTTP with llhttp, a WebAssembly module, which V8 compiles again with TurboFan on a background
-  // thread; Node waits for that thread before a process exits, so a one-off chat stayed 0.2-0.3 s after printing its
-  // reply (0.6 s under load), doing nothing. This process ends after a request or two: the baseline compiler's code
-  // is all it needs. (`gateway start`, which serves for long, keeps the faster code.)
-  setFlagsFromString("--liftoff-only");
   const [{ openRequestPath }, { loadReasoningSeal }, { createLogFile }] = await Promise.all([
     import("../server/request-path.js"),
     import("../local-key/reasoning-secret.js"),
