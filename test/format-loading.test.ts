@@ -9,6 +9,7 @@ import { closeAfterEach } from "./helpers/close-after-each.js";
 import { completion, startFakeUpstream } from "./helpers/fake-upstream.js";
 import { tempConfigDir } from "./helpers/gateway.js";
 import { chatHeaders, messagesHeaders, rawRequest } from "./helpers/http.js";
+import { sourcesOf } from "./helpers/loaded-sources.js";
 
 /**
  * Issue 52: each format's translators and its echo replies load on the first request that needs them, once. Checked
@@ -28,14 +29,6 @@ afterEach(async () => {
     await exited;
   }
 });
-
-/** The files of src/ a loaded module of dist/ holds, as its source map names them; none for any other module. */
-function sourcesOf(module: string): string[] {
-  const file = module.startsWith("file:") ? fileURLToPath(module) : module;
-  if (!/\/dist\/.*\.js$/.test(file)) return [];
-  const { sources } = JSON.parse(readFileSync(`${file}.map`, "utf8")) as { sources: string[] };
-  return sources.filter((source) => !source.includes("node_modules/")).map((source) => source.replace(/^(\.\.\/)+/, ""));
-}
 
 /** `gateway start` of `config`, its module log read at any time: the translator and echo files it loaded so far. */
 async function startLogged(config: Record<string, unknown> | undefined) {
