@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cliEnv, spawnCli, waitForOutput } from "./helpers/cli.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { completion, startFakeUpstream } from "./helpers/fake-upstream.js";
@@ -21,21 +21,20 @@ const MODULE_LOG = fileURLToPath(new URL("./helpers/module-log.mjs", import.meta
 const KEY = "gw-format-loading-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 const LAZY = /^src\/formats\/[^/]+\/(translators|chat-client|chat-upstream|echo)\.ts$/;
 const opened = closeAfterEach();
-const children: ReturnType<typeof spawnCli>[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) {
-    const exited = once(child, "exit");
-    child.kill("SIGTERM");
-    await exited;
-  }
-});
 
 /** `gateway start` of `config`, its module log read at any time: the translator and echo files it loaded so far. */
 async function startLogged(config: Record<string, unknown> | undefined) {
   const log = join(mkdtempSync(join(tmpdir(), "gateway-modules-")), "modules.txt");
   writeFileSync(log, "");
   const child = spawnCli(["start", "--port", "0", "--quiet", "--no-request-log"], cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir(config), GATEWAY_LOCAL_KEY: KEY, GATEWAY_TEST_MODULE_LOG: log }), ["--import", MODULE_LOG]);
-  children.push(child);
+  opened({
+    async close() {
+      if (child.exitCode !== null) return;
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      await exited;
+    },
+  });
   const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
   // The log has a line each time a module is resolved; Node loads each module once.
   const lazyLoaded = () => [...new Set(readFileSync(log, "utf8").split("\n").flatMap(sourcesOf))].filter((source) => LAZY.test(source)).sort();
