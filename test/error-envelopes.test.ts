@@ -8,6 +8,7 @@ import { freePort } from "./helpers/free-port.js";
 import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
 import { messagesHeaders, rawRequest } from "./helpers/http.js";
 import { testContext } from "./helpers/translate.js";
+import { clientOf } from "./helpers/format-translators.js";
 
 /**
  * One failure, one `error.type`, whatever the route (issue 48): every error envelope and stream error event comes
@@ -22,7 +23,7 @@ const QUOTA: ErrorFields = { status: 429, type: "insufficient_quota", message: "
 
 /** The events a translated stream to a client of `format` ends with when it fails with `error`, as written. */
 function translatedFailure(format: Format, error: ErrorFields): string {
-  const stream = formatNamed(format).client.streamFromHub({}, testContext());
+  const stream = clientOf(format).streamFromHub({}, testContext());
   stream.start();
   return stream.fail(error).map(encodeEvent).join("");
 }

@@ -1,6 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { formatNamed } from "../src/formats/index.js";
+import { clientOf } from "./helpers/format-translators.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { completion, startFakeUpstream } from "./helpers/fake-upstream.js";
 import { LOCAL_KEY, startTestGateway } from "./helpers/gateway.js";
@@ -31,7 +31,7 @@ describe("a request under a minInputTokens rule that translates", () => {
     const main = opened(await startFakeUpstream());
     const long = opened(await startFakeUpstream({ script: () => ({ json: completion({ content: "from long" }) }) }));
     const gateway = await gatewayWith({ main: { url: main.url, key: "none" }, long: { url: long.url, key: "none", formats: ["chat"] } }, { model: "qwen3-coder:30b" });
-    const toHub = vi.spyOn(formatNamed("messages").client, "toHub");
+    const toHub = vi.spyOn(clientOf("messages"), "toHub");
     const reply = await new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 }).messages.create(longTurn());
     expect(reply.content).toEqual([{ type: "text", text: "from long" }]);
     expect(toHub).toHaveBeenCalledTimes(1);
@@ -45,7 +45,7 @@ describe("a request under a minInputTokens rule that translates", () => {
     const main = opened(await startFakeUpstream());
     const long = opened(await startFakeUpstream({ script: () => ({ json: completion({ content: "from long" }) }) }));
     const gateway = await gatewayWith({ main: { url: main.url, key: "none" }, long: { url: long.url, key: "none", formats: ["chat"] } }, { when: { minInputTokens: 1_000, tag: "big" } });
-    const toHub = vi.spyOn(formatNamed("messages").client, "toHub");
+    const toHub = vi.spyOn(clientOf("messages"), "toHub");
     await new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 }).messages.create(longTurn("<gateway-route>big</gateway-route>\n"));
     expect(toHub).toHaveBeenCalledTimes(1);
     expect(JSON.stringify(long.last().body)).not.toContain("gateway-route");
@@ -63,7 +63,7 @@ describe("a request under a minInputTokens rule that translates", () => {
       },
       {},
     );
-    const toHub = vi.spyOn(formatNamed("messages").client, "toHub");
+    const toHub = vi.spyOn(clientOf("messages"), "toHub");
     const reply = await new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 }).messages.create(longTurn());
     expect(reply.content).toEqual([{ type: "text", text: "from spare" }]);
     expect(toHub).toHaveBeenCalledTimes(1);
@@ -77,7 +77,7 @@ describe("a count under a minInputTokens rule, answered by the gateway", () => {
     const main = opened(await startFakeUpstream());
     const long = opened(await startFakeUpstream());
     const gateway = await gatewayWith({ main: { url: main.url, key: "none" }, long: { url: long.url, key: "none", formats: ["chat"] } }, {});
-    const toHub = vi.spyOn(formatNamed("messages").client, "toHub");
+    const toHub = vi.spyOn(clientOf("messages"), "toHub");
     const { input_tokens: counted } = await new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 }).messages.countTokens(longTurn());
     expect(counted).toBeGreaterThan(1_000);
     expect(toHub).toHaveBeenCalledTimes(1);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { FORMATS, formatNamed, type Format } from "../src/formats/index.js";
+import { FORMATS, type Format } from "../src/formats/index.js";
 import type { ClientEvent, ErrorFields, HubToClientStream } from "../src/translate/types.js";
 import { checkedStream, deltaItem, testContext } from "./helpers/translate.js";
+import { clientOf } from "./helpers/format-translators.js";
 
 /**
  * The contract of `HubToClientStream` that the server's writer relies on, for every client format (the messages,
@@ -23,7 +24,7 @@ const kind = (event: ClientEvent): string => {
 const FAILURE: Record<Format, string> = { messages: "error", responses: "response.failed", gemini: "error", chat: "error" };
 
 const formats = FORMATS.map((format) => format.name);
-const open = (format: Format): HubToClientStream => checkedStream(formatNamed(format).client, {}, testContext());
+const open = (format: Format): HubToClientStream => checkedStream(clientOf(format), {}, testContext());
 
 describe.each(formats)("a %s client stream", (format) => {
   it("opens once, before the first chunk's events, whether start() or push() comes first", () => {

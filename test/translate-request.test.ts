@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { formatNamed, type Format } from "../src/formats/index.js";
+import { type Format } from "../src/formats/index.js";
 import { translateRequest, type TranslateContext } from "../src/translate/index.js";
 import type { Json } from "../src/translate/hub.js";
 import { testContext } from "./helpers/translate.js";
+import { clientOf, upstreamOf } from "./helpers/format-translators.js";
 
 /**
  * What `translateRequest` applies once, whatever the client's format, because it depends on the upstream (SPEC 10):
@@ -18,7 +19,7 @@ const REQUESTS: Record<Exclude<Format, "chat">, (limit: number | undefined) => J
 };
 
 const toChat = (format: keyof typeof REQUESTS, limit: number | undefined, stream: boolean, ctx: Partial<TranslateContext> = {}) =>
-  translateRequest(formatNamed(format).client.toHub(REQUESTS[format](limit), testContext(ctx)), formatNamed("chat").upstream!, stream, testContext(ctx));
+  translateRequest(clientOf(format).toHub(REQUESTS[format](limit), testContext(ctx)), upstreamOf("chat"), stream, testContext(ctx));
 
 describe.each(Object.keys(REQUESTS) as (keyof typeof REQUESTS)[])("a %s request to a chat upstream", (format) => {
   it("names the upstream's model, and asks a stream for its usage", () => {
@@ -47,7 +48,7 @@ describe.each(Object.keys(REQUESTS) as (keyof typeof REQUESTS)[])("a %s request 
 
 describe("a chat request to a messages upstream", () => {
   const toMessages = (request: Json, ctx: Partial<TranslateContext> = {}) =>
-    translateRequest(formatNamed("chat").client.toHub({ model: "qwen3-coder", messages: [{ role: "user", content: "hi" }], ...request }, testContext(ctx)), formatNamed("messages").upstream!, true, testContext(ctx)).body;
+    translateRequest(clientOf("chat").toHub({ model: "qwen3-coder", messages: [{ role: "user", content: "hi" }], ...request }, testContext(ctx)), upstreamOf("messages"), true, testContext(ctx)).body;
 
   it("takes max_completion_tokens as the limit, capped like max_tokens, and 4096 when the client gave neither", () => {
     expect(toMessages({ max_completion_tokens: 50000 }, { maxOutputTokens: 8000 }).max_tokens).toBe(8000);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { usageParts } from "../src/translate/hub-usage.js";
 import type { HubUsage, Json } from "../src/translate/hub.js";
-import { formatNamed } from "../src/formats/index.js";
 import { hubReply, testContext } from "./helpers/translate.js";
+import { clientOf } from "./helpers/format-translators.js";
 
 /**
  * Usage as each format counts it (SPEC 10 rule 2, section 6 Tokens; research table E row 1): input, output, cache reads
@@ -29,7 +29,7 @@ describe("usageParts reads the cache fields each chat upstream names its own way
 
 describe("one chat usage in every client format's terms", () => {
   const usage = { prompt_tokens: 1000, completion_tokens: 50, total_tokens: 1050, prompt_tokens_details: { cached_tokens: 600, cache_write_tokens: 300 }, completion_tokens_details: { reasoning_tokens: 20 } };
-  const reply = (format: "messages" | "responses" | "gemini") => formatNamed(format).client.replyFromHub(hubReply({ content: "ok" }, "stop", usage as HubUsage), {}, testContext());
+  const reply = (format: "messages" | "responses" | "gemini") => clientOf(format).replyFromHub(hubReply({ content: "ok" }, "stop", usage as HubUsage), {}, testContext());
 
   it("messages: input without cached tokens, both cache keys, output with reasoning", () => {
     expect(reply("messages").usage).toEqual({ input_tokens: 100, output_tokens: 50, cache_creation_input_tokens: 300, cache_read_input_tokens: 600 });

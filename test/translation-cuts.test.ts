@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { encodeEvents } from "../src/sse/sse.js";
-import { formatNamed, type Format } from "../src/formats/index.js";
+import { type Format } from "../src/formats/index.js";
 import { scriptStream } from "./helpers/chat-script.js";
 import { chatSse, chunk, messagesSse } from "./helpers/fake-upstream.js";
 import { translateStream } from "./helpers/translate.js";
+import { clientOf, upstreamOf } from "./helpers/format-translators.js";
 
 /**
  * Every translated stream, fed the upstream's bytes cut at every offset (and across a UTF-8 character), gives the
@@ -44,8 +45,8 @@ const routes: [client: Format, upstream: Format, bytes: Buffer][] = [
 ];
 
 describe.each(routes)("%s client on a %s upstream", (clientFormat, upstreamFormat, bytes) => {
-  const client = formatNamed(clientFormat).client;
-  const upstream = formatNamed(upstreamFormat).upstream!;
+  const client = clientOf(clientFormat);
+  const upstream = upstreamOf(upstreamFormat);
   const whole = translateStream(client, upstream, [bytes]);
 
   it("translates the whole stream into a non-trivial event sequence in the client's grammar", () => {
@@ -93,23 +94,23 @@ const lengthStream = Buffer.from(
 );
 
 describe.each(["messages", "responses", "gemini"] as const)("%s client on issue 37's hostile chat upstream", (clientFormat) => {
-  const client = formatNamed(clientFormat).client;
+  const client = clientOf(clientFormat);
   for (const [name, bytes] of [
     ["hostile", hostileStream],
     ["length-cut", lengthStream],
   ] as const) {
-    const whole = translateStream(client, formatNamed("chat").upstream!, [bytes]);
+    const whole = translateStream(client, upstreamOf("chat"), [bytes]);
 
     it(`gives the same events for the ${name} stream cut at every byte offset (the byte-order mark's bytes too)`, () => {
       for (let cut = 1; cut < bytes.length; cut++) {
-        const events = translateStream(client, formatNamed("chat").upstream!, [bytes.subarray(0, cut), bytes.subarray(cut)]);
+        const events = translateStream(client, upstreamOf("chat"), [bytes.subarray(0, cut), bytes.subarray(cut)]);
         if (JSON.stringify(events) !== JSON.stringify(whole)) expect(events, `cut at byte ${cut}`).toEqual(whole);
       }
     });
   }
 
   it("keeps the first event, the list's text and the truth of the arguments, and nothing of the second choice or after [DONE]", () => {
-    const text = encodeEvents(translateStream(client, formatNamed("chat").upstream!, [hostileStream]));
+    const text = encodeEvents(translateStream(client, upstreamOf("chat"), [hostileStream]));
     expect(text).toContain("Héllo ");
     expect(text).toContain("wörld 😀");
     expect(text).toContain("INVALID_JSON");
@@ -120,13 +121,13 @@ describe.each(["messages", "responses", "gemini"] as const)("%s client on issue 
 
 describe.each(routes.filter(([, upstream]) => upstream === "chat"))("%s client on a chat upstream that writes SSE as OpenRouter does", (clientFormat) => {
   it("gives the events of a plain stream: comments, data: without a space, CRLF, no [DONE] (table E row 18)", () => {
-    const client = formatNamed(clientFormat).client;
+    const client = clientOf(clientFormat);
     const events = chatStream
       .toString("utf8")
       .split("\n\n")
       .filter((event) => event && event !== "data: [DONE]");
     const openRouter = `: OPENROUTER PROCESSING\r\n\r\n${events.map((event) => `${event.replace(/^data: /, "data:")}\r\n\r\n: OPENROUTER PROCESSING\r\n\r\n`).join("")}`;
     expect(openRouter).not.toContain("[DONE]");
-    expect(translateStream(client, formatNamed("chat").upstream!, [Buffer.from(openRouter)])).toEqual(translateStream(client, formatNamed("chat").upstream!, [chatStream]));
+    expect(translateStream(client, upstreamOf("chat"), [Buffer.from(openRouter)])).toEqual(translateStream(client, upstreamOf("chat"), [chatStream]));
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { formatNamed, type Format } from "../src/formats/index.js";
+import { type Format } from "../src/formats/index.js";
 import type { ClientEvent } from "../src/translate/index.js";
 import { chatSse, chunk, messagesSse } from "./helpers/fake-upstream.js";
 import { translateStream } from "./helpers/translate.js";
+import { clientOf, upstreamOf } from "./helpers/format-translators.js";
 
 /**
  * An error inside an upstream stream (SPEC 10 rule 5; research B2 invariant 11, table E rows 16 and 17): the chat
@@ -31,7 +32,7 @@ const chatCases: [name: string, events: unknown[], message: string][] = [
 
 describe.each(["messages", "responses", "gemini"] as const)("a %s client on a chat upstream", (format) => {
   it.each(chatCases)("%s ends the stream with the client's error event, the upstream's words in it, and nothing after", (_, events, message) => {
-    const out = translateStream(formatNamed(format).client, formatNamed("chat").upstream!, [Buffer.from(chatSse(events))]);
+    const out = translateStream(clientOf(format), upstreamOf("chat"), [Buffer.from(chatSse(events))]);
     expect(errorMessage[format](out.at(-1)!)).toBe(message);
     expect(out.filter((event) => errorMessage[format](event) !== undefined)).toHaveLength(1);
     expect(JSON.stringify(out)).toContain("Let me ");
@@ -47,7 +48,7 @@ describe("a chat client on a messages upstream", () => {
       { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Let me " } } as never,
       { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } as never,
     ]);
-    const out = translateStream(formatNamed("chat").client, formatNamed("messages").upstream!, [Buffer.from(sse)]);
+    const out = translateStream(clientOf("chat"), upstreamOf("messages"), [Buffer.from(sse)]);
     expect(out.at(-1)).toEqual({ data: { error: { message: "Overloaded", type: "api_error", param: null, code: "upstream_error" } } });
     expect(out.some((event) => event.data === "[DONE]")).toBe(false);
   });

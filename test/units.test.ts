@@ -67,6 +67,19 @@ describe("the format registry", () => {
       expect(format.usage.cacheInInput).toBe(cacheInInputOf(format.name));
     }
   });
+
+  it("loads each format's translators and echo on first use, once, and says before they load whether a request can be translated into it", async () => {
+    for (const format of FORMATS) {
+      const first = format.translators.load();
+      expect(format.translators.load()).toBe(first);
+      const translators = await first;
+      expect(format.translators.loaded).toBe(translators);
+      expect(format.translatesInto).toBe(translators.upstream !== undefined);
+      expect(typeof translators.client.toHub).toBe("function");
+      expect(typeof (await format.echo.load()).answer).toBe("function");
+      expect(format.echo.loaded).toBeDefined();
+    }
+  });
 });
 
 describe("the port a busy-port hint suggests", () => {

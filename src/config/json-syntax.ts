@@ -1,23 +1,31 @@
-import { parse, ParseErrorCode, type ParseError } from "jsonc-parser";
+import { createRequire } from "node:module";
+import type * as Jsonc from "jsonc-parser";
 
-/** What each of jsonc-parser's syntax errors means to someone editing the file by hand. */
-const WORDING: Readonly<Record<ParseErrorCode, string>> = {
-  [ParseErrorCode.InvalidSymbol]: "an unexpected character (strings and names need double quotes; true, false and null are lower case)",
-  [ParseErrorCode.InvalidNumberFormat]: "a number JSON does not allow",
-  [ParseErrorCode.PropertyNameExpected]: "a field name in double quotes expected",
-  [ParseErrorCode.ValueExpected]: "a value expected",
-  [ParseErrorCode.ColonExpected]: "a colon expected after the field name",
-  [ParseErrorCode.CommaExpected]: "a comma expected between entries",
-  [ParseErrorCode.CloseBraceExpected]: "a closing } expected",
-  [ParseErrorCode.CloseBracketExpected]: "a closing ] expected",
-  [ParseErrorCode.EndOfFileExpected]: "more text after the end of the JSON object",
-  [ParseErrorCode.InvalidCommentToken]: "a comment (JSON has none)",
-  [ParseErrorCode.UnexpectedEndOfComment]: "a comment (JSON has none)",
-  [ParseErrorCode.UnexpectedEndOfString]: "a string without its closing double quote",
-  [ParseErrorCode.UnexpectedEndOfNumber]: "a number cut short",
-  [ParseErrorCode.InvalidUnicode]: "a \\u escape without four hex digits",
-  [ParseErrorCode.InvalidEscapeCharacter]: "a backslash escape JSON does not have",
-  [ParseErrorCode.InvalidCharacter]: "a control character (a tab or line break) inside a string",
+/**
+ * jsonc-parser, loaded only to describe a syntax error: a config that parses, as it does on nearly every run of every
+ * command, never pays for its CommonJS modules (issue 52). `createRequire` keeps the load synchronous, as reading the
+ * config is.
+ */
+const jsonc = (): typeof Jsonc => createRequire(import.meta.url)("jsonc-parser") as typeof Jsonc;
+
+/** What each of jsonc-parser's syntax errors (`ParseErrorCode`, by name) means to someone editing the file by hand. */
+const WORDING: Readonly<Record<keyof typeof Jsonc.ParseErrorCode, string>> = {
+  InvalidSymbol: "an unexpected character (strings and names need double quotes; true, false and null are lower case)",
+  InvalidNumberFormat: "a number JSON does not allow",
+  PropertyNameExpected: "a field name in double quotes expected",
+  ValueExpected: "a value expected",
+  ColonExpected: "a colon expected after the field name",
+  CommaExpected: "a comma expected between entries",
+  CloseBraceExpected: "a closing } expected",
+  CloseBracketExpected: "a closing ] expected",
+  EndOfFileExpected: "more text after the end of the JSON object",
+  InvalidCommentToken: "a comment (JSON has none)",
+  UnexpectedEndOfComment: "a comment (JSON has none)",
+  UnexpectedEndOfString: "a string without its closing double quote",
+  UnexpectedEndOfNumber: "a number cut short",
+  InvalidUnicode: "a \\u escape without four hex digits",
+  InvalidEscapeCharacter: "a backslash escape JSON does not have",
+  InvalidCharacter: "a control character (a tab or line break) inside a string",
 };
 
 /** Line and column (both from 1) of `offset` in `text`. */
@@ -35,7 +43,8 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
  */
 export function describeJsonSyntaxError(text: string): string | undefined {
   if (text.trim() === "") return "the file is empty (write {} for no settings)";
-  const errors: ParseError[] = [];
+  const { parse, printParseErrorCode } = jsonc();
+  const errors: Jsonc.ParseError[] = [];
   parse(text, errors, { allowTrailingComma: false, disallowComments: true });
   const first = errors[0];
   if (first === undefined) return undefined;
@@ -45,7 +54,7 @@ export function describeJsonSyntaxError(text: string): string | undefined {
     return `line ${line}, column ${column}: a trailing comma after the last entry (JSON allows none)`;
   }
   const { line, column } = lineAndColumn(text, first.offset);
-  return `line ${line}, column ${column}: ${WORDING[first.error]}`;
+  return `line ${line}, column ${column}: ${WORDING[printParseErrorCode(first.error) as keyof typeof WORDING]}`;
 }
 
 /** The offset of a comma that directly precedes a closing } or ] at `offset` (only whitespace between), if any. */

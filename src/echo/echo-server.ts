@@ -65,14 +65,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, segments: Segme
   // A request for structured output (Gemini CLI's model router asks so, and retried a text answer for a minute and a
   // half) gets JSON that fits its schema, with the echo wherever a free string fits.
   const echo = `echo: ${lastUserText(body)}`;
-  const schema = format.echo.requestedSchema(body);
+  const replies = format.echo.loaded ?? (await format.echo.load());
+  const schema = replies.requestedSchema(body);
   const turn: EchoTurn = {
     model: typeof body.model === "string" ? body.model : (claim.pathModel ?? ECHO_MODELS[0]),
     text: schema === undefined ? echo : JSON.stringify(sampleJson(schema, echo)),
     inputTokens: estimateTokens(allText(body)),
   };
   if (claim.kind === "count") return sendJson(res, 200, format.count!.reply(turn.inputTokens));
-  const answer = format.echo.answer(turn, { body, stream: format.streams(claim.rest, body), query: `?${query}` });
+  const answer = replies.answer(turn, { body, stream: format.streams(claim.rest, body), query: `?${query}` });
   if ("json" in answer) return sendJson(res, 200, answer.json);
   if ("events" in answer) return sendEvents(res, answer.events);
   res.writeHead(200, { "content-type": answer.contentType });

@@ -80,6 +80,19 @@ export interface FormatEcho {
   answer(turn: EchoTurn, call: EchoCall): EchoAnswer;
 }
 
+/** A part of a format loaded on its first use: `load()` imports it once; `loaded` holds it from then on, undefined before. */
+export interface OnFirstUse<T> {
+  readonly loaded: T | undefined;
+  load(): Promise<T>;
+}
+
+/** A format's translators: how its requests reach the hub and its replies come back, and how the hub's requests go out in it. */
+export interface FormatTranslators {
+  readonly client: ClientSide;
+  /** For formats a translated request can go out in; undefined for a client format only. */
+  readonly upstream: UpstreamSide | undefined;
+}
+
 /**
  * One wire format (SPEC section 10, Formats): what it claims in its family's namespace, how its bodies stream and
  * report usage, its translators, and the few choices the gateway makes differently for it. The server asks this
@@ -99,14 +112,17 @@ export interface WireFormat extends ReplyShape {
   readonly usage: UsageReader;
   /** The family's envelope; the stream error event is the format's where it differs from the family's. */
   readonly errors: ErrorRenderer;
-  /** How this format's requests reach the hub and its replies come back. */
-  readonly client: ClientSide;
-  /** How the hub's requests are sent in this format, for formats a translated request can go out in. */
-  readonly upstream: UpstreamSide | undefined;
+  /**
+   * Its translators, imported by the first request that needs them (`onFirstUse`): a stage awaits `load()`, and
+   * what runs after it reads `loaded`. A request passed through as it came loads none.
+   */
+  readonly translators: OnFirstUse<FormatTranslators>;
+  /** Whether a translated request can go out in this format: its translators' `upstream` is defined (read before they load). */
+  readonly translatesInto: boolean;
   /** What a request in this format says about itself (images, tools, reasoning, where a route tag may be). */
   readonly facts: RequestFacts;
-  /** How the offline echo upstream answers a model call in this format. */
-  readonly echo: FormatEcho;
+  /** How the offline echo upstream answers a model call in this format, imported by the echo's first model call. */
+  readonly echo: OnFirstUse<FormatEcho>;
   /** The token count the gateway answers itself, for formats that have a count endpoint. */
   readonly count: LocalCount | undefined;
   /**

@@ -161,6 +161,8 @@ export class ClientRequest {
    * (the tokenizer loads on first use). Undefined for a body that is not a format's JSON.
    */
   inputTokensAtLeast(min: number, seal: ReasoningSeal): boolean | Promise<boolean> | undefined {
+    const loading = this.hubReadable();
+    if (loading) return loading.then(() => this.inputTokensAtLeast(min, seal) ?? false);
     const hub = this.#hubRequest(seal);
     if (hub === undefined) return undefined;
     const { low, high } = hubTokenBounds(hub);
@@ -170,7 +172,7 @@ export class ClientRequest {
 
   /**
    * The quick estimate of its input tokens (the local count's characters and fixed amounts, without the tokenizer),
-   * for a reply that reported no usage (SPEC 11, Budgets); undefined for a body the hub cannot read.
+   * for a reply that reported no usage (SPEC 11, Budgets), after `hubReadable`; undefined for a body the hub cannot read.
    */
   estimatedInputTokens(seal: ReasoningSeal): number | undefined {
     const hub = this.#hubRequest(seal);
@@ -184,14 +186,24 @@ export class ClientRequest {
   }
 
   async #countTokens(seal: ReasoningSeal): Promise<number | undefined> {
+    await this.hubReadable();
     const hub = this.#hubRequest(seal);
     return hub === undefined ? undefined : countHubTokens(hub);
   }
 
   /**
+   * Loads what reading the body as the hub does needs, its format's translators (once per process: issue 52), when
+   * they have not loaded yet; undefined when they have, or when the endpoint has no format.
+   */
+  hubReadable(): Promise<unknown> | undefined {
+    const translators = this.endpoint.format?.translators;
+    return translators && !translators.loaded ? translators.load() : undefined;
+  }
+
+  /**
    * The request as the hub reads it, with what its reply side needs: made once, by the token rules, the record's
    * estimate and the translation alike (issue 53: one hub per request). Undefined for a body that is not a format's
-   * JSON; throws what the format refuses (the client's 400).
+   * JSON; throws what the format refuses (the client's 400). Asked after `hubReadable`.
    */
   hub(seal: ReasoningSeal): ToHub<ReplyHints> | undefined {
     const hub = this.#madeHub(seal);
@@ -223,7 +235,7 @@ export class ClientRequest {
     const body = kind === "count" && format.count ? format.count.request(json) : json;
     const model = this.model ?? "";
     try {
-      this.#hub = { made: format.client.toHub(body, { clientModel: model, upstreamModel: model, reasoningEffort: false, keepsBillingHeader: false, quirks: generic.quirks, seal, ids: randomIds, path: rest }) };
+      this.#hub = { made: format.translators.loaded!.client.toHub(body, { clientModel: model, upstreamModel: model, reasoningEffort: false, keepsBillingHeader: false, quirks: generic.quirks, seal, ids: randomIds, path: rest }) };
     } catch (refused) {
       this.#hub = { refused };
     }

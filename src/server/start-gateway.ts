@@ -1,4 +1,5 @@
 import { upstreamFailed } from "../errors/index.js";
+import { compileWasmForServing } from "../upstream/create-dispatcher.js";
 import { createGatewayHandler } from "./gateway-handler.js";
 import { handleUpgrades } from "./responses-socket/upgrade.js";
 import { listenHandler, type RunningServer } from "./listen.js";
@@ -28,6 +29,7 @@ export interface Gateway {
 
 /** Starts the request path and the listener in front of it: everything `gateway start` runs. */
 export async function startGateway(options: StartGatewayOptions): Promise<Gateway> {
+  compileWasmForServing();
   const path = await openRequestPath(options);
   const { ctx, serve } = path;
   let running: RunningServer;

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from "node:v8";
 import type { buildConnector, Dispatcher } from "undici";
 import type { Timeouts } from "../config/index.js";
 import { isLoopbackHost } from "../config/index.js";
@@ -22,6 +23,24 @@ function closingUnused(connect: buildConnector.connector): buildConnector.connec
     });
 }
 
+let servesForLong = false;
+
+/** For `gateway start`, which serves for long: undici's WebAssembly keeps V8's optimising compiler (see below). */
+export function compileWasmForServing(): void {
+  servesForLong = true;
+}
+
+/**
+ * undici parses HTTP with llhttp, a WebAssembly module, which V8 compiles again with TurboFan on a background thread;
+ * Node waits for that thread before a process exits, so every command that called an upstream from its own process
+ * stayed 0.1-0.4 s after its last line (a one-off `chat`, `models`, `doctor`, `add`, `login`, `catalog`; 0.6 s under
+ * load), doing nothing. A process that ends after a request or two needs no more than the baseline compiler's code.
+ * Here, where undici loads, so that commands that never call an upstream (`env`, `status`) load no `node:v8` for it.
+ */
+function compileWasmOnceUnlessServing(): void {
+  if (!servesForLong) setFlagsFromString("--liftoff-only");
+}
+
 /**
  * A keep-alive connection pool for the upstream, with our timeouts in place of undici's (its 300 s
  * `headersTimeout` would cut off a model that thinks for longer). `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` are
@@ -35,6 +54,7 @@ export async function createDispatcher(base: URL, timeouts: Timeouts): Promise<D
   // mocks included, and makes Node load its own bundled undici too, which took a one-off `gateway chat` twice as long;
   // with the API methods its index gives every dispatcher (undici/index.js, `Object.assign(Dispatcher.prototype, api)`):
   // a proxy's tunnel is its client's `connect()`.
+  compileWasmOnceUnlessServing();
   const [{ default: Agent }, { default: Client }, { default: EnvHttpProxyAgent }, { default: Pool }, { default: Dispatcher }, { default: api }] = await Promise.all([
     import("undici/lib/dispatcher/agent.js"),
     import("undici/lib/dispatcher/client.js"),

@@ -1,7 +1,6 @@
 import { chatFamily, type Format, type FormatClaim, type WireFormat } from "../../src/formats/index.js";
-import { chatClient } from "../../src/formats/chat/chat-client.js";
-import { chatEcho } from "../../src/formats/chat/echo.js";
 import { count, serverSentEvents, streamsWhenAsked } from "../../src/formats/fields.js";
+import { onFirstUse } from "../../src/formats/on-first-use.js";
 
 /**
  * A throw-away fifth format, for the test that the registry is the only list of formats (issue 48): OpenAI's legacy
@@ -34,10 +33,10 @@ export const completionsFormat: WireFormat = {
     cacheInInput: false,
   },
   errors: chatFamily.errors,
-  client: chatClient,
-  upstream: undefined,
+  translators: onFirstUse(async () => ({ client: (await import("../../src/formats/chat/chat-client.js")).chatClient, upstream: undefined })),
+  translatesInto: false,
   facts: { hasImage: () => false, tools: () => [], asksThinking: () => false, maxTokens: (body) => count(body.max_tokens), tagPlaces: () => [] },
-  echo: chatEcho,
+  echo: onFirstUse(async () => (await import("../../src/formats/chat/echo.js")).chatEcho),
   count: undefined,
   startsEarly: false,
   wordUpstreamError: ({ fields }) => fields,

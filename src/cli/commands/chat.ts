@@ -1,6 +1,6 @@
 import { createInterface, type Interface } from "node:readline/promises";
 import { Option, type Command } from "commander";
-import { openLocalGateway, runningGateway, type LocalGateway } from "../../chat/local-gateway.js";
+import { runningGateway, type LocalGateway } from "../../chat/local-gateway.js";
 import { readEnvSecrets, upstreamLabel } from "../../config/index.js";
 import { readReply, streamReply } from "../../chat/read-reply.js";
 import { UsageError } from "../../errors/index.js";
@@ -10,7 +10,6 @@ import { peekLocalKey } from "../../local-key/local-key.js";
 import { liveGateways } from "../../running/find-gateway.js";
 import { configChangedSince } from "../../running/stale-config.js";
 import { createContext, type CommandContext } from "../context.js";
-import { startupKeySources } from "../upstream-keys.js";
 import { redact, secrets } from "../secrets.js";
 import { log, print, readStdin } from "../terminal.js";
 
@@ -29,6 +28,12 @@ interface Session {
   /** The model asked for; the gateway applies aliases and routes it. */
   model: string;
   options: ChatOptions;
+}
+
+/** The gateway's request path in this process, loaded only when no gateway of this configuration runs. */
+async function openInProcess(ctx: CommandContext): Promise<LocalGateway> {
+  const [{ openLocalGateway }, { startupKeySources }] = await Promise.all([import("../../chat/in-process-gateway.js"), import("../upstream-keys.js")]);
+  return openLocalGateway(ctx.config, await startupKeySources(ctx), (message) => log.warn(message));
 }
 
 /** Sends the conversation and writes the reply to stdout; returns the reply text. */
@@ -146,7 +151,7 @@ export function registerChat(program: Command): void {
           hint: 'Check the command before the | (it printed nothing), or pass the prompt: gateway chat "your question".',
         });
       }
-      const gateway = (await runningGatewayOf(ctx)) ?? (await openLocalGateway(ctx.config, await startupKeySources(ctx), (message) => log.warn(message)));
+      const gateway = (await runningGatewayOf(ctx)) ?? (await openInProcess(ctx));
       const session: Session = { gateway, family: familyNamed(options.api), model, options };
       try {
         if (prompt) {

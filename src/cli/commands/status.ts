@@ -11,7 +11,6 @@ import { configChangedSince } from "../../running/stale-config.js";
 import { createContext, localKeyOf, portFlag, type CommandContext } from "../context.js";
 import { chooseGateway, notYours, portArg } from "../running-gateway.js";
 import { baseUrlNotices } from "../base-url-notice.js";
-import { formatTable } from "../table.js";
 import { log, print } from "../terminal.js";
 import { describeGatewayKey, describeKey, keyFix, type KeyState } from "../upstream-keys.js";
 
@@ -34,8 +33,12 @@ const mark = (key: Pick<KeyState, "ok">) => (key.ok === false ? "✖ " : "");
 /** Each of several keys on a line of its own (SPEC 11, Several keys): its name, and whether it is there. */
 const eachKey = (key: KeyState): string[] => (key.keys ?? []).map((one) => `${mark(one)}${one.name}: ${one.text}`);
 
-/** The configured upstreams, their kinds and keys: two lines for one upstream (and one per key of several), a table for several. */
-function printUpstreams(ctx: CommandContext, upstreams: readonly UpstreamConfig[], keys: readonly KeyState[]): void {
+/**
+ * The configured upstreams, their kinds and keys: two lines for one upstream (and one per key of several), a table for
+ * several. The table's module loads only then: measuring wide characters (string-width) costs a cold `status` some
+ * 20-30 ms of CPU (issue 52).
+ */
+async function printUpstreams(ctx: CommandContext, upstreams: readonly UpstreamConfig[], keys: readonly KeyState[]): Promise<void> {
   if (upstreams.length === 0) {
     log.log("Upstreams: not known until config.json can be read");
     return;
@@ -56,6 +59,7 @@ function printUpstreams(ctx: CommandContext, upstreams: readonly UpstreamConfig[
     ],
     ...eachKey(keys[i]!).map((line) => ["", "", "", "", `  ${line}`]),
   ]);
+  const { formatTable } = await import("../table.js");
   log.log(`Upstreams:\n${formatTable([{ title: "  NAME" }, { title: "KIND" }, { title: "URL" }, { title: "FORMATS" }, { title: "KEY" }], rows)}`);
 }
 
@@ -139,7 +143,7 @@ export function registerStatus(program: Command): void {
       );
       if (options.json) print(JSON.stringify(statusJson(ctx, upstreams, keys, running)));
       else {
-        printUpstreams(ctx, upstreams, keys);
+        await printUpstreams(ctx, upstreams, keys);
         const team = teamLines(ctx, upstreams);
         for (const line of team.catalogs) log.log(line);
         for (const line of team.refused) log.warn(line);

@@ -1,5 +1,5 @@
 import { encodeEvent } from "../../sse/sse.js";
-import { ECHO_MODELS, echoId, estimateTokens, objectAt, schemaOfFormat, streamPieces, unixNow, type EchoTurn } from "../echo-turn.js";
+import { echoId, estimateTokens, objectAt, schemaOfFormat, streamPieces, unixNow, type EchoTurn } from "../echo-turn.js";
 import type { EchoCall, FormatEcho } from "../format-types.js";
 
 /** Chat Completions replies of the echo upstream. */
@@ -44,8 +44,3 @@ export const chatEcho: FormatEcho = {
     return { events: chatCompletionEvents(turn, includeUsage) };
   },
 };
-
-/** The echo upstream's model list in OpenAI's shape. */
-export function chatModelList() {
-  return { object: "list", data: ECHO_MODELS.map((model) => ({ id: model, object: "model", created: 1735689600, owned_by: "gateway-echo" })) };
-}

@@ -4,7 +4,7 @@ import { bearerToken } from "../bearer.js";
 import { arrayOf, dateOf, secondsOf } from "../fields.js";
 import { errorRenderer } from "../error-renderer.js";
 import type { Family } from "../family-types.js";
-import { chatModelList } from "./echo.js";
+import { chatModelList } from "./echo-models.js";
 import { openAiUsage } from "./usage.js";
 
 type Choice = { message?: { content?: unknown }; delta?: { content?: unknown } };

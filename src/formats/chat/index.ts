@@ -2,9 +2,7 @@ import type { ErrorFields } from "../../errors/index.js";
 import type { UpstreamErrorRead } from "../../translate/upstream-error-reply.js";
 import { MODEL_AND_MESSAGES, serverSentEvents, streamsWhenAsked } from "../fields.js";
 import type { FormatClaim, WireFormat } from "../format-types.js";
-import { chatClient } from "./chat-client.js";
-import { chatUpstream } from "./chat-upstream.js";
-import { chatEcho } from "./echo.js";
+import { onFirstUse } from "../on-first-use.js";
 import { chatFacts } from "./facts.js";
 import { chatFamily } from "./family.js";
 import { chatUsage } from "./usage.js";
@@ -28,10 +26,13 @@ export const chatFormat: WireFormat = {
   generatePath: () => "/v1/chat/completions",
   usage: chatUsage,
   errors: chatFamily.errors,
-  client: chatClient,
   facts: chatFacts,
-  echo: chatEcho,
-  upstream: chatUpstream,
+  translators: onFirstUse(async () => {
+    const [{ chatClient }, { chatUpstream }] = await Promise.all([import("./chat-client.js"), import("./chat-upstream.js")]);
+    return { client: chatClient, upstream: chatUpstream };
+  }),
+  translatesInto: true,
+  echo: onFirstUse(async () => (await import("./echo.js")).chatEcho),
   count: undefined,
   startsEarly: false,
   wordUpstreamError: openAiWording,

@@ -1,4 +1,4 @@
-import { ANY_OBJECT, ECHO_MODELS, echoId, estimateTokens, objectAt, streamPieces, type EchoTurn } from "../echo-turn.js";
+import { ANY_OBJECT, echoId, estimateTokens, objectAt, streamPieces, type EchoTurn } from "../echo-turn.js";
 import type { FormatEcho } from "../format-types.js";
 
 /** Gemini-style replies of the echo upstream (generateContent, streamGenerateContent, models). */
@@ -60,28 +60,3 @@ export const geminiEcho: FormatEcho = {
     return { text: generateContentArray(turn), contentType: "application/json; charset=UTF-8" };
   },
 };
-
-export function geminiModel(id: string) {
-  return {
-    name: `models/${id}`,
-    version: "1",
-    displayName: `Echo (${id})`,
-    description: "The gateway's offline echo upstream.",
-    inputTokenLimit: 1_048_576,
-    outputTokenLimit: 65_536,
-    supportedGenerationMethods: ["generateContent", "countTokens"],
-  };
-}
-
-export function geminiModelList() {
-  return { models: ECHO_MODELS.map(geminiModel) };
-}
-
-/** A Gemini `GET models/{model}`: the model named, else undefined. */
-const GEMINI_MODEL = /^\/v1(?:beta)?\/models\/([^:/]+)$/;
-
-/** The echo upstream's answer to `GET models/{model}`, or undefined for any other path. */
-export function geminiModelAt(rest: string) {
-  const id = GEMINI_MODEL.exec(rest)?.[1];
-  return id === undefined ? undefined : geminiModel(id);
-}

@@ -1,8 +1,7 @@
 import { isRecord } from "../../parse-json.js";
 import { count, holdsObject, textPaths, type BodyPath } from "../fields.js";
 import type { RequestFacts } from "../format-types.js";
-import { camelCase, field, fieldKey, numberField, objectField, objectsField, stringField } from "./gemini-fields.js";
-import { countTokensRequest } from "./gemini-request.js";
+import { camelCase, countTokensRequest, field, fieldKey, numberField, objectField, objectsField, stringField } from "./gemini-fields.js";
 
 type Json = Record<string, unknown>;
 

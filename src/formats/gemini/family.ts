@@ -5,7 +5,7 @@ import { arrayOf, count, sumCounts } from "../fields.js";
 import type { Segments, UsageReader } from "../types.js";
 import { errorRenderer } from "../error-renderer.js";
 import type { Family } from "../family-types.js";
-import { geminiModelAt, geminiModelList } from "./echo.js";
+import { geminiModelAt, geminiModelList } from "./echo-models.js";
 
 /** `/v1beta/models/{model}:{method}`: the model may hold slashes (`anthropic/claude-x`), the method may not. */
 const MODEL_METHOD = /^\/(v1(?:beta)?)\/models\/(.*):([A-Za-z]+)$/;

@@ -50,3 +50,11 @@ export function numberField(from: unknown, name: string): number | undefined {
   const value = field(from, name);
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
+
+/**
+ * The generate request inside a `:countTokens` body, which comes as `{contents, ...}` or as
+ * `{generateContentRequest: {model, contents, systemInstruction, tools, ...}}` (Gemini CLI, the SDKs): the caller
+ * translates it with `geminiToHub` and counts the result locally (SPEC 10 rule 6). Here, not beside `geminiToHub`,
+ * because the format's facts and count read it without loading a translator.
+ */
+export const countTokensRequest = (body: Json): Json => objectField(body, "generateContentRequest") ?? body;

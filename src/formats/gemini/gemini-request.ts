@@ -61,10 +61,3 @@ export function geminiToHub(body: Json, ctx: TranslateContext): ToHub<GeminiHint
     hints: { includeThoughts: includeThoughts(config), jsonText: format !== undefined, ...(toolNames.size > 0 ? { toolNames } : {}) },
   };
 }
-
-/**
- * The generate request inside a `:countTokens` body, which comes as `{contents, ...}` or as
- * `{generateContentRequest: {model, contents, systemInstruction, tools, ...}}` (Gemini CLI, the SDKs): the caller
- * translates it with `geminiToHub` and counts the result locally (SPEC 10 rule 6).
- */
-export const countTokensRequest = (body: Json): Json => objectField(body, "generateContentRequest") ?? body;

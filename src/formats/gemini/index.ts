@@ -1,10 +1,10 @@
 import { isArray } from "../fields.js";
 import type { FormatClaim, WireFormat } from "../format-types.js";
+import { onFirstUse } from "../on-first-use.js";
 import type { FieldRule } from "../types.js";
-import { geminiEcho } from "./echo.js";
 import { geminiFacts } from "./facts.js";
 import { geminiFamily, geminiModelPath, geminiUsage, modelMethod } from "./family.js";
-import { countTokensRequest, geminiClient } from "./translators.js";
+import { countTokensRequest } from "./gemini-fields.js";
 
 const GENERATE_RULES: readonly FieldRule[] = [["contents", "an array", isArray]];
 const GENERATE: FormatClaim = { kind: "generate", rules: GENERATE_RULES };
@@ -26,10 +26,10 @@ export const geminiFormat: WireFormat = {
   generatePath: (model, stream) => (stream ? `${geminiModelPath(model, "streamGenerateContent")}?alt=sse` : geminiModelPath(model, "generateContent")),
   usage: geminiUsage,
   errors: geminiFamily.errors,
-  client: geminiClient,
   facts: geminiFacts,
-  echo: geminiEcho,
-  upstream: undefined,
+  translators: onFirstUse(async () => ({ client: (await import("./translators.js")).geminiClient, upstream: undefined })),
+  translatesInto: false,
+  echo: onFirstUse(async () => (await import("./echo.js")).geminiEcho),
   count: { request: countTokensRequest, reply: (tokens) => ({ totalTokens: tokens }) },
   startsEarly: false,
   wordUpstreamError: ({ fields }) => fields,

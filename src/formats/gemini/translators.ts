@@ -23,4 +23,4 @@ export const geminiClient: ClientSide<GeminiHints> = {
 };
 
 // The generate request inside a `:countTokens` body.
-export { countTokensRequest } from "./gemini-request.js";
+export { countTokensRequest } from "./gemini-fields.js";

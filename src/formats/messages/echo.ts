@@ -1,5 +1,5 @@
 import { encodeEvent } from "../../sse/sse.js";
-import { ECHO_MODELS, echoId, estimateTokens, objectAt, schemaOfFormat, streamPieces, type EchoTurn } from "../echo-turn.js";
+import { echoId, estimateTokens, objectAt, schemaOfFormat, streamPieces, type EchoTurn } from "../echo-turn.js";
 import type { FormatEcho } from "../format-types.js";
 
 /** Anthropic Messages replies of the echo upstream. */
@@ -47,9 +47,3 @@ export const messagesEcho: FormatEcho = {
   },
   answer: (turn, { stream }) => (stream ? { events: messageEvents(turn) } : { json: message(turn) }),
 };
-
-/** The echo upstream's model list in Anthropic's shape. */
-export function messagesModelList() {
-  const data = ECHO_MODELS.map((model) => ({ type: "model", id: model, display_name: `Echo (${model})`, created_at: "2025-01-01T00:00:00Z" }));
-  return { data, has_more: false, first_id: data[0]!.id, last_id: data[data.length - 1]!.id };
-}

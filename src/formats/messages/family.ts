@@ -6,7 +6,7 @@ import { arrayOf, count, dateOf, rfc3339Of, secondsOf } from "../fields.js";
 import type { PathClaim, Segments, UsageReader } from "../types.js";
 import { errorRenderer } from "../error-renderer.js";
 import type { Family } from "../family-types.js";
-import { messagesModelList } from "./echo.js";
+import { messagesModelList } from "./echo-models.js";
 
 /** The version sent upstream when neither the user nor the client names one. */
 export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";

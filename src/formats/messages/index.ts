@@ -5,11 +5,10 @@ import type { UpstreamErrorRead } from "../../translate/upstream-error-reply.js"
 import { isArray, isPositiveInteger, isString, MODEL_AND_MESSAGES, serverSentEvents, streamsWhenAsked } from "../fields.js";
 import { applyBetaPolicy } from "./beta-policy.js";
 import type { FormatClaim, PassthroughQuirks, WireFormat } from "../format-types.js";
+import { onFirstUse } from "../on-first-use.js";
 import type { FieldRule } from "../types.js";
-import { messagesEcho } from "./echo.js";
 import { messagesFacts } from "./facts.js";
 import { messagesFamily, messagesUsage } from "./family.js";
-import { messagesClient, messagesUpstream } from "./translators.js";
 
 const MESSAGES_RULES: readonly FieldRule[] = [
   ["model", "a string", isString],
@@ -61,10 +60,13 @@ export const messagesFormat: WireFormat = {
   generatePath: () => "/v1/messages",
   usage: messagesUsage,
   errors: messagesFamily.errors,
-  client: messagesClient,
   facts: messagesFacts,
-  echo: messagesEcho,
-  upstream: messagesUpstream,
+  translators: onFirstUse(async () => {
+    const { messagesClient, messagesUpstream } = await import("./translators.js");
+    return { client: messagesClient, upstream: messagesUpstream };
+  }),
+  translatesInto: true,
+  echo: onFirstUse(async () => (await import("./echo.js")).messagesEcho),
   count: { request: (body) => body, reply: (tokens) => ({ input_tokens: tokens }) },
   startsEarly: true,
   wordUpstreamError: anthropicWording,

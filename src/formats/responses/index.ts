@@ -3,10 +3,9 @@ import { openAiWording } from "../chat/index.js";
 import { openAiUsage } from "../chat/usage.js";
 import { serverSentEvents, streamsWhenAsked } from "../fields.js";
 import type { FormatClaim, WireFormat } from "../format-types.js";
+import { onFirstUse } from "../on-first-use.js";
 import { COMPACT_PATH } from "./compaction.js";
-import { responsesEcho } from "./echo.js";
 import { responsesFacts } from "./facts.js";
-import { responsesClient } from "./translators.js";
 
 // Responses bodies are not checked (SPEC section 3.5): only Chat Completions has required fields.
 const GENERATE: FormatClaim = { kind: "generate", rules: undefined };
@@ -30,10 +29,10 @@ export const responsesFormat: WireFormat = {
   // Issue 49, finding 10: LiteLLM ends every stream with `data: [DONE]` (litellm/proxy/common_request_processing.py,
   // async_sse_data_generator), Responses' too, and Codex hangs up at `response.completed` before it comes.
   streamEnd: ['"response.completed"', '"response.incomplete"'],
-  client: responsesClient,
   facts: responsesFacts,
-  echo: responsesEcho,
-  upstream: undefined,
+  translators: onFirstUse(async () => ({ client: (await import("./translators.js")).responsesClient, upstream: undefined })),
+  translatesInto: false,
+  echo: onFirstUse(async () => (await import("./echo.js")).responsesEcho),
   count: undefined,
   startsEarly: false,
   wordUpstreamError: (read) => (read.overflow ? { ...read.fields, type: "invalid_request_error", code: "context_length_exceeded" } : openAiWording(read)),

@@ -48,6 +48,6 @@ export class TranslatedJsonReply extends ReplyOnAnswer {
     if ("error" in read) throw upstreamAnswer(read.error, headers);
     x.delivery.usage = read.usage;
     const hub = t.target.replyToHub(read.json, t.tctx);
-    sendJson(x, reply.status, t.from.client.replyFromHub(hub, t.hints, t.tctx), headers);
+    sendJson(x, reply.status, t.client.replyFromHub(hub, t.hints, t.tctx), headers);
   }
 }

@@ -142,7 +142,7 @@ export class TranslatedStreamReply implements ReplyTransform {
     this.#x = x;
     this.#t = t;
     this.#timing = timing;
-    this.#writer = new EventStreamWriter(x, t.from.client.streamFromHub(t.hints, t.tctx), t.from.framing(query), timing.keepAliveMs);
+    this.#writer = new EventStreamWriter(x, t.client.streamFromHub(t.hints, t.tctx), t.from.framing(query), timing.keepAliveMs);
   }
 
   sending(upstream: string): void {

@@ -1,7 +1,7 @@
 import { ApiError, type ErrorFields } from "../../errors/index.js";
 import type { WireFormat } from "../../formats/index.js";
 import { redactValues, type Secrets } from "../../secrets.js";
-import type { ReplyHints, TranslateContext, UpstreamSide } from "../../translate/index.js";
+import type { ClientSide, ReplyHints, TranslateContext, UpstreamSide } from "../../translate/index.js";
 import { contextOverflowOf } from "../../translate/context-overflow.js";
 import { readUpstreamError } from "../../translate/upstream-error-reply.js";
 import { clientResponseHeaders } from "../../upstream/header-policy.js";
@@ -11,8 +11,9 @@ import { readText } from "./decoded-body.js";
 
 /** A route that translates, as its reply transform needs it: both formats, what the request's translation learned, the upstream. */
 export interface Translation {
-  /** The client's format. */
+  /** The client's format, and its translator. */
   from: WireFormat;
+  client: ClientSide;
   /** The upstream's format, and its translator. */
   to: WireFormat;
   target: UpstreamSide;

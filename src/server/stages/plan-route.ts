@@ -46,15 +46,15 @@ export interface CountPlan {
   count: LocalCount;
 }
 
-/** The first format, in the registry's order, that `upstream` serves and the gateway can translate into. */
 /** The formats a translated request can go out in, as a refusal names them: `chat or messages`. */
 const translatableTo = (): string =>
-  FORMATS.filter((format) => format.upstream !== undefined)
+  FORMATS.filter((format) => format.translatesInto)
     .map((format) => format.name)
     .join(" or ");
 
+/** The first format, in the registry's order, that `upstream` serves and the gateway can translate into. */
 function targetFormat(upstream: Upstream): WireFormat | undefined {
-  return FORMATS.find((format) => upstream.serves(format.name) && format.upstream !== undefined);
+  return FORMATS.find((format) => upstream.serves(format.name) && format.translatesInto);
 }
 
 function translateContext(upstream: Upstream, route: Route, ctx: GatewayContext, path: string): TranslateContext {
@@ -91,9 +91,10 @@ export function withModelBytes(bytes: Buffer | undefined, target: string | undef
  * the upstream serves goes as it came (the aliased model's bytes aside; reasoning the gateway made, a route tag (SPEC
  * 11) and what the upstream's kind refuses left out: `WireFormat.passthroughQuirks`); any
  * other model call is translated into the first format the upstream serves, in the order chat, messages, responses,
- * gemini; a token count in a format it does not serve is answered by the gateway itself.
+ * gemini; a token count in a format it does not serve is answered by the gateway itself. A translated request waits
+ * for its two formats' translators the first time they are needed (`WireFormat.translators`, issue 52).
  */
-export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientRequest, route: Route, upstream: Upstream): RoutePlan {
+export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientRequest, route: Route, upstream: Upstream): RoutePlan | Promise<RoutePlan> {
   const { head } = x;
   const { endpoint, query } = request;
   const { family, format } = endpoint;
@@ -129,6 +130,8 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   // token rules and every other candidate.
   requireJson(request);
   if (endpoint.kind === "count") {
+    const loading = request.hubReadable();
+    if (loading) return loading.then(() => planRoute(x, ctx, request, route, upstream));
     return { upstream, call: undefined, upstreamFormat: undefined, count: new LocalCount(x, format, request.hub(ctx.seal)!.request, upstream.name) };
   }
   const to = targetFormat(upstream);
@@ -137,10 +140,12 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
       code: "untranslatable_route",
     });
   }
-  const target = to.upstream!;
+  const client = format.translators.loaded?.client;
+  const target = to.translators.loaded?.upstream;
+  if (!client || !target) return Promise.all([format.translators.load(), to.translators.load()]).then(() => planRoute(x, ctx, request, route, upstream));
   const tctx = translateContext(upstream, route, ctx, endpoint.rest);
   const translated = translateRequest(request.hub(ctx.seal)!, target, request.stream, tctx);
-  const t = { from: format, to, target, hints: translated.hints, tctx, upstream, secrets: ctx.secrets };
+  const t = { from: format, client, to, target, hints: translated.hints, tctx, upstream, secrets: ctx.secrets };
   return {
     upstream,
     call: {
