@@ -4,8 +4,8 @@
 // (which fill the dashboard's ring and the metrics' pending records before the streams come), then `--count` streams
 // of 15 chunks 1 s apart, half chat passed through and half messages translated, 2,000 new a second. Prints the
 // gateway's peak RSS and the streams that failed. `--heap-snapshot` has the gateway write a heap snapshot
-// (`node --heapsnapshot-signal`) once every stream is open, into the system's temporary directory.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// (`node --heapsnapshot-signal`) before the streams and once every stream is open, into the system's temporary directory.
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { severalUpstreams } from "./configs.mjs";
 import { f } from "./format.mjs";
 import { runLoad } from "./load.mjs";
-import { rssMb, startProcess, stopAll } from "./processes.mjs";
+import { finish, rssMb, startProcess } from "./processes.mjs";
 import { requestFor } from "./requests.mjs";
 import { openStreams } from "./streams.mjs";
 
@@ -43,24 +43,20 @@ async function main() {
   const shape = { count: COUNT, delayMs: 1_000, chunks: 15, rampMs: Math.max(1_000, COUNT / 2) };
   const model = `slow-${shape.delayMs}-${shape.chunks}`;
   const requests = [requestFor({ family: "chat", stream: true, model }, LOCAL_KEY), requestFor({ family: "messages", stream: true, model }, LOCAL_KEY)];
-  // Every stream is open from the ramp's end to the first stream's last chunk (15 s after the first starts).
-  const snapshot = values["heap-snapshot"] ? sleep(shape.rampMs + 1_500 + 3_000).then(() => process.kill(gateway.pid, "SIGUSR2")) : undefined;
+  // One snapshot before the streams, one halfway through the time every stream is open (from the ramp's end to the
+  // first stream's last chunk, 15 s after it started): what the streams hold is the difference.
+  const snap = () => process.kill(gateway.pid, "SIGUSR2");
+  if (values["heap-snapshot"]) snap();
+  const allOpenMs = shape.rampMs + (shape.chunks * shape.delayMs - shape.rampMs) / 2;
+  const snapshot = values["heap-snapshot"] ? sleep(1_500 + allOpenMs).then(snap) : undefined;
   const result = await openStreams(gateway, requests, shape);
   await snapshot;
   return { idle, before, result };
 }
 
-main()
-  .then(({ idle, before, result }) =>
-    process.stdout.write(
-      `${COUNT} open streams: gateway peak RSS ${f(result.rssPeakMb, 1)} MB (idle ${f(idle, 1)}, ${f(before, 1)} after the warm load), ${result.failed} failed${result.firstFailure ? ` (${result.firstFailure})` : ""}, CPU ${f(result.cpuMsPerStream, 2)} ms a stream, TTFB p99 ${f(result.ttfbP99, 1)} ms; load average ${loadavg().map((l) => f(l, 2)).join(" ")}\n`,
-    ),
-  )
-  .catch((error) => {
-    process.stderr.write(`bench failed: ${error.stack ?? error.message}\n`);
-    process.exitCode = 1;
-  })
-  .finally(() => {
-    stopAll();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+finish(
+  main(),
+  ({ idle, before, result }) =>
+    `${COUNT} open streams: gateway peak RSS ${f(result.rssPeakMb, 1)} MB (idle ${f(idle, 1)}, ${f(before, 1)} after the warm load), ${result.failed} failed${result.firstFailure ? ` (${result.firstFailure})` : ""}, CPU ${f(result.cpuMsPerStream, 2)} ms a stream, TTFB p99 ${f(result.ttfbP99, 1)} ms; load average ${loadavg().map((l) => f(l, 2)).join(" ")}`,
+  scratch,
+);

@@ -5,7 +5,7 @@
 // passthrough and claude-code-router, several upstreams against one, chunk timing, memory at idle and after load,
 // open streams at scale and a burst of new connections, what metrics, OTLP off and the WebSocket cost a passthrough
 // request (`feature-cost.mjs`, also run alone), and cold start.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +18,7 @@ import { conversationTargets, longConversations } from "./long-conversations.mjs
 import { oneConnection } from "./one-connection.mjs";
 import { startPeer } from "./peer.mjs";
 import { generator, runLoad } from "./load.mjs";
-import { cpuMs, rssMb, startProcess, stopAll } from "./processes.mjs";
+import { cpuMs, finish, rssMb, startProcess } from "./processes.mjs";
 import { render } from "./render.mjs";
 import { requestFor } from "./requests.mjs";
 import { chunkTiming, openStreams, percentile } from "./streams.mjs";
@@ -274,13 +274,4 @@ async function main() {
   };
 }
 
-main()
-  .then((report) => process.stdout.write(asJson ? `${JSON.stringify(report, null, 2)}\n` : `${render(report)}\n`))
-  .catch((error) => {
-    process.stderr.write(`bench failed: ${error.stack ?? error.message}\n`);
-    process.exitCode = 1;
-  })
-  .finally(() => {
-    stopAll();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+finish(main(), (report) => (asJson ? JSON.stringify(report, null, 2) : render(report)), scratch);
