@@ -1,5 +1,6 @@
 // The goals of issue 53 (round 5), each as a figure measured in this run, with its target and whether it is met; the
 // one-off prompt's goals are still round 4's (issue 43, goal 2).
+import { featureCostRow } from "./feature-cost.mjs";
 import { f, ratio } from "./format.mjs";
 import { addedMs } from "./long-conversations.mjs";
 import { oneOffRows } from "./one-off-goals.mjs";
@@ -77,6 +78,7 @@ function rows(report) {
   const aliased = report.load["chat non-stream, aliased model"];
   const several = [ratio(aliased.several.rps, aliased.gateway.rps), ratio(aliased.several.cpuUsPerReq, aliased.gateway.cpuUsPerReq)];
   row("4. several upstreams / one: req/s, CPU per request", several.map((r) => `${f(r, 3)}x`).join(", "), "within 3%", several.every((r) => Math.abs(r - 1) <= 0.03));
+  row(...featureCostRow(report.featureCost));
   const slowest = Math.max(...Object.values(report.modelList.lags));
   row("4. model-list union, median", `${f(report.modelList.ms, 1)} ms`, `<= the slowest upstream's ${slowest} + 10 ms`, report.modelList.ms <= slowest + 10);
   // The one-off prompt and the cold start (issue 52's goals, stated once in one-off-goals.mjs).

@@ -2,7 +2,7 @@
 // The one-off scenario of `npm run bench` on its own (issue 52, "Start only what a command needs"): the cold start
 // figures, the one-off prompt alone and through a running gateway, `gateway start` to its first /health, and
 // `gateway run claude -p hi` against Claude Code run by hand, each paired with its baseline, and the issue's goals.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +12,7 @@ import { oneUpstream } from "./configs.mjs";
 import { coldStart } from "./cold-start.mjs";
 import { coldTable } from "./render.mjs";
 import { oneOffGoalsTable } from "./one-off-goals.mjs";
-import { startProcess, stopAll } from "./processes.mjs";
+import { finish, startProcess } from "./processes.mjs";
 import { toolLaunch } from "./tool-launch.mjs";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "20" }, json: { type: "boolean", default: false } } });
@@ -66,16 +66,11 @@ const replyToExitLine = (gaps) =>
 
 const averages = (load) => load.map((n) => n.toFixed(2)).join(" ");
 
-main()
-  .then((report) => {
+finish(
+  main(),
+  (report) => {
     const head = `machine: ${report.machine}; ${report.runs} runs per figure; load average ${averages(report.load[0])} before, ${averages(report.load[1])} after`;
-    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${[head, "", ...coldTable(report), "", ...oneOffGoalsTable(report.cold), "", replyToExitLine(report.cold.replyToExitMs)].join("\n")}\n`);
-  })
-  .catch((error) => {
-    process.stderr.write(`bench failed: ${error.stack ?? error.message}\n`);
-    process.exitCode = 1;
-  })
-  .finally(() => {
-    stopAll();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+    return values.json ? JSON.stringify(report, null, 2) : [head, "", ...coldTable(report), "", ...oneOffGoalsTable(report.cold), "", replyToExitLine(report.cold.replyToExitMs)].join("\n");
+  },
+  scratch,
+);

@@ -1,6 +1,6 @@
 // The processes a bench run measures: each target is its own Node process, read through /proc.
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 
 const children = [];
 
@@ -21,6 +21,20 @@ export function startProcess(args, env, portPattern) {
 
 export function stopAll() {
   for (const child of children) child.kill("SIGKILL");
+}
+
+/** Writes the text `print` makes of what `run` resolves to, or why it failed; then stops every process started and removes `scratch`. */
+export function finish(run, print, scratch) {
+  return run
+    .then((report) => process.stdout.write(`${print(report)}\n`))
+    .catch((error) => {
+      process.stderr.write(`bench failed: ${error.stack ?? error.message}\n`);
+      process.exitCode = 1;
+    })
+    .finally(() => {
+      stopAll();
+      rmSync(scratch, { recursive: true, force: true });
+    });
 }
 
 const TICKS_PER_SECOND = 100;

@@ -1,5 +1,6 @@
 // The bench report as Markdown tables. Throughput ratios are of the means over each name's processes.
 import { f, ratio, signed } from "./format.mjs";
+import { featureCostTable } from "./feature-cost.mjs";
 import { goalsTable } from "./goals.mjs";
 import { AT_ONCE, addedMs } from "./long-conversations.mjs";
 
@@ -131,5 +132,5 @@ function oneConnectionTable({ oneConnection: { results, runs } }) {
 
 export function render(report) {
   const head = `machine: ${report.machine}; load: ${report.generator}, ${report.seconds} s per process and scenario after ${report.warmSeconds} s unmeasured; ${report.instances} process(es) each of the floor and of each gateway, taking turns, figures are their means${report.quick ? " (quick mode)" : ""}${report.capture ? "; gateway with --capture" : ""}`;
-  return [head, "", ...loadTable(report), "", ...translatedTable(report), "", ...severalTable(report), "", ...memoryTable(report), "", ...scaleTable(report), "", ...conversationTable(report), "", ...oneConnectionTable(report), "", ...coldTable(report), "", ...goalsTable(report)].join("\n");
+  return [head, "", ...loadTable(report), "", ...translatedTable(report), "", ...severalTable(report), "", ...memoryTable(report), "", ...scaleTable(report), "", ...featureCostTable(report.featureCost), "", ...conversationTable(report), "", ...oneConnectionTable(report), "", ...coldTable(report), "", ...goalsTable(report)].join("\n");
 }

@@ -3,8 +3,9 @@
 // and gateways, each as its own process, and measures them side by side: throughput and CPU per request under load
 // (processes of each taking turns, ratios of their means), translation on a chat-only upstream against the floor's
 // passthrough and claude-code-router, several upstreams against one, chunk timing, memory at idle and after load,
-// open streams at scale and a burst of new connections, and cold start.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// open streams at scale and a burst of new connections, what metrics, OTLP off and the WebSocket cost a passthrough
+// request (`feature-cost.mjs`, also run alone), and cold start.
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,11 +13,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { ALIAS, LIST_LAGS, TRANSLATED_MODEL, oneUpstream, severalUpstreams } from "./configs.mjs";
 import { coldStart } from "./cold-start.mjs";
+import { featureCost } from "./feature-cost.mjs";
 import { conversationTargets, longConversations } from "./long-conversations.mjs";
 import { oneConnection } from "./one-connection.mjs";
 import { startPeer } from "./peer.mjs";
 import { generator, runLoad } from "./load.mjs";
-import { cpuMs, rssMb, startProcess, stopAll } from "./processes.mjs";
+import { cpuMs, finish, rssMb, startProcess } from "./processes.mjs";
 import { render } from "./render.mjs";
 import { requestFor } from "./requests.mjs";
 import { chunkTiming, openStreams, percentile } from "./streams.mjs";
@@ -242,6 +244,8 @@ async function main() {
     burst[target.name] = await openStreams(target, streamRequests(target, BURST), BURST);
     await sleep(2_000);
   }
+  // Goal 4's "the features of this round cost a passthrough request nothing": gateways of their own, in turn.
+  const features = await featureCost(quick ? { seconds: 2, rounds: 1, instances: 1, say } : { seconds: 8, rounds: 2, instances: 2, say });
   say("cold start ...");
   const alone = { ...first("gateway").env, GATEWAY_STATE_DIR: join(scratch, "alone-state") };
   const cold = await coldStart(first("gateway").env, alone, 18_000 + Math.floor(Math.random() * 1000), quick ? 6 : 20);
@@ -263,19 +267,11 @@ async function main() {
     timing,
     scale,
     burst,
+    featureCost: features,
     cold,
     conversations: { results: conversations, idleRssMb: conversationIdle, runs: CONVERSATION_RUNS },
     oneConnection: { results: oneConn, runs: ONE_CONNECTION_RUNS },
   };
 }
 
-main()
-  .then((report) => process.stdout.write(asJson ? `${JSON.stringify(report, null, 2)}\n` : `${render(report)}\n`))
-  .catch((error) => {
-    process.stderr.write(`bench failed: ${error.stack ?? error.message}\n`);
-    process.exitCode = 1;
-  })
-  .finally(() => {
-    stopAll();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+finish(main(), (report) => (asJson ? JSON.stringify(report, null, 2) : render(report)), scratch);

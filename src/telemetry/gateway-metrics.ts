@@ -3,11 +3,12 @@ import type { RequestRecord, RequestSink } from "../request-log/record.js";
 import type { GaugeReadings } from "./gauge-readings.js";
 import type { MetricsSink, RequestObserver } from "./observations.js";
 import type { PrometheusExport } from "./prometheus-export.js";
+import { RequestSums } from "./request-sums.js";
 
 /**
- * Records kept until a sink and the prices are loaded: a gateway nobody scrapes loads neither prom-client nor the
- * price table for its metrics. No more than the dashboard's ring already keeps alive (`dashboard/live-feed.ts`); past
- * it, the Prometheus registry loads, so no request goes uncounted.
+ * Records kept until the prices are loaded: a gateway nobody scrapes loads neither prom-client nor the price table
+ * for its metrics. No more than the dashboard's ring already keeps alive (`dashboard/live-feed.ts`); past it, the
+ * prices load (prom-client still waits for a scrape), so no request goes uncounted.
  */
 export const MAX_PENDING = 10_000;
 
@@ -20,11 +21,13 @@ export interface GatewayMetricsOptions {
 
 /**
  * One gateway's metrics (SPEC 12): fed every record by the gateway's sink, from the one place records are made
- * (`server/stages/record.ts`), and handed to each loaded sink, priced. The Prometheus registry loads on the first
- * scrape (or when `MAX_PENDING` records wait); an OTLP meter is added when an endpoint is set.
+ * (`server/stages/record.ts`), and handed to each sink, priced: the running sums `/metrics` renders, and an OTLP
+ * meter when an endpoint is set. The Prometheus registry loads on the first scrape; the prices then, or when
+ * `MAX_PENDING` records wait.
  */
 export function createGatewayMetrics(options: GatewayMetricsOptions) {
-  const sinks: MetricsSink[] = [];
+  const sums = new RequestSums();
+  const sinks: MetricsSink[] = [sums];
   let price: Pricer | undefined;
   let pending: RequestRecord[] = [];
   let prometheus: Promise<PrometheusExport> | undefined;
@@ -36,7 +39,7 @@ export function createGatewayMetrics(options: GatewayMetricsOptions) {
     for (const sink of sinks) sink.add(observation, typeof cost === "number" ? cost : undefined);
   };
   const drain = () => {
-    if (!price || sinks.length === 0) return;
+    if (!price) return;
     const queued = pending;
     pending = [];
     for (const record of queued) apply(record, price);
@@ -47,28 +50,31 @@ export function createGatewayMetrics(options: GatewayMetricsOptions) {
       () => void (price = NO_PRICES),
     ));
 
+  const priceAndDrain = async () => {
+    await prices();
+    drain();
+  };
+
   /**
    * Adds a sink; the records waiting reach it once the prices are loaded. A sink added after records were drained
-   * never sees those: the OTLP meter and the Prometheus registry are added together (`startGateway`) for that reason.
+   * never sees those: the OTLP meter is added at start (`startGateway`) for that reason.
    */
   async function attach(sink: MetricsSink): Promise<void> {
     sinks.push(sink);
-    await prices();
-    drain();
+    await priceAndDrain();
   }
 
   function loadPrometheus(): Promise<PrometheusExport> {
     return (prometheus ??= import("./prometheus-export.js").then(async ({ createPrometheusExport }) => {
-      const loaded = createPrometheusExport(options.readings);
-      await attach(loaded);
-      return loaded;
+      await priceAndDrain();
+      return createPrometheusExport(options.readings, sums);
     }));
   }
 
   const sink: RequestSink = (record) => {
-    if (price && sinks.length > 0) return apply(record, price);
+    if (price) return apply(record, price);
     pending.push(record);
-    if (pending.length >= MAX_PENDING) void loadPrometheus();
+    if (pending.length === MAX_PENDING) void priceAndDrain();
   };
 
   return {
