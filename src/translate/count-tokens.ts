@@ -1,3 +1,4 @@
+import { isRecord } from "../parse-json.js";
 import type { HubRequest } from "./hub.js";
 
 /**
@@ -34,15 +35,21 @@ interface Tally {
   images: number;
 }
 
+/**
+ * The texts and counts of a request as the hub reads it. A chat client's body is its hub as it came, unchecked (the
+ * upstream judges it): a message, a part or a tool call of another shape is left out of the count, never a reason for
+ * the estimate, and so the request's record or its route, to fail.
+ */
 function tally(request: HubRequest): Tally {
   const found: Tally = { texts: [], messages: 0, tools: 0, images: 0 };
   const add = (value: unknown) => {
     if (typeof value === "string" && value) found.texts.push(value);
   };
-  for (const message of Array.isArray(request.messages) ? request.messages : []) {
+  const records = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+  for (const message of records(request.messages)) {
     found.messages++;
     if (Array.isArray(message.content)) {
-      for (const part of message.content) {
+      for (const part of records(message.content)) {
         if (part.type === "image_url") found.images++;
         else add(part.text);
       }
@@ -50,9 +57,10 @@ function tally(request: HubRequest): Tally {
     if (message.role !== "assistant") continue;
     add(message.reasoning_content);
     add(message.reasoning);
-    for (const call of message.tool_calls ?? []) {
-      add(call.function?.name);
-      add(call.function?.arguments);
+    for (const call of records(message.tool_calls)) {
+      const called = isRecord(call.function) ? call.function : {};
+      add(called.name);
+      add(called.arguments);
     }
   }
   for (const tool of Array.isArray(request.tools) ? request.tools : []) {
