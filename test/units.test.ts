@@ -6,6 +6,7 @@ import { suggestPort } from "../src/running/free-port.js";
 import { upstreamRequestHeaders, clientResponseHeaders } from "../src/upstream/header-policy.js";
 import { backoffDelay, parseRetryAfter, retryDelayFor } from "../src/upstream/retry-policy.js";
 import { claimPath } from "../src/formats/index.js";
+import { onFirstUse } from "../src/formats/on-first-use.js";
 import { streamPieces } from "../src/formats/echo-turn.js";
 import { redactHeaders } from "../src/server/redact-headers.js";
 import { clientName } from "../src/request-log/client-name.js";
@@ -79,6 +80,20 @@ describe("the format registry", () => {
       expect(typeof (await format.echo.load()).answer).toBe("function");
       expect(format.echo.loaded).toBeDefined();
     }
+  });
+
+  it("tries a load that failed again on the next use (files replaced under a running gateway), and keeps the one that worked", async () => {
+    let calls = 0;
+    const part = onFirstUse(async () => {
+      calls++;
+      if (calls === 1) throw new Error("Cannot find module 'dist/chunks/chat-client.js'");
+      return { loadedOn: calls };
+    });
+    await expect(part.load()).rejects.toThrow("Cannot find module");
+    expect(part.loaded).toBeUndefined();
+    expect(await part.load()).toEqual({ loadedOn: 2 });
+    expect(await part.load()).toBe(part.loaded);
+    expect(calls).toBe(2);
   });
 });
 

@@ -229,13 +229,16 @@ export class ClientRequest {
   #madeHub(seal: ReasoningSeal): { made: ToHub<ReplyHints> } | { refused: unknown } | undefined {
     if (this.#hub !== UNASKED) return this.#hub;
     const { format, kind, rest } = this.endpoint;
+    // Translators that did not load (`hubReadable` failed): no hub, and none kept, so a later ask may still make it.
+    const client = format?.translators.loaded?.client;
+    if (!client) return undefined;
     this.#hub = undefined;
     const json = this.json && (this.withoutRouteTags() ?? this.json);
-    if (!format || !json) return undefined;
+    if (!json) return undefined;
     const body = kind === "count" && format.count ? format.count.request(json) : json;
     const model = this.model ?? "";
     try {
-      this.#hub = { made: format.translators.loaded!.client.toHub(body, { clientModel: model, upstreamModel: model, reasoningEffort: false, keepsBillingHeader: false, quirks: generic.quirks, seal, ids: randomIds, path: rest }) };
+      this.#hub = { made: client.toHub(body, { clientModel: model, upstreamModel: model, reasoningEffort: false, keepsBillingHeader: false, quirks: generic.quirks, seal, ids: randomIds, path: rest }) };
     } catch (refused) {
       this.#hub = { refused };
     }

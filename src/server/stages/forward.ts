@@ -64,8 +64,9 @@ export async function forward(x: Exchange, ctx: GatewayContext, request: ClientR
     // reports no usage reads the request again (its record's estimate).
     if (last) request.release({ bytes: plan.call === undefined || plan.upstreamFormat === request.endpoint.format, parse: plan.call === undefined || plan.transform.estimatesInput === true });
     if (plan.call === undefined) return { kind: "local", upstream, tried, plan };
-    // A passthrough stream that reports no usage is recorded with the request's estimate, read as the hub reads it.
-    if (plan.transform.estimatesInput) await request.hubReadable();
+    // A passthrough stream that reports no usage is recorded with the request's estimate, read as the hub reads it;
+    // translators that cannot load leave the record without it, never the request unsent.
+    if (plan.transform.estimatesInput) await request.hubReadable()?.catch(() => undefined);
     // SPEC 11, Budgets: over its budget (or the overall one), an upstream is not sent the request: it fails as if
     // before the first byte, so the fallback list goes on, or the budget's 429 is the answer. What the gateway
     // answers itself (a token count in a format the upstream does not serve) costs nothing, and is answered.

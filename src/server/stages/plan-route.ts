@@ -142,7 +142,13 @@ export function planRoute(x: Exchange, ctx: GatewayContext, request: ClientReque
   }
   const client = format.translators.loaded?.client;
   const target = to.translators.loaded?.upstream;
-  if (!client || !target) return Promise.all([format.translators.load(), to.translators.load()]).then(() => planRoute(x, ctx, request, route, upstream));
+  if (!client || !target) {
+    return Promise.all([format.translators.load(), to.translators.load()]).then(([, into]) => {
+      // `translatesInto` said so before the load: a format whose loaded side disagrees would plan here forever.
+      if (!into.upstream) throw new Error(`The ${to.name} format says requests translate into it, but its translators have no upstream side.`);
+      return planRoute(x, ctx, request, route, upstream);
+    });
+  }
   const tctx = translateContext(upstream, route, ctx, endpoint.rest);
   const translated = translateRequest(request.hub(ctx.seal)!, target, request.stream, tctx);
   const t = { from: format, client, to, target, hints: translated.hints, tctx, upstream, secrets: ctx.secrets };
