@@ -199,6 +199,42 @@ describe("a streamed chat completion that reports no usage", () => {
   });
 });
 
+describe("a translated reply from an upstream that reports no usage", () => {
+  /** A chat server that ignores `stream_options.include_usage` and leaves `usage` out of its whole replies. */
+  async function silent() {
+    const message = { content: "Hello there, friend.", tool_calls: [{ id: "c1", type: "function", function: { name: "look", arguments: '{"at":"sky"}' } }] };
+    return opened(
+      await startStrictFake(STRICT_KINDS.generic, {
+        script: (request) => {
+          if (request.body?.stream !== true) return { json: { ...completion(message, "tool_calls"), usage: undefined } };
+          const pieces = [chunk({ role: "assistant", content: "" }), chunk({ content: "Hello " }), chunk({ content: "there, friend." }), chunk({ tool_calls: [{ index: 0, ...message.tool_calls[0] }] }), chunk({}, "tool_calls")];
+          return { headers: { "content-type": "text/event-stream" }, chunks: [chatSse(pieces)] };
+        },
+      }),
+    );
+  }
+
+  it("is counted with tokens the gateway estimates from the request and what it relayed, stream or JSON, and marked estimated", async () => {
+    const paid = await silent();
+    const gateway = await start({ upstreams: { paid: { url: paid.url, key: "none", formats: ["chat"] } } });
+    const anthropic = new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 });
+    const body = { model: "paid-1", max_tokens: 50, messages: [{ role: "user" as const, content: "hi" }] };
+    const reply = await anthropic.messages.create(body);
+    expect(reply.content).toEqual([
+      { type: "text", text: "Hello there, friend." },
+      { type: "tool_use", id: "c1", name: "look", input: { at: "sky" } },
+    ]);
+    const events = await anthropic.messages.create({ ...body, stream: true });
+    for await (const _ of events);
+    // Output: the text, the call's name and arguments, 4 characters a token; input: the local count's quick estimate,
+    // the same 8 as the chat request of one "hi" above (the hub is the same).
+    const outputTokens = Math.ceil('Hello there, friend.look{"at":"sky"}'.length / 4);
+    const [json, stream] = gateway.records;
+    expect(json).toMatchObject({ translated: "messages -> chat", estimated: true, inputTokens: 8, outputTokens, costSource: "estimate" });
+    expect(stream).toMatchObject({ translated: "messages -> chat", stream: true, estimated: true, inputTokens: 8, outputTokens, costSource: "estimate" });
+  });
+});
+
 describe("requests through your own login (a key: client upstream)", () => {
   it("are marked ownLogin, count toward that upstream's budget only, never the overall one, and stats shows their cost apart", async () => {
     const [own, paid] = [await upstream("own"), await upstream("paid")];

@@ -23,6 +23,11 @@ export interface Delivery {
    * tokens are estimated from them); undefined when they were not counted.
    */
   relayedChars: number | undefined;
+  /**
+   * The input estimate a translation made of its hub (SPEC 10 rule 6's quick count), kept for a reply that reports no
+   * usage; undefined where the record asks the request itself (a passthrough keeps its parse for that).
+   */
+  inputEstimate: number | undefined;
   /** `complete`, or why the reply ended early. */
   outcome: RequestRecord["outcome"];
   /** The upstream's reply headers, for `--verbose`. */
@@ -87,6 +92,7 @@ export function createExchange(head: RequestHead, sink: ReplySink): Exchange {
       firstByteAt: undefined,
       usage: undefined,
       relayedChars: undefined,
+      inputEstimate: undefined,
       outcome: "complete",
       replyHeaders: undefined,
       error: undefined,

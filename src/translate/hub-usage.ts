@@ -68,3 +68,17 @@ export function usageParts(usage: HubUsage | null | undefined): UsageParts {
     reasoning: n(raw.completion_tokens_details?.reasoning_tokens),
   };
 }
+
+const length = (value: unknown): number => (typeof value === "string" ? value.length : 0);
+
+/**
+ * The characters a chat delta or message relays: its text, reasoning and tool calls' names and arguments. A reply
+ * that reports no usage is counted with output tokens estimated from them (SPEC 11, Budgets), whichever format it is
+ * relayed in: a chat stream passed through, or the hub between two formats.
+ */
+export function relayedChars(part: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: unknown } | null | undefined): number {
+  if (!part) return 0;
+  let chars = length(part.content) + length(part.reasoning_content) + length(part.reasoning);
+  if (Array.isArray(part.tool_calls)) for (const call of part.tool_calls as { function?: { name?: unknown; arguments?: unknown } }[]) chars += length(call?.function?.name) + length(call?.function?.arguments);
+  return chars;
+}

@@ -1,4 +1,4 @@
-import { cacheCounts } from "../../translate/hub-usage.js";
+import { cacheCounts, relayedChars } from "../../translate/hub-usage.js";
 import { count } from "../fields.js";
 import type { UsageReader } from "../types.js";
 
@@ -31,11 +31,6 @@ export const openAiUsage: UsageReader = {
   cacheInInput: true,
 };
 
-type Delta = { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: unknown };
-type ToolCallDelta = { function?: { name?: unknown; arguments?: unknown } };
-
-const length = (value: unknown): number => (typeof value === "string" ? value.length : 0);
-
 /**
  * Chat Completions' usage: OpenAI's reader, and a stream that reports none unless its request says
  * `stream_options.include_usage` (curl, many SDK scripts, `gateway chat`): its first choice's text, reasoning and tool
@@ -46,12 +41,6 @@ export const chatUsage: UsageReader = {
   unreported: {
     // Bytes without the word ask for no usage; only a body that names it is parsed to see whether it asks.
     streamWithout: (bytes, body) => bytes === undefined || bytes.indexOf("include_usage") < 0 || (body()?.stream_options as { include_usage?: unknown } | undefined)?.include_usage !== true,
-    relayedChars(event) {
-      const delta = Array.isArray(event.choices) ? (event.choices[0] as { delta?: Delta } | undefined)?.delta : undefined;
-      if (!delta) return 0;
-      let chars = length(delta.content) + length(delta.reasoning_content) + length(delta.reasoning);
-      if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls as ToolCallDelta[]) chars += length(call.function?.name) + length(call.function?.arguments);
-      return chars;
-    },
+    relayedChars: (event) => relayedChars(Array.isArray(event.choices) ? (event.choices[0] as { delta?: Parameters<typeof relayedChars>[0] } | undefined)?.delta : undefined),
   },
 };

@@ -1,6 +1,7 @@
 import { toApiError, type ApiError } from "../../errors/index.js";
 import { noUsage } from "../../formats/index.js";
 import { createSseDecoder } from "../../sse/sse.js";
+import { relayedChars } from "../../translate/hub-usage.js";
 import { STREAM_END, upstreamEventOf, type HubStreamItem } from "../../translate/index.js";
 import { replyAsStream } from "../../translate/reply-as-stream.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
@@ -10,7 +11,7 @@ import { EventStreamWriter } from "./event-stream-writer.js";
 import { singleHeader } from "./passthrough.js";
 import { midStreamError } from "./relay-body.js";
 import type { ReplyTransform } from "./transform.js";
-import { readUpstreamJson } from "./translated-json.js";
+import { readUpstreamJson, replyChars } from "./translated-json.js";
 import { readUpstreamErrorReply, rewrittenHeaders, streamErrorFields, upstreamAnswer, type Translation } from "./translation.js";
 
 /** What is read of an upstream's body after its `[DONE]` before its connection is closed instead of kept for reuse. */
@@ -53,13 +54,18 @@ async function relayTranslatedStream(x: Exchange, t: Translation, reply: Upstrea
       throw upstreamAnswer(read.error, headers);
     }
     delivery.usage = read.usage;
+    const hub = t.target.replyToHub(read.json, t.tctx);
+    delivery.relayedChars = replyChars(hub);
+    delivery.inputEstimate = t.hints.inputTokens;
     writer.open(headers);
-    writer.push(replyAsStream(t.target.replyToHub(read.json, t.tctx)));
+    writer.push(replyAsStream(hub));
     return writer.finish();
   }
   writer.open(headers);
   const source = t.target.streamToHub(t.tctx);
   const usage = noUsage();
+  // What the client is told, counted for the estimate of a reply that reports no usage (SPEC 11, Budgets).
+  let chars = 0;
   /** The upstream said `[DONE]`: its reply is over, and what follows is not read (bytes after it: `AFTER_END_LIMIT`). */
   let ended = false;
   let afterEnd = 0;
@@ -70,7 +76,10 @@ async function relayTranslatedStream(x: Exchange, t: Translation, reply: Upstrea
     if (typeof event !== "object") return;
     // Read from the object the translator reads: no second scan of the bytes and no second parse for the usage.
     t.to.usage.read(event.data, usage);
-    if (!writer.ended) writer.push(worded(source.push(event), t));
+    if (writer.ended) return;
+    const items = source.push(event);
+    for (const item of items) if (item.type === "chunk") chars += relayedChars(item.chunk.choices?.[0]?.delta);
+    writer.push(worded(items, t));
   });
   delivery.outcome = await new Promise((resolve) => {
     // Chunks that came before the relay starts are handed over inside relayDecoded, before it returns the body.
@@ -123,6 +132,8 @@ async function relayTranslatedStream(x: Exchange, t: Translation, reply: Upstrea
     });
   });
   delivery.usage = usage;
+  delivery.relayedChars = chars;
+  delivery.inputEstimate = t.hints.inputTokens;
 }
 
 /**

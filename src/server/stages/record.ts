@@ -38,14 +38,14 @@ export function requestIdOf(x: Exchange, ctx: GatewayContext): string {
 export const upstreamOf = (x: Exchange, trail: Trail): string | undefined => trail.forwarded?.upstream.name ?? x.delivery.listedBy;
 
 /**
- * The tokens of a stream that reported no usage, estimated (SPEC 11, Budgets): input as a local count's quick
- * estimate of the request, output as the characters it relayed over 4 (the same floor); undefined when the reply
- * reported usage or its text was not counted.
+ * The tokens of a reply that reported no usage, estimated (SPEC 11, Budgets): input as a local count's quick
+ * estimate of the request (the one its translation made, if it was translated), output as the characters it relayed
+ * over 4 (the same floor); undefined when the reply reported usage or its text was not counted.
  */
 function estimatedUsage(delivery: Exchange["delivery"], request: ClientRequest | undefined, ctx: GatewayContext): Usage | undefined {
   const { usage, relayedChars } = delivery;
   if (relayedChars === undefined || usage?.inputTokens !== undefined || usage?.outputTokens !== undefined) return undefined;
-  return { ...noUsage(), inputTokens: request?.estimatedInputTokens(ctx.seal), outputTokens: Math.ceil(relayedChars / 4) };
+  return { ...noUsage(), inputTokens: delivery.inputEstimate ?? request?.estimatedInputTokens(ctx.seal), outputTokens: Math.ceil(relayedChars / 4) };
 }
 
 /**
