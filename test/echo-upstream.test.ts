@@ -64,6 +64,25 @@ describe("the echo upstream, through the gateway", () => {
     expect(completed).toBe(true);
   });
 
+  it("answers Codex's compaction as OpenAI does: the compact endpoint with the user messages and one compaction item, a compaction_trigger with exactly that item", async () => {
+    const user = { type: "message" as const, role: "user" as const, content: [{ type: "input_text" as const, text: "fix the build" }] };
+    const said = { type: "message" as const, role: "assistant" as const, id: "msg_1", status: "completed" as const, content: [{ type: "output_text" as const, text: "done", annotations: [] }] };
+    const compacted = await openai().responses.compact({ model: "echo-1", input: [user, said] });
+    expect(compacted.object).toBe("response.compaction");
+    expect(compacted.output).toEqual([user, { id: expect.stringMatching(/^cmp_echo/), type: "compaction", encrypted_content: Buffer.from("echo: fix the build").toString("base64") }]);
+    expect(compacted.usage.output_tokens).toBeGreaterThan(0);
+
+    const trigger = [user, said, { type: "compaction_trigger" }] as unknown as OpenAI.Responses.ResponseInput;
+    const whole = await openai().responses.create({ model: "echo-1", input: trigger });
+    expect(whole.output).toEqual([{ id: expect.stringMatching(/^cmp_echo/), type: "compaction", encrypted_content: Buffer.from("echo: fix the build").toString("base64") }]);
+    const done: unknown[] = [];
+    for await (const event of await openai().responses.create({ model: "echo-1", input: trigger, stream: true })) {
+      if (event.type === "response.output_item.done") done.push(event.item);
+      expect(event.type).not.toBe("response.output_text.delta");
+    }
+    expect(done).toEqual([{ id: expect.stringMatching(/^cmp_echo/), type: "compaction", encrypted_content: Buffer.from("echo: fix the build").toString("base64") }]);
+  });
+
   it("lists models in both shapes and counts tokens", async () => {
     const chatModels = [];
     for await (const model of openai().models.list()) chatModels.push(model.id);

@@ -73,7 +73,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, segments: Segme
     inputTokens: estimateTokens(allText(body)),
   };
   if (claim.kind === "count") return sendJson(res, 200, format.count!.reply(turn.inputTokens));
-  const answer = replies.answer(turn, { body, stream: format.streams(claim.rest, body), query: `?${query}` });
+  const answer = replies.answer(turn, { body, rest: claim.rest, stream: format.streams(claim.rest, body), query: `?${query}` });
   if ("json" in answer) return sendJson(res, 200, answer.json);
   if ("events" in answer) return sendEvents(res, answer.events);
   res.writeHead(200, { "content-type": answer.contentType });

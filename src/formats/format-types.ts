@@ -63,6 +63,8 @@ export interface RequestFacts {
 /** A model call as the echo upstream reads it. */
 export interface EchoCall {
   body: Json;
+  /** The path after the family's prefix (`/v1/responses/compact`). */
+  rest: string;
   /** Whether it asks for a stream (`WireFormat.streams`). */
   stream: boolean;
   /** The request's query string (`?alt=sse`). */
