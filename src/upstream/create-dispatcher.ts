@@ -53,7 +53,9 @@ export async function createDispatcher(base: URL, timeouts: Timeouts): Promise<D
   // The four dispatchers alone (36 of undici's modules): its index loads all 110 of them, its fetch, cache stores and
   // mocks included, and makes Node load its own bundled undici too, which took a one-off `gateway chat` twice as long;
   // with the API methods its index gives every dispatcher (undici/index.js, `Object.assign(Dispatcher.prototype, api)`):
-  // a proxy's tunnel is its client's `connect()`.
+  // a proxy's tunnel is its client's `connect()`. These paths are undici's own files, not its API (it has no
+  // `exports` map), so package.json takes its patch releases only (`~7.30.2`); a newer undici is taken by hand once
+  // `test/packed-package.test.ts` passes with it.
   compileWasmOnceUnlessServing();
   const [{ default: Agent }, { default: Client }, { default: EnvHttpProxyAgent }, { default: Pool }, { default: Dispatcher }, { default: api }] = await Promise.all([
     import("undici/lib/dispatcher/agent.js"),
