@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import stringWidth from "string-width";
@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { RequestRecord } from "../src/request-log/record.js";
 import { BIN, cliEnv, recordOutput, runCli } from "./helpers/cli.js";
 import { tempConfigDir } from "./helpers/gateway.js";
+import { writeRequestLog } from "./helpers/request-records.js";
 import { envPrefix, hasTmux, openTerminal, TMUX_SOCKET } from "./helpers/terminal.js";
 
 /**
@@ -29,7 +30,7 @@ const RECORDS: RequestRecord[] = [
 function setUp() {
   const stateDir = mkdtempSync(join(tmpdir(), "gateway-fit-"));
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  writeFileSync(join(stateDir, "requests.jsonl"), RECORDS.map((r) => `${JSON.stringify(r)}\n`).join(""), { mode: 0o600 });
+  writeRequestLog(stateDir, RECORDS);
   return cliEnv({ GATEWAY_CONFIG_DIR: tempConfigDir({ upstream: "https://gateway.example.com" }), GATEWAY_STATE_DIR: stateDir, NO_COLOR: undefined, TERM: "xterm-256color" });
 }
 

@@ -1,15 +1,14 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { GoogleGenAI, Type } from "@google/genai";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleJson } from "../src/echo/json-sample.js";
-import type { RequestRecord } from "../src/request-log/record.js";
 import { cliEnv, runCli } from "./helpers/cli.js";
 import { freePort } from "./helpers/free-port.js";
 import { LOCAL_KEY, startTestGateway, tempConfigDir, type TestGateway } from "./helpers/gateway.js";
+import { readRequestLog } from "./helpers/request-records.js";
 import { hasTool, privateDir, toolEnv } from "./helpers/tools.js";
 
 let gateway: TestGateway;
@@ -212,7 +211,7 @@ describe("Gemini CLI on the echo upstream, without -m", () => {
       expect(result.stdout).toContain("hello from gemini cli");
       expect(result.stderr).not.toContain("Retry attempts exhausted");
       expect(result.stderr).not.toContain("ClassifierStrategy failed");
-      const records = readFileSync(join(stateDir, "requests.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as RequestRecord);
+      const records = readRequestLog(stateDir);
       expect(records.filter((r) => r.path.endsWith(":generateContent"))).toHaveLength(1);
       const prompts = records.filter((r) => r.path.endsWith(":streamGenerateContent"));
       expect(prompts).toHaveLength(1);

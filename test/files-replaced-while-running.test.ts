@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +8,7 @@ import { closeAfterEach } from "./helpers/close-after-each.js";
 import { cliEnv } from "./helpers/cli.js";
 import { chatSse, chunk, FAKE_UPSTREAM_KEY, startFakeUpstream } from "./helpers/fake-upstream.js";
 import { tempConfigDir } from "./helpers/gateway.js";
+import { readRequestLog } from "./helpers/request-records.js";
 
 // Translators load on a gateway's first request that needs them (issue 52), so an upgrade that replaces the package's
 // files under a running gateway (`npm i -g`: new chunk names, the old ones gone) can make that load fail. A request
@@ -59,7 +60,7 @@ describe("a running gateway whose translator files were replaced", () => {
       expect(await response.text()).toContain('"content":"still here"');
     }
     expect(upstream.received).toHaveLength(2);
-    const records = () => (existsSync(join(state, "requests.jsonl")) ? readFileSync(join(state, "requests.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>) : []);
+    const records = () => readRequestLog(state);
     await expect.poll(() => records().length).toBe(2);
     for (const record of records()) expect(record).toMatchObject({ status: 200, estimated: true, outputTokens: 3 });
     expect(records().map((record) => record.inputTokens)).toEqual([undefined, undefined]);

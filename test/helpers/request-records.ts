@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RequestRecord } from "../../src/request-log/record.js";
 
@@ -31,3 +31,13 @@ export const spentRecord = (time: number, requestId: string, model = "paid-1", u
 /** `records` as the request log of the state directory `state` (JSON lines, readable by its owner alone). */
 export const writeRequestLog = (state: string, records: readonly RequestRecord[]): void =>
   writeFileSync(join(state, "requests.jsonl"), records.map((line) => `${JSON.stringify(line)}\n`).join(""), { mode: 0o600 });
+
+/** The request log of the state directory `state`, one record a line (none while the gateway has written none). */
+export function readRequestLog(state: string): RequestRecord[] {
+  const file = join(state, "requests.jsonl");
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as RequestRecord);
+}
