@@ -54,9 +54,9 @@ export async function relayPassthrough(x: Exchange, reply: UpstreamReply, shape:
       const now = performance.now();
       delivery.firstByteAt ??= now;
       usage.observe(chunk);
-      streamError?.observe(chunk);
       capture?.chunk(now - x.started, chunk);
     },
+    onEvents: streamError && ((events) => streamError.observe(events)),
   });
   delivery.usage = usage.result();
   delivery.relayedChars = usage.relayedChars();
