@@ -76,8 +76,9 @@ function rows(report) {
   row(`4. ${most.shape.count} open streams, gateway peak RSS`, `${f(most.several.rssPeakMb, 1)} MB, ${most.several.failed} failed`, "< 400 MB, none failed", most.several.rssPeakMb < 400 && most.several.failed === 0);
   row(`4. burst of ${report.burst.shape.count} new streams within 1 s through the gateway`, `${report.burst.several.failed} failed`, "none failed", report.burst.several.failed === 0);
   const aliased = report.load["chat non-stream, aliased model"];
-  const several = [ratio(aliased.several.rps, aliased.gateway.rps), ratio(aliased.several.cpuUsPerReq, aliased.gateway.cpuUsPerReq)];
-  row("4. several upstreams / one: req/s, CPU per request", several.map((r) => `${f(r, 3)}x`).join(", "), "within 3%", several.every((r) => Math.abs(r - 1) <= 0.03));
+  // One-sided (issue 53: several upstreams cost no more than one): a faster several-upstreams gateway meets it.
+  const [rps, cpu] = [ratio(aliased.several.rps, aliased.gateway.rps), ratio(aliased.several.cpuUsPerReq, aliased.gateway.cpuUsPerReq)];
+  row("4. several upstreams / one: req/s, CPU per request", [rps, cpu].map((r) => `${f(r, 3)}x`).join(", "), "req/s >= 0.97x, CPU per request <= 1.03x", rps >= 0.97 && cpu <= 1.03);
   row(...featureCostRow(report.featureCost));
   const slowest = Math.max(...Object.values(report.modelList.lags));
   row("4. model-list union, median", `${f(report.modelList.ms, 1)} ms`, `<= the slowest upstream's ${slowest} + 10 ms`, report.modelList.ms <= slowest + 10);

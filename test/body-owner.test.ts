@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { claimPath } from "../src/formats/index.js";
 import { ClientRequest } from "../src/request/client-request.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
@@ -67,5 +67,22 @@ describe("a fallback across formats, planned after the request let go of what it
     expect(busy.last().raw.equals(bytes)).toBe(true);
     expect(spare.last().path).toBe("/v1/chat/completions");
     expect(spare.last().body).toMatchObject({ model: "m", messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "héllo → 日本" }] });
+  });
+
+  it("lets go of the body when an upstream with fallbacks left answers, as when the last one does", async () => {
+    const release = vi.spyOn(ClientRequest.prototype, "release");
+    try {
+      const first = opened(await startFakeUpstream({ script: () => ({ json: completion({ content: "from first" }) }) }));
+      const spare = opened(await startFakeUpstream({ script: () => ({ json: completion({ content: "from spare" }) }) }));
+      const file = { upstream: "first", retries: 0, upstreams: { first: { url: first.url, key: "none", fallback: ["spare"], formats: ["chat"] }, spare: { url: spare.url, key: "none" } } };
+      const gateway = opened(await startTestGateway(undefined, { file }));
+      const res = await rawRequest(gateway.url, { method: "POST", path: "/anthropic/v1/messages", headers: messagesHeaders(LOCAL_KEY), body: bytes });
+      expect(res.status).toBe(200);
+      expect([first.received.length, spare.received.length]).toEqual([1, 0]);
+      // A translated plan sends a body of its own and its reply reads none of the client's.
+      expect(release.mock.calls).toEqual([[{ bytes: false, parse: false }]]);
+    } finally {
+      release.mockRestore();
+    }
   });
 });

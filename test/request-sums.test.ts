@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { RequestRecord } from "../src/request-log/record.js";
 import { createGatewayMetrics, MAX_PENDING } from "../src/telemetry/gateway-metrics.js";
 import { ATTRIBUTES, METRICS, promLabel } from "../src/telemetry/metric-names.js";
-import { RequestObserver, type Attributes, type Observation } from "../src/telemetry/observations.js";
+import { cutLabel, ModelLabels } from "../src/telemetry/label-caps.js";
+import { errorTypeOf, MAX_KEPT_LABEL_SETS, RequestObserver, type Attributes, type Observation } from "../src/telemetry/observations.js";
 import { createPrometheusExport } from "../src/telemetry/prometheus-export.js";
 import { RequestSums, SeriesSums } from "../src/telemetry/request-sums.js";
 
@@ -104,6 +105,54 @@ describe("the request metrics' running sums", () => {
       { gen_ai_a: "x:", b: "y" },
       { gen_ai_a: "x", b: ":y" },
     ]);
+  });
+});
+
+/**
+ * What the observer gave every record before it kept its label sets (the reference): each set made afresh, the label
+ * caps asked for every metric of every record.
+ */
+function referenceObserver(kindOf: (upstream: string) => string | undefined): (r: RequestRecord) => Observation {
+  const models = { tokens: new ModelLabels(), duration: new ModelLabels(), ttft: new ModelLabels(), cost: new ModelLabels() };
+  return (r) => {
+    const upstream = r.upstream ?? "";
+    const request = { format: r.format ?? r.family ?? "", upstream, route: r.rule === undefined ? "" : cutLabel(r.rule), status_code: String(r.status) };
+    const cost = { upstream, [ATTRIBUTES.requestModel]: models.cost.label(r.model) };
+    if (r.format === undefined || r.upstream === undefined || r.upstreamFormat === undefined) return { request, call: undefined, cost };
+    const provider = kindOf(r.upstream) ?? "";
+    const labelsFor = (m: ModelLabels): Attributes => ({ [ATTRIBUTES.operation]: "chat", [ATTRIBUTES.provider]: provider, [ATTRIBUTES.requestModel]: m.label(r.model), [ATTRIBUTES.responseModel]: m.label(r.target ?? r.model) });
+    const error = errorTypeOf(r);
+    const attributes = labelsFor(models.duration);
+    if (error !== undefined) attributes[ATTRIBUTES.errorType] = error;
+    const tokenLabels = r.inputTokens === undefined && r.outputTokens === undefined ? undefined : labelsFor(models.tokens);
+    const tokens = [];
+    if (tokenLabels && r.inputTokens !== undefined) tokens.push({ attributes: { ...tokenLabels, [ATTRIBUTES.tokenType]: "input" }, count: r.inputTokens });
+    if (tokenLabels && r.outputTokens !== undefined) tokens.push({ attributes: { ...tokenLabels, [ATTRIBUTES.tokenType]: "output" }, count: r.outputTokens });
+    const ttft = r.stream && r.ttfbMs !== undefined && error === undefined ? { attributes: labelsFor(models.ttft), seconds: r.ttfbMs / 1000 } : undefined;
+    return { request, call: { attributes, durationSeconds: r.durationMs / 1000, timeToFirstToken: ttft, tokens }, cost };
+  };
+}
+
+describe("the observer's label sets, made once", () => {
+  it("hand out the same set for the same labels", () => {
+    const observer = new RequestObserver(() => "vllm");
+    const [a, b] = [observer.observe(record(1)), observer.observe(record(3))];
+    expect([b.request, b.cost, b.call?.attributes, b.call?.tokens[0]?.attributes]).toEqual([a.request, a.cost, a.call?.attributes, a.call?.tokens[0]?.attributes]);
+    expect(b.request).toBe(a.request);
+    expect(b.call?.tokens[1]?.attributes).toBe(a.call?.tokens[1]?.attributes);
+    expect(Object.isFrozen(a.call?.attributes)).toBe(true);
+  });
+
+  it("give every record what sets made afresh gave it, past the 500 models of the caps and past the sets it keeps", () => {
+    const kindOf = (name: string) => (name === "up" ? "vllm" : undefined);
+    const observer = new RequestObserver(kindOf);
+    const reference = referenceObserver(kindOf);
+    // 700 models in four shapes each: more label sets than are kept (so they are dropped and made again), more models than the caps count.
+    const shapes: Partial<RequestRecord>[] = [{}, { status: 500, outcome: "upstream_error" }, { stream: false, inputTokens: undefined }, { upstream: "other-up", rule: "r" }];
+    expect(700 * shapes.length).toBeGreaterThan(MAX_KEPT_LABEL_SETS);
+    const records = [...RECORDS];
+    for (let pass = 0; pass < 2; pass++) for (let i = 0; i < 700; i++) records.push(record(i, { model: `model-${i}`, ...shapes[(i + pass) % shapes.length] }));
+    for (const r of records) expect(observer.observe(r)).toEqual(reference(r));
   });
 });
 

@@ -1,6 +1,10 @@
+import { EventEmitter } from "node:events";
+import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { familyNamed } from "../src/formats/index.js";
 import { KINDS } from "../src/kinds/index.js";
+import { relayBody } from "../src/server/reply/relay-body.js";
+import { HttpSink } from "../src/server/reply/sink.js";
 import { isStreamErrorEvent, createStreamErrorWatch } from "../src/server/reply/stream-error-watch.js";
 import { ReplyBody } from "../src/upstream/reply-body.js";
 import { steadyRefusalMessage, withSteadyRefusal } from "../src/upstream/steady-refusal.js";
@@ -44,21 +48,34 @@ describe("an error event inside a 200 stream", () => {
     expect(isStreamErrorEvent('{"choices":[],"error":null}')).toBe(false);
   });
 
-  it("is found wherever the stream is cut between two reads, and only once its event is whole", () => {
+  /** A passthrough relay of an event stream watched as `passthrough.ts` watches it; `res` takes what the client would get. */
+  function watched() {
+    const watch = createStreamErrorWatch();
+    const body = new ReplyBody({ resume: () => undefined, abort: () => undefined });
+    const res = Object.assign(new EventEmitter(), { destroyed: false, writableNeedDrain: false, write: () => true, end: () => undefined });
+    const outcome = relayBody(body, new HttpSink(res as unknown as ServerResponse), { errors: familyNamed("chat").errors, isEventStream: true, onEvents: (events) => watch.observe(events) });
+    return { watch, body, outcome };
+  }
+
+  it("is found wherever the stream is cut between two reads, and only once its event is whole", async () => {
     const stream = Buffer.from('data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"error":{"message":"broke"}}\n\n');
     for (let cut = 1; cut < stream.length; cut++) {
-      const watch = createStreamErrorWatch();
-      watch.observe(stream.subarray(0, cut));
+      const { watch, body, outcome } = watched();
+      body.push(stream.subarray(0, cut));
       expect(watch.seen(), `cut at ${cut}`).toBe(false);
-      watch.observe(stream.subarray(cut));
+      body.push(stream.subarray(cut));
       expect(watch.seen(), `cut at ${cut}`).toBe(true);
+      body.complete();
+      await outcome;
     }
   });
 
-  it("reads a model's text that only mentions \"error\" as text", () => {
-    const watch = createStreamErrorWatch();
+  it("reads a model's text that only mentions \"error\" as text", async () => {
+    const { watch, body, outcome } = watched();
     const stream = Buffer.from('data: {"choices":[{"delta":{"content":"say \\"error\\""}}]}\n\n');
-    for (let cut = 1; cut < stream.length; cut++) watch.observe(stream.subarray(cut - 1, cut));
+    for (let cut = 1; cut <= stream.length; cut++) body.push(stream.subarray(cut - 1, cut));
+    body.complete();
+    await outcome;
     expect(watch.seen()).toBe(false);
   });
 });

@@ -39,30 +39,74 @@ export function errorTypeOf(record: Pick<RequestRecord, "status" | "outcome">): 
   return record.outcome === "complete" ? undefined : record.outcome;
 }
 
+/** The label sets a record's points carry, made once for every record of the same labels. */
+interface LabelSets {
+  request: Attributes;
+  cost: Attributes;
+  /** Undefined for a record that is no model call. */
+  call: { attributes: Attributes; ttft: Attributes | undefined; input: Attributes | undefined; output: Attributes | undefined } | undefined;
+}
+
+/**
+ * Label sets kept by their values; past this many the kept ones are dropped and made again as records come (a
+ * client that sends a new model id with every request), so the map stays bounded as the label caps keep a scrape.
+ */
+export const MAX_KEPT_LABEL_SETS = 2_000;
+
+/** Each value with its length before it: label values come from requests and may hold any character. */
+const part = (value: string | undefined): string => (value === undefined ? "-" : `${value.length}:${value}`);
+
 /**
  * Turns each record into the points of every metric (SPEC 12, Metrics), the label caps applied: one `ModelLabels` per
  * metric, so each keeps its own first 500 models. One per gateway, shared by its Prometheus and OTLP exports so both
  * count the same model as `other`. `kindOf` names an upstream's kind (`gen_ai.provider.name`).
+ *
+ * A record's label sets are made once for all the records of the same labels and handed out again, frozen (issue
+ * 53: a record allocated 8-10 small objects for its labels, and the sums built a key string per metric; now the
+ * sums find a set they have seen by its identity). Skipping `ModelLabels.label` for a model seen before gives the
+ * same labels: a model counted is kept, one counted as `other` stays `other`.
  */
 export class RequestObserver {
   readonly #kindOf: (upstream: string) => string | undefined;
   readonly #models = { tokens: new ModelLabels(), duration: new ModelLabels(), ttft: new ModelLabels(), cost: new ModelLabels() };
+  readonly #kept = new Map<string, LabelSets>();
 
   constructor(kindOf: (upstream: string) => string | undefined) {
     this.#kindOf = kindOf;
   }
 
   observe(record: RequestRecord): Observation {
-    const upstream = record.upstream ?? "";
-    const request = { format: record.format ?? record.family ?? "", upstream, route: record.rule === undefined ? "" : cutLabel(record.rule), status_code: String(record.status) };
-    const cost = { upstream, [ATTRIBUTES.requestModel]: this.#models.cost.label(record.model) };
-    return { request, call: this.#call(record), cost };
+    const isCall = record.format !== undefined && record.upstream !== undefined && record.upstreamFormat !== undefined;
+    const provider = isCall ? (this.#kindOf(record.upstream!) ?? "") : undefined;
+    const error = errorTypeOf(record);
+    const hasTtft = record.stream === true && record.ttfbMs !== undefined && error === undefined;
+    const key =
+      part(record.format ?? record.family ?? undefined) + part(record.upstream) + part(record.rule) + part(String(record.status)) + part(record.model) + part(record.target) +
+      (isCall ? `c${part(provider)}${part(error)}${hasTtft ? "t" : ""}${record.inputTokens === undefined ? "" : "i"}${record.outputTokens === undefined ? "" : "o"}` : "");
+    let sets = this.#kept.get(key);
+    if (sets === undefined) {
+      if (this.#kept.size >= MAX_KEPT_LABEL_SETS) this.#kept.clear();
+      this.#kept.set(key, (sets = this.#labelSets(record, provider, error, hasTtft)));
+    }
+    const { call } = sets;
+    return {
+      request: sets.request,
+      cost: sets.cost,
+      call: call && {
+        attributes: call.attributes,
+        durationSeconds: record.durationMs / 1000,
+        timeToFirstToken: call.ttft && { attributes: call.ttft, seconds: record.ttfbMs! / 1000 },
+        tokens: tokenPoints(call.input, record.inputTokens, call.output, record.outputTokens),
+      },
+    };
   }
 
-  #call(record: RequestRecord): CallObservation | undefined {
+  #labelSets(record: RequestRecord, provider: string | undefined, error: string | undefined, hasTtft: boolean): LabelSets {
+    const upstream = record.upstream ?? "";
+    const request = Object.freeze({ format: record.format ?? record.family ?? "", upstream, route: record.rule === undefined ? "" : cutLabel(record.rule), status_code: String(record.status) });
+    const cost = Object.freeze({ upstream, [ATTRIBUTES.requestModel]: this.#models.cost.label(record.model) });
     // A model call is a request in a format that went to an upstream (a model list, a refusal or a local count is not).
-    if (record.format === undefined || record.upstream === undefined || record.upstreamFormat === undefined) return undefined;
-    const provider = this.#kindOf(record.upstream) ?? "";
+    if (provider === undefined) return { request, cost, call: undefined };
     const served = record.target ?? record.model;
     const labelsFor = (models: ModelLabels): Attributes => ({
       [ATTRIBUTES.operation]: "chat",
@@ -70,14 +114,27 @@ export class RequestObserver {
       [ATTRIBUTES.requestModel]: models.label(record.model),
       [ATTRIBUTES.responseModel]: models.label(served),
     });
-    const error = errorTypeOf(record);
     const attributes = labelsFor(this.#models.duration);
     if (error !== undefined) attributes[ATTRIBUTES.errorType] = error;
     const tokenLabels = record.inputTokens === undefined && record.outputTokens === undefined ? undefined : labelsFor(this.#models.tokens);
-    const tokens: CallObservation["tokens"] = [];
-    if (tokenLabels && record.inputTokens !== undefined) tokens.push({ attributes: { ...tokenLabels, [ATTRIBUTES.tokenType]: "input" }, count: record.inputTokens });
-    if (tokenLabels && record.outputTokens !== undefined) tokens.push({ attributes: { ...tokenLabels, [ATTRIBUTES.tokenType]: "output" }, count: record.outputTokens });
-    const ttft = record.stream && record.ttfbMs !== undefined && error === undefined ? { attributes: labelsFor(this.#models.ttft), seconds: record.ttfbMs / 1000 } : undefined;
-    return { attributes, durationSeconds: record.durationMs / 1000, timeToFirstToken: ttft, tokens };
+    const typed = (type: string) => tokenLabels && Object.freeze({ ...tokenLabels, [ATTRIBUTES.tokenType]: type });
+    return {
+      request,
+      cost,
+      call: {
+        attributes: Object.freeze(attributes),
+        ttft: hasTtft ? Object.freeze(labelsFor(this.#models.ttft)) : undefined,
+        input: record.inputTokens === undefined ? undefined : typed("input"),
+        output: record.outputTokens === undefined ? undefined : typed("output"),
+      },
+    };
   }
+}
+
+/** One point per token type the reply reported. */
+function tokenPoints(input: Attributes | undefined, inputTokens: number | undefined, output: Attributes | undefined, outputTokens: number | undefined): CallObservation["tokens"] {
+  const tokens: CallObservation["tokens"] = [];
+  if (input && inputTokens !== undefined) tokens.push({ attributes: input, count: inputTokens });
+  if (output && outputTokens !== undefined) tokens.push({ attributes: output, count: outputTokens });
+  return tokens;
 }

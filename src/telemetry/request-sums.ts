@@ -18,6 +18,8 @@ export interface Series {
  */
 export class SeriesSums {
   readonly #series = new Map<string, Series>();
+  /** The series of a label set by its identity: the observer hands out the same set for the same labels (`RequestObserver`). */
+  readonly #seen = new WeakMap<Attributes, Series>();
   readonly bounds: readonly number[];
 
   constructor(bounds: readonly number[] = []) {
@@ -25,6 +27,15 @@ export class SeriesSums {
   }
 
   add(attributes: Attributes, value: number): void {
+    let series = this.#seen.get(attributes);
+    if (series === undefined) this.#seen.set(attributes, (series = this.#seriesOf(attributes)));
+    series.count += 1;
+    series.sum += value;
+    if (this.bounds.length > 0) series.buckets[bucketOf(this.bounds, value)]! += 1;
+  }
+
+  /** The series of `attributes`' values, made the first time they are seen. */
+  #seriesOf(attributes: Attributes): Series {
     // Each value with its length before it: label values come from requests and may hold any character.
     let key = "";
     for (const name in attributes) {
@@ -37,9 +48,7 @@ export class SeriesSums {
       for (const name in attributes) labels[promLabel(name)] = attributes[name]!;
       this.#series.set(key, (series = { labels, count: 0, sum: 0, buckets: this.bounds.length === 0 ? [] : new Array<number>(this.bounds.length + 1).fill(0) }));
     }
-    series.count += 1;
-    series.sum += value;
-    if (this.bounds.length > 0) series.buckets[bucketOf(this.bounds, value)]! += 1;
+    return series;
   }
 
   /** Every label set seen, in the order each was first seen. */

@@ -13,6 +13,16 @@ import { ReplyOnAnswer } from "./transform.js";
 /** A header's value when it was sent once; repeated values are not trusted for content type or encoding. */
 export const singleHeader = (value: string | string[] | undefined): string | undefined => (typeof value === "string" ? value : undefined);
 
+/** Each format's stream-end markers as bytes, made once per format rather than per stream. */
+const endMarkers = new WeakMap<readonly string[], readonly Buffer[]>();
+function streamEndBytes(shape: ReplyShape): readonly Buffer[] | undefined {
+  const markers = shape.streamEnd;
+  if (!markers) return undefined;
+  let bytes = endMarkers.get(markers);
+  if (!bytes) endMarkers.set(markers, (bytes = markers.map((marker) => Buffer.from(marker))));
+  return bytes;
+}
+
 /**
  * The passthrough reply: the upstream's status and headers, then its body relayed as it arrives, byte for byte (an
  * event's bytes held only until its blank line), watched for timing and usage on the way. `shape` is the format of
@@ -39,14 +49,14 @@ export async function relayPassthrough(x: Exchange, reply: UpstreamReply, shape:
   delivery.outcome = await relayBody(reply.body, sink, {
     errors: shape.errors,
     isEventStream,
-    streamEnd: isEventStream ? shape.streamEnd?.map((marker) => Buffer.from(marker)) : undefined,
+    streamEnd: isEventStream ? streamEndBytes(shape) : undefined,
     onChunk: (chunk) => {
       const now = performance.now();
       delivery.firstByteAt ??= now;
       usage.observe(chunk);
-      streamError?.observe(chunk);
       capture?.chunk(now - x.started, chunk);
     },
+    onEvents: streamError && ((events) => streamError.observe(events)),
   });
   delivery.usage = usage.result();
   delivery.relayedChars = usage.relayedChars();

@@ -13,6 +13,8 @@ export interface RelayOptions {
   isEventStream: boolean;
   /** Sees every chunk as it arrives from the upstream, for timing and usage. */
   onChunk?: ((chunk: Buffer) => void) | undefined;
+  /** An event stream's complete events, as each read completes them and they leave (never half an event). */
+  onEvents?: ((events: Buffer) => void) | undefined;
   /** The bytes of events that end a complete stream though more may follow (`ReplyShape.streamEnd`). */
   streamEnd?: readonly Buffer[] | undefined;
 }
@@ -51,7 +53,7 @@ export type RelayOutcome = "complete" | "upstream_error" | "client_closed";
  * Any other body that breaks is cut short, so the client can never take it for a complete reply.
  */
 export function relayBody(body: ReplyBody, sink: ReplySink, options: RelayOptions): Promise<RelayOutcome> {
-  const { errors, isEventStream, onChunk, streamEnd } = options;
+  const { errors, isEventStream, onChunk, onEvents, streamEnd } = options;
   /** Whether an event that ends the stream was sent: a client that leaves after it got a complete reply. */
   let endSent = false;
   /** Bytes of an event still waiting for its blank line, as the chunks that brought them. */
@@ -78,6 +80,7 @@ export function relayBody(body: ReplyBody, sink: ReplySink, options: RelayOption
     // Whole events, the held bytes before them included: a marker cut between two reads is found whole here.
     const events = held.length === 0 ? complete : Buffer.concat([...held, complete]);
     if (streamEnd && !endSent) endSent = streamEnd.some((marker) => includesBytes(events, marker));
+    onEvents?.(events);
     held = end === chunk.length ? [] : [chunk.subarray(end)];
     return turn.send(events);
   }

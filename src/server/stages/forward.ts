@@ -33,6 +33,11 @@ export type Forwarded = { upstream: Upstream; tried: TriedUpstream[] } & (
   | { kind: "failed"; plan: RoutePlan | undefined; error: unknown }
 );
 
+/** Lets go of what `plan`, the one that goes on, does not need of the body (`ClientRequest.release`). */
+function releaseFor(request: ClientRequest, plan: RoutePlan): void {
+  request.release({ bytes: plan.call === undefined || plan.upstreamFormat === request.endpoint.format, parse: plan.call === undefined || plan.transform.estimatesInput === true });
+}
+
 /**
  * Step 7 of the request path (docs/ARCHITECTURE.md).
  * Sends the request along its route (SPEC section 10, Routing and Fallback), planning it for each upstream
@@ -62,7 +67,7 @@ export async function forward(x: Exchange, ctx: GatewayContext, request: ClientR
     }
     // No upstream is left to plan for: a translated plan's body is its own, and only a passthrough stream that
     // reports no usage reads the request again (its record's estimate).
-    if (last) request.release({ bytes: plan.call === undefined || plan.upstreamFormat === request.endpoint.format, parse: plan.call === undefined || plan.transform.estimatesInput === true });
+    if (last) releaseFor(request, plan);
     if (plan.call === undefined) return { kind: "local", upstream, tried, plan };
     // A passthrough stream that reports no usage is recorded with the request's estimate, read as the hub reads it;
     // translators that cannot load leave the record without it, never the request unsent.
@@ -95,7 +100,11 @@ export async function forward(x: Exchange, ctx: GatewayContext, request: ClientR
       plan.call.body = undefined;
     }
     if (!(outcome instanceof UpstreamError)) {
-      if (last || transform.committed() || !FALLBACK_STATUS.has(outcome.status)) return { kind: "answered", upstream, tried, plan, reply: outcome };
+      if (last || transform.committed() || !FALLBACK_STATUS.has(outcome.status)) {
+        // A candidate with fallbacks left answered: no other plan will be made, so its reply streams without the rest.
+        if (!last) releaseFor(request, plan);
+        return { kind: "answered", upstream, tried, plan, reply: outcome };
+      }
       await outcome.body.dump().catch(() => undefined);
     }
     tried.push({ upstream: upstream.name, failure: failureOf(outcome), durationMs: Math.round(performance.now() - started) });

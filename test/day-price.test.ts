@@ -1,0 +1,85 @@
+import { calcPrice, findProvider, type Provider } from "@pydantic/genai-prices";
+import { describe, expect, it } from "vitest";
+import { dayPriceOf } from "../src/pricing/day-price.js";
+import { loadPriceTable, type PricedTokens } from "../src/pricing/index.js";
+
+// Issue 53: the table's price of a model is resolved once per UTC day and a record only multiplies. Every figure must
+// be the very number `calcPrice` gives (budgets compare sums of them): each is held against it, computed as the
+// table was read before (`calcPrice` for every record, against the model's own entry).
+
+const PROVIDERS = ["anthropic", "openai", "google", "deepseek", "mistral", "x-ai", "aws", "azure", "groq", "openrouter", "together", "fireworks", "cohere", "novita", "deepinfra"];
+
+/** The cost `calcPrice` gives `tokens` of `model` at `time`, the model looked up as the table does. */
+function reference(model: string, tokens: PricedTokens, time: Date): number | undefined {
+  const hit = calcPrice({ input_tokens: 0, output_tokens: 0 }, model, { timestamp: time });
+  if (!hit) return undefined;
+  const provider: Provider = { ...hit.provider, models: [hit.model] };
+  const usage = { input_tokens: tokens.input, output_tokens: tokens.output, cache_read_tokens: tokens.cacheRead, cache_write_tokens: tokens.cacheWrite };
+  return calcPrice(usage, model, { provider, timestamp: time })?.total_price;
+}
+
+/** Token counts of every size, cache parts within the input, from a fixed seed. */
+function* tokenSets(count: number): Generator<PricedTokens> {
+  let seed = 53;
+  const next = (limit: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % limit);
+  for (let i = 0; i < count; i++) {
+    const input = next([10, 1_000, 100_000, 2_000_000][i % 4]!);
+    const cacheRead = i % 3 === 0 ? 0 : next(input + 1);
+    const cacheWrite = i % 5 === 0 ? 0 : next(input - cacheRead + 1);
+    yield { input, output: next(50_000), cacheRead, cacheWrite };
+  }
+}
+
+describe("the bundled table's price of a day, kept", () => {
+  it("prices every model of the table to the last bit as calcPrice does, the day's price resolved once", async () => {
+    const table = await loadPriceTable();
+    const time = new Date("2026-12-07T10:00:00.000Z");
+    let kept = 0;
+    let models = 0;
+    for (const id of PROVIDERS) {
+      for (const model of findProvider({ providerId: id })?.models ?? []) {
+        const hit = calcPrice({ input_tokens: 1, output_tokens: 1 }, model.id, { timestamp: time });
+        if (!hit) continue;
+        models++;
+        if (dayPriceOf(hit.model, hit.model_price, time)?.cost({ input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }) !== undefined) kept++;
+        for (const tokens of tokenSets(12)) expect([model.id, table(model.id, tokens, time)]).toEqual([model.id, reference(model.id, tokens, time)]);
+      }
+    }
+    // Most of the table's prices are plain ones, priced by multiplying: the comparison above mostly checks those.
+    expect(models).toBeGreaterThan(250);
+    expect(kept / models).toBeGreaterThan(0.85);
+  });
+
+  it("takes a new price from the day it starts: the day before and the first day each priced as calcPrice does", async () => {
+    const table = await loadPriceTable();
+    const tokens = { input: 1_000_000, output: 100_000, cacheRead: 200_000, cacheWrite: 50_000 };
+    // Mistral's medium model has a new price from 2026-06-16 (UTC midnight).
+    const before = new Date("2026-06-15T23:59:59.999Z");
+    const from = new Date("2026-06-16T00:00:00.000Z");
+    const costs = [table("mistral-medium-latest", tokens, before), table("mistral-medium-latest", tokens, from), table("mistral-medium-latest", tokens, before)];
+    expect(costs).toEqual([reference("mistral-medium-latest", tokens, before), reference("mistral-medium-latest", tokens, from), reference("mistral-medium-latest", tokens, before)]);
+    expect(costs[0]).not.toBe(costs[1]);
+  });
+
+  it("prices a time-of-day price (DeepSeek's off-peak) from the table each time, and a tiered one (over 200,000 input tokens) at its tier", async () => {
+    const table = await loadPriceTable();
+    const tokens = { input: 1_000_000, output: 100_000, cacheRead: 200_000, cacheWrite: 0 };
+    const peak = new Date("2026-12-07T10:00:00.000Z");
+    const offPeak = new Date("2026-12-07T20:00:00.000Z");
+    const deepseek = [table("deepseek-chat", tokens, peak), table("deepseek-chat", tokens, offPeak), table("deepseek-chat", tokens, peak)];
+    expect(deepseek).toEqual([reference("deepseek-chat", tokens, peak), reference("deepseek-chat", tokens, offPeak), reference("deepseek-chat", tokens, peak)]);
+    expect(deepseek[0]).not.toBe(deepseek[1]);
+    const small = { input: 100_000, output: 1_000, cacheRead: 0, cacheWrite: 0 };
+    const tiered = [table("gemini-2.5-pro", small, peak), table("gemini-2.5-pro", tokens, peak)];
+    expect(tiered).toEqual([reference("gemini-2.5-pro", small, peak), reference("gemini-2.5-pro", tokens, peak)]);
+    expect(tiered[1]! / tiered[0]!).not.toBeCloseTo((tokens.input - tokens.cacheRead) / small.input, 1);
+  });
+
+  it("leaves to the table the usage it refuses (cache parts over the whole), which it reports as it always did", async () => {
+    const table = await loadPriceTable();
+    const time = new Date("2026-12-07T10:00:00.000Z");
+    table("gpt-4o-mini", { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 }, time);
+    const odd = { input: 10, output: 1, cacheRead: 20, cacheWrite: 0 };
+    expect(() => table("gpt-4o-mini", odd, time)).toThrow(/Invalid usage data/);
+  });
+});
