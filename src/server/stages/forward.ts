@@ -60,9 +60,13 @@ export async function forward(x: Exchange, ctx: GatewayContext, request: ClientR
     } catch (error) {
       return { kind: "failed", upstream, tried, plan: undefined, error };
     }
-    // No upstream is left to plan for: a translated plan's body is its own, and only a passthrough stream that
-    // reports no usage reads the request again (its record's estimate).
-    if (last) request.release({ bytes: plan.call === undefined || plan.upstreamFormat === request.endpoint.format, parse: plan.call === undefined || plan.transform.estimatesInput === true });
+    // No upstream is left to plan for: the plan's body is its own (a passthrough's bytes, which undici lets go of once
+    // sent: `upstream/sent-once.ts`), and only a passthrough stream that reports no usage (its record's estimate) and
+    // a span's output cap (SPEC 12) read the request again.
+    if (last) {
+      const readAgain = plan.call === undefined || plan.transform.estimatesInput === true;
+      request.release({ bytes: readAgain || (x.span !== undefined && plan.upstreamFormat === request.endpoint.format), parse: readAgain });
+    }
     if (plan.call === undefined) return { kind: "local", upstream, tried, plan };
     // A passthrough stream that reports no usage is recorded with the request's estimate, read as the hub reads it;
     // translators that cannot load leave the record without it, never the request unsent.
