@@ -4,7 +4,10 @@
 // is its p50 less the fake alone's, and its CPU per request is read from /proc. Then each process of each build
 // serves 8 requests at once, 5 times, and its peak RSS over that (the kernel's `VmHWM`, reset before) against its RSS
 // before (issue 53: what a build holds of the bodies in flight). `ruled`: translated, routed by a `minInputTokens` rule
-// (issue 53: one hub per request).
+// (issue 53: one hub per request). A build may also be a floor, to hold a build against the least a proxy can do:
+// `floor:whole` and `floor:checking` (`floor-proxy.mjs` with `BENCH_FLOOR_BODY`: the body read whole, then sent; read
+// whole and checked as the gateway checks it, then sent) for passthrough, `floor:translating` (the bare translator,
+// `translating-floor.mjs`) for translated.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,13 +26,22 @@ const up = await startProcess([new URL("fake-upstream.mjs", import.meta.url).pat
 const builds = { A: process.env.A_BIN, B: process.env.B_BIN ?? new URL("../bin/gateway.js", import.meta.url).pathname };
 if (!builds.A) throw new Error("A_BIN: the bin/gateway.js of the build to compare with");
 const targets = [{ name: "fake", ...up, key: KEY }];
+const FLOORS = {
+  "floor:whole": { file: "floor-proxy.mjs", env: { BENCH_FLOOR_BODY: "whole" } },
+  "floor:checking": { file: "floor-proxy.mjs", env: { BENCH_FLOOR_BODY: "checked" } },
+  "floor:translating": { file: "translating-floor.mjs", env: {} },
+};
 for (const inst of [1, 2]) for (const [name, bin] of Object.entries(builds)) {
   const dir = join(scratch, name + inst); mkdirSync(join(dir, "config"), { recursive: true });
   const config = mode === "passthrough" || mode === "responses" ? oneUpstream(up.url) : severalUpstreams(up.url);
   if (mode === "ruled") config.routes = [{ name: "long", when: { minInputTokens: 100_000 }, to: "chat-only" }];
   writeFileSync(join(dir, "config", "config.json"), JSON.stringify(config));
   const env = { BENCH_UPSTREAM_KEY: KEY, GATEWAY_API_KEY: KEY, GATEWAY_LOCAL_KEY: "gw-l", GATEWAY_CONFIG_DIR: join(dir, "config"), GATEWAY_STATE_DIR: join(dir, "state"), NO_COLOR: "1" };
-  targets.push({ name, inst, key: "gw-l", ...(await startProcess([bin, "start", "--port", "0", "--quiet"], env, /listening on http:\/\/127\.0\.0\.1:(\d+)/)) });
+  const floor = FLOORS[bin];
+  const started = floor
+    ? startProcess([new URL(floor.file, import.meta.url).pathname], { ...env, ...floor.env, BENCH_UPSTREAM_URL: up.url }, /port (\d+)/)
+    : startProcess([bin, "start", "--port", "0", "--quiet"], env, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+  targets.push({ name, inst, key: "gw-l", ...(await started) });
 }
 const conv = conversation(MB * 1024 * 1024);
 const family = mode === "responses" ? "responses" : "messages";

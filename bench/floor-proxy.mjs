@@ -38,13 +38,49 @@ function replyHeaders(raw) {
   return out;
 }
 
-const server = createServer((req, res) => {
+/**
+ * `BENCH_FLOOR_BODY`: how the floor sends the body on, for `bench/ab-builds.mjs`'s floors (issue 53 goal 1: the limit
+ * of a gateway that checks the body). `stream` (the default, the floor of the bench): as it comes. `whole`
+ * (`floor:whole`): read whole, then sent as one buffer, what any proxy that must see the whole body before it sends
+ * costs. `checked` (`floor:checking`): the same, checked first as the gateway checks a passthrough body (its latin1
+ * text in 64 KB pieces and `JSON.parse`: `src/server/stages/check-body.ts`), a 400 if it is not JSON.
+ */
+const BODY = process.env.BENCH_FLOOR_BODY ?? "stream";
+const PIECE = 64 * 1024;
+
+function readWhole(req, res) {
+  const chunks = [];
+  let size = 0;
+  req.on("data", (chunk) => {
+    chunks.push(chunk);
+    size += chunk.length;
+  });
+  req.on("end", () => {
+    const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+    if (BODY === "checked") {
+      let text = "";
+      for (let start = 0; start < body.length; start += PIECE) text += body.toString("latin1", start, Math.min(start + PIECE, body.length));
+      try {
+        JSON.parse(text);
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+    }
+    forward(req, res, body);
+  });
+}
+
+const server = createServer((req, res) => (BODY === "stream" ? forward(req, res, req) : readWhole(req, res)));
+
+/** The request to the upstream, its body `req` itself (streamed through as it comes) or the bytes read whole. */
+function forward(req, res, body) {
   let abort;
   res.on("close", () => {
     if (!res.writableFinished) abort?.(new Error("client closed"));
   });
   pool.dispatch(
-    { path: req.url, method: req.method, headers: requestHeaders(req.rawHeaders), body: req },
+    { path: req.url, method: req.method, headers: requestHeaders(req.rawHeaders), body },
     {
       onConnect(abortRequest) {
         abort = abortRequest;
@@ -66,7 +102,7 @@ const server = createServer((req, res) => {
       },
     },
   );
-});
+}
 server.keepAliveTimeout = 60_000;
 // The gateway's listen queue, so a burst of connections costs both the same (Node's default drops past 511).
 server.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, () => console.log(`port ${server.address().port}`));

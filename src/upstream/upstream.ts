@@ -14,6 +14,7 @@ import type { KeySource } from "./key-source.js";
 import type { Secrets } from "../secrets.js";
 import { backoffDelay, isConnectionFailure, retryDelayFor } from "./retry-policy.js";
 import { ReplyBody } from "./reply-body.js";
+import { SENT_ONCE_FROM, sentOnce } from "./sent-once.js";
 import { mayRefuseKey, refusesKey } from "./key-refusal.js";
 import { toUpstreamError } from "./network-failure.js";
 import { UpstreamKeysRestingError } from "../errors/index.js";
@@ -115,12 +116,17 @@ export function createUpstream(options: UpstreamOptions) {
     // undici loads with the first request: see `create-dispatcher.ts`.
     pool ??= options.dispatcher().then((dispatcher) => (ready = dispatcher));
     const dispatcher = ready ?? (await pool);
+    const { body } = call;
+    const headers = headersFor(call, key);
+    // A stream is sent with its length, never chunked: the upstream gets the same request either way.
+    const letGo = body !== undefined && body.length >= SENT_ONCE_FROM;
+    if (letGo) headers["content-length"] = String(body.length);
     const request = {
       origin,
       path: `${basePath}${call.family.paths.prefix(segments)}${call.path}`,
       method: call.method as Dispatcher.HttpMethod,
-      headers: headersFor(call, key),
-      body: call.body,
+      headers,
+      body: letGo ? sentOnce(body) : body,
     };
     return dispatchReply(dispatcher, request, call.signal);
   }

@@ -34,8 +34,9 @@ export type Forwarded = { upstream: Upstream; tried: TriedUpstream[] } & (
 );
 
 /** Lets go of what `plan`, the one that goes on, does not need of the body (`ClientRequest.release`). */
-function releaseFor(request: ClientRequest, plan: RoutePlan): void {
-  request.release({ bytes: plan.call === undefined || plan.upstreamFormat === request.endpoint.format, parse: plan.call === undefined || plan.transform.estimatesInput === true });
+function releaseFor(x: Exchange, request: ClientRequest, plan: RoutePlan): void {
+  const readAgain = plan.call === undefined || plan.transform.estimatesInput === true;
+  request.release({ bytes: readAgain || (x.span !== undefined && plan.upstreamFormat === request.endpoint.format), parse: readAgain });
 }
 
 /**
@@ -65,9 +66,10 @@ export async function forward(x: Exchange, ctx: GatewayContext, request: ClientR
     } catch (error) {
       return { kind: "failed", upstream, tried, plan: undefined, error };
     }
-    // No upstream is left to plan for: a translated plan's body is its own, and only a passthrough stream that
-    // reports no usage reads the request again (its record's estimate).
-    if (last) releaseFor(request, plan);
+    // No upstream is left to plan for: the plan's body is its own (a passthrough's bytes, which undici lets go of once
+    // sent: `upstream/sent-once.ts`), and only a passthrough stream that reports no usage (its record's estimate) and
+    // a span's output cap (SPEC 12) read the request again.
+    if (last) releaseFor(x, request, plan);
     if (plan.call === undefined) return { kind: "local", upstream, tried, plan };
     // A passthrough stream that reports no usage is recorded with the request's estimate, read as the hub reads it;
     // translators that cannot load leave the record without it, never the request unsent.
@@ -102,7 +104,7 @@ export async function forward(x: Exchange, ctx: GatewayContext, request: ClientR
     if (!(outcome instanceof UpstreamError)) {
       if (last || transform.committed() || !FALLBACK_STATUS.has(outcome.status)) {
         // A candidate with fallbacks left answered: no other plan will be made, so its reply streams without the rest.
-        if (!last) releaseFor(request, plan);
+        if (!last) releaseFor(x, request, plan);
         return { kind: "answered", upstream, tried, plan, reply: outcome };
       }
       await outcome.body.dump().catch(() => undefined);
