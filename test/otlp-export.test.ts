@@ -1,5 +1,6 @@
 import { createServer, type Socket } from "node:net";
 import { once } from "node:events";
+import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { loadConfig, otlpSettings, type OtlpProtocol, type OtlpSettings } from "../src/config/index.js";
@@ -96,6 +97,21 @@ describe.each<OtlpProtocol>(["http/protobuf", "http/json"])("OTLP export over %s
     expect(new Set(receiver.exports.map((e) => e.contentType))).toEqual(new Set([protocol === "http/json" ? "application/json" : "application/x-protobuf"]));
     const sent = Buffer.concat(receiver.exports.map((e) => e.raw)).toString("latin1");
     for (const secret of [PROMPT, REPLY, LOCAL_KEY, FAKE_UPSTREAM_KEY]) expect(sent).not.toContain(secret);
+  });
+});
+
+describe("a span's output cap", () => {
+  it("is the client's max_tokens on a translated route too, and on a long passthrough body, though the gateway let go of the body before the reply", async () => {
+    const receiver = opened(await startOtlpReceiver());
+    const upstream = opened(await startFakeUpstream({ script: () => ({ json: completion({ content: REPLY }) }) }));
+    const gateway = opened(await startTestGateway(undefined, { file: { upstreams: { team: { url: upstream.url, kind: "vllm", formats: ["chat"] } } }, otlp: settingsFor(receiver.url, "http/json") }));
+    await new Anthropic({ baseURL: gateway.url, apiKey: LOCAL_KEY, maxRetries: 0 }).messages.create({ model: "qwen-7b", max_tokens: 48, messages: [{ role: "user", content: PROMPT }] });
+    // Over 1 MiB: sent upstream as a stream that lets go of its bytes once written (upstream/sent-once.ts).
+    const long = PROMPT.repeat(40_000);
+    await new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 }).chat.completions.create({ model: "qwen-7b", max_tokens: 32, messages: [{ role: "user", content: long }] });
+    await gateway.close();
+    expect(gateway.records.map((r) => [r.translated, r.status])).toEqual([["messages -> chat", 200], [undefined, 200]]);
+    expect(receiver.spans.map((span) => span.attributes["gen_ai.request.max_tokens"])).toEqual([48, 32]);
   });
 });
 

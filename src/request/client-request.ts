@@ -52,6 +52,7 @@ export class ClientRequest {
   #image: boolean | undefined | typeof UNASKED = UNASKED;
   #tools: readonly string[] | undefined | typeof UNASKED = UNASKED;
   #thinking: boolean | undefined | typeof UNASKED = UNASKED;
+  #maxTokens: number | undefined | typeof UNASKED = UNASKED;
   #tags: readonly FoundTag[] | undefined;
   #hub: { made: ToHub<ReplyHints> } | { refused: unknown } | undefined | typeof UNASKED = UNASKED;
   #inputTokens: Promise<number | undefined> | undefined;
@@ -127,9 +128,13 @@ export class ClientRequest {
     return this.#thinking;
   }
 
-  /** The output-token cap it asks for, when it sets one; asked only for a span (SPEC 12), never on the plain path. */
+  /**
+   * The output-token cap it asks for, when it sets one; asked only for a span (SPEC 12), never on the plain path, and
+   * before the body is let go (`forward`), so that the span's end reads it without parsing the body again.
+   */
   maxTokens(): number | undefined {
-    return this.#ask((facts, body) => facts.maxTokens(body));
+    if (this.#maxTokens === UNASKED) this.#maxTokens = this.#ask((facts, body) => facts.maxTokens(body));
+    return this.#maxTokens;
   }
 
   /** The route tags that open its system prompt's texts or its first user message's, in that order. */

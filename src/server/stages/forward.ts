@@ -33,10 +33,14 @@ export type Forwarded = { upstream: Upstream; tried: TriedUpstream[] } & (
   | { kind: "failed"; plan: RoutePlan | undefined; error: unknown }
 );
 
-/** Lets go of what `plan`, the one that goes on, does not need of the body (`ClientRequest.release`). */
+/**
+ * Lets go of what `plan`, the one that goes on, does not need of the body (`ClientRequest.release`). A span's output
+ * cap (SPEC 12) is read first, so that neither the body's bytes nor its parse are kept for it.
+ */
 function releaseFor(x: Exchange, request: ClientRequest, plan: RoutePlan): void {
+  if (x.span && request.endpoint.format) request.maxTokens();
   const readAgain = plan.call === undefined || plan.transform.estimatesInput === true;
-  request.release({ bytes: readAgain || (x.span !== undefined && plan.upstreamFormat === request.endpoint.format), parse: readAgain });
+  request.release({ bytes: readAgain, parse: readAgain });
 }
 
 /**
@@ -67,8 +71,8 @@ export async function forward(x: Exchange, ctx: GatewayContext, request: ClientR
       return { kind: "failed", upstream, tried, plan: undefined, error };
     }
     // No upstream is left to plan for: the plan's body is its own (a passthrough's bytes, which undici lets go of once
-    // sent: `upstream/sent-once.ts`), and only a passthrough stream that reports no usage (its record's estimate) and
-    // a span's output cap (SPEC 12) read the request again.
+    // sent: `upstream/sent-once.ts`), and only a passthrough stream that reports no usage (its record's estimate)
+    // reads the request again.
     if (last) releaseFor(x, request, plan);
     if (plan.call === undefined) return { kind: "local", upstream, tried, plan };
     // A passthrough stream that reports no usage is recorded with the request's estimate, read as the hub reads it;
