@@ -27,15 +27,18 @@ function refuse(socket: Duplex, family: Family, error: ApiError, requestId: stri
  * refusal, so the gateway's output shows a client that tried. `close` ends every open socket (a shutdown: an upgraded
  * socket is no longer the HTTP server's to close).
  *
- * `ws` loads with the first upgrade accepted, not when the gateway starts: its 12 CommonJS files took 10-15 ms of
- * `gateway start` before it listened (issue 52), for a transport only Codex uses. Until it has loaded, the socket's
- * errors are ours to hear (Node took its own listener off when it handed the socket over) and end it.
+ * `ws` loads just after the gateway listens, in the background, not before: its 12 CommonJS files took 10-15 ms of
+ * `gateway start` before its first `/health` (issue 52). Not on the first upgrade either: loaded at start, it left
+ * Node's CommonJS-through-ES-module path warm for undici's first load, and without it the first model request took
+ * about 45 ms more CPU (docs/performance.md). An upgrade that comes first waits for it; until then the socket's errors
+ * are ours to hear (Node took its own listener off when it handed the socket over) and end it.
  */
 export function handleUpgrades(ctx: GatewayContext, serve: ReturnType<typeof exchangeServer>, onRefused?: (method: string, path: string, status: number) => void) {
   let sockets: WebSocketServer | undefined;
   let loading: Promise<WebSocketServer> | undefined;
   let closed = false;
   const socketServer = () => (loading ??= import("ws").then(({ WebSocketServer }) => (sockets = new WebSocketServer({ noServer: true, maxPayload: ctx.config.maxBodyBytes }))));
+  setImmediate(() => socketServer().catch((error: unknown) => ctx.onInternalError(error)));
   const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const resolved = resolve("POST", req.url ?? "/", req.headers, ctx.segments);
     const endpoint = resolved.kind === "proxy" ? resolved.endpoint : undefined;
