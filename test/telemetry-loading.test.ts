@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { cliEnv, runCli, spawnCli, waitForOutput } from "./helpers/cli.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { tempConfigDir } from "./helpers/gateway.js";
@@ -12,7 +13,8 @@ import { startOtlpReceiver } from "./helpers/otlp-receiver.js";
 
 /**
  * SPEC 12: nothing is exported, and no OpenTelemetry module loads, when no endpoint is set; `/metrics` loads
- * prom-client on its first scrape. Both are bundled into chunks of dist/ of their own, which a module's banner names. Checked on a real `gateway start` child whose every loaded module is written to a
+ * prom-client on its first scrape. Issue 52: `/health` is answered without h3 (the dashboard's), which loads on the
+ * dashboard's first request. Both are bundled into chunks of dist/ of their own, which a module's banner names. Checked on a real `gateway start` child whose every loaded module is written to a
  * file (`helpers/module-log.mjs`, loaded with `node --import`).
  */
 
@@ -104,5 +106,25 @@ describe("what telemetry loads", () => {
     expect(result.stderr).toBe(
       '✖ OTEL_EXPORTER_OTLP_PROTOCOL is "grpc"; the gateway exports over OTLP/HTTP only.\nℹ Set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf (or http/json) and point the endpoint at the collector\'s HTTP port (4318 by default).\n',
     );
+  });
+});
+
+describe("what the gateway's own answers load", () => {
+  it("/health (GET and HEAD) loads no h3; the dashboard's first request loads it, and a WebSocket upgrade is served", async () => {
+    const healthOnly = await startLogged();
+    const health = await rawRequest(healthOnly.url, { method: "GET", path: "/health" });
+    expect([health.status, health.headers["content-type"], health.headers["cache-control"], JSON.parse(health.body).status]).toEqual([200, "application/json", "no-store", "ok"]);
+    const head = await rawRequest(healthOnly.url, { method: "HEAD", path: "/health" });
+    expect([head.status, head.body]).toEqual([200, ""]);
+    expect(packagesLoaded(await healthOnly.stop())).not.toContain("h3");
+
+    const gateway = await startLogged();
+    expect((await rawRequest(gateway.url, { method: "GET", path: "/ui/api/summary" })).status).toBe(401);
+    const socket = new WebSocket(`${gateway.url.replace("http", "ws")}/v1/responses`, { headers: { authorization: `Bearer ${KEY}` } });
+    await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+    const closed = once(socket, "close");
+    socket.close();
+    await closed;
+    expect(packagesLoaded(await gateway.stop()).filter((name) => name === "h3" || name === "ws").sort()).toEqual(["h3", "ws"]);
   });
 });

@@ -5,19 +5,18 @@ import { notFound, toApiError } from "../errors/index.js";
 import { chatFamily } from "../formats/index.js";
 
 export interface AppOptions extends DashboardOptions {
-  /** What `/health` says beyond `status`: version, the default upstream, pid, every upstream. */
-  health: () => Record<string, unknown>;
   /** The gateway's request ids, for the `x-request-id` of an error. */
   nextRequestId: () => string;
   onInternalError: (error: unknown) => void;
 }
 
 /**
- * The gateway's own pages as an h3 app: `/health` and the dashboard (its files, its data API, its live feed), with
+ * The dashboard as an h3 app (its files, its data API, its live feed), with
  * typed route handlers and one error handler that answers in the chat shape with an `x-request-id`. The proxy path
  * never enters it: `gateway-handler.ts` serves model traffic on the Node request and response directly, so upstream
  * bytes are piped without a web-stream conversion, and hands everything else to this app through h3's public
- * `toNodeHandler`.
+ * `toNodeHandler`. `/health` never enters it either: the handler answers it, so that a gateway is healthy before
+ * h3 loads.
  */
 export function createApp(options: AppOptions) {
   const app = new H3({
@@ -32,9 +31,6 @@ export function createApp(options: AppOptions) {
       });
     },
   });
-  const health = () => new Response(JSON.stringify({ status: "ok", ...options.health() }), { headers: { "content-type": "application/json", "cache-control": "no-store" } });
-  app.get("/health", health);
-  app.on("HEAD", "/health", health);
   registerDashboard(app, options);
   return toNodeHandler(app);
 }

@@ -10,7 +10,7 @@ import { redactHeaders } from "./redact-headers.js";
 import { answerMetrics } from "./reply/metrics.js";
 import { answerModelList } from "./reply/model-list.js";
 import { sendError } from "./reply/send-error.js";
-import { sendEmpty } from "./reply/send-json.js";
+import { sendEmpty, sendJson } from "./reply/send-json.js";
 import { HttpSink } from "./reply/sink.js";
 import { authenticate, withoutLocalKey } from "./stages/authenticate.js";
 import { forward } from "./stages/forward.js";
@@ -143,6 +143,8 @@ export function exchangeServer(ctx: GatewayContext) {
       }
       switch (resolved.kind) {
         case "health":
+          recorded = false;
+          return sendJson(x, 200, ctx.health(), { "cache-control": "no-store" });
         case "dashboard":
           if (!http) throw notFound(`Nothing is served at ${head.method} ${resolved.path} over this transport.`);
           recorded = false;

@@ -30,12 +30,6 @@ interface Session {
   options: ChatOptions;
 }
 
-/** The gateway's request path in this process, loaded only when no gateway of this configuration runs. */
-async function openInProcess(ctx: CommandContext): Promise<LocalGateway> {
-  const [{ openLocalGateway }, { startupKeySources }] = await Promise.all([import("../../chat/in-process-gateway.js"), import("../upstream-keys.js")]);
-  return openLocalGateway(ctx.config, await startupKeySources(ctx), (message) => log.warn(message));
-}
-
 /** Sends the conversation and writes the reply to stdout; returns the reply text. */
 async function ask(session: Session, turns: readonly Turn[], signal: AbortSignal): Promise<string> {
   const { family, options } = session;
@@ -151,7 +145,7 @@ export function registerChat(program: Command): void {
           hint: 'Check the command before the | (it printed nothing), or pass the prompt: gateway chat "your question".',
         });
       }
-      const gateway = (await runningGatewayOf(ctx)) ?? (await openInProcess(ctx));
+      const gateway = (await runningGatewayOf(ctx)) ?? (await (await import("../in-process-chat.js")).openInProcess(ctx));
       const session: Session = { gateway, family: familyNamed(options.api), model, options };
       try {
         if (prompt) {

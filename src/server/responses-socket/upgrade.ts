@@ -1,6 +1,6 @@
 import { STATUS_CODES, type IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { WebSocketServer } from "ws";
+import type { WebSocketServer } from "ws";
 import { apiError, toApiError, type ApiError } from "../../errors/index.js";
 import { acceptsResponsesSocket, chatFamily, type Family } from "../../formats/index.js";
 import type { GatewayContext } from "../gateway-context.js";
@@ -26,9 +26,19 @@ function refuse(socket: Duplex, family: Family, error: ApiError, requestId: stri
  * with 426 in its path's family shape, never left hanging (Codex then falls back to HTTP). `onRefused` hears of each
  * refusal, so the gateway's output shows a client that tried. `close` ends every open socket (a shutdown: an upgraded
  * socket is no longer the HTTP server's to close).
+ *
+ * `ws` loads just after the gateway listens, in the background, not before: its 12 CommonJS files took 10-15 ms of
+ * `gateway start` before its first `/health` (issue 52). Not on the first upgrade either: loaded at start, it left
+ * Node's CommonJS-through-ES-module path warm for undici's first load, and without it the first model request took
+ * about 45 ms more CPU (docs/performance.md). An upgrade that comes first waits for it; until then the socket's errors
+ * are ours to hear (Node took its own listener off when it handed the socket over) and end it.
  */
 export function handleUpgrades(ctx: GatewayContext, serve: ReturnType<typeof exchangeServer>, onRefused?: (method: string, path: string, status: number) => void) {
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: ctx.config.maxBodyBytes });
+  let sockets: WebSocketServer | undefined;
+  let loading: Promise<WebSocketServer> | undefined;
+  let closed = false;
+  const socketServer = () => (loading ??= import("ws").then(({ WebSocketServer }) => (sockets = new WebSocketServer({ noServer: true, maxPayload: ctx.config.maxBodyBytes }))));
+  setImmediate(() => socketServer().catch((error: unknown) => ctx.onInternalError(error)));
   const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const resolved = resolve("POST", req.url ?? "/", req.headers, ctx.segments);
     const endpoint = resolved.kind === "proxy" ? resolved.endpoint : undefined;
@@ -49,10 +59,24 @@ export function handleUpgrades(ctx: GatewayContext, serve: ReturnType<typeof exc
     } catch (error) {
       return refused(toApiError(error, ctx.onInternalError));
     }
-    sockets.handleUpgrade(req, socket, head, (ws) => serveResponsesSocket(ws, req, serve));
+    const destroy = () => socket.destroy();
+    socket.on("error", destroy);
+    socketServer().then(
+      (server) => {
+        socket.off("error", destroy);
+        // A shutdown that began while ws loaded: the socket would outlive it.
+        if (closed) return socket.destroy();
+        server.handleUpgrade(req, socket, head, (ws) => serveResponsesSocket(ws, req, serve));
+      },
+      (error: unknown) => {
+        ctx.onInternalError(error);
+        socket.destroy();
+      },
+    );
   };
   const close = (): void => {
-    for (const ws of sockets.clients) ws.terminate();
+    closed = true;
+    for (const ws of sockets?.clients ?? []) ws.terminate();
   };
   return { upgrade, close };
 }
