@@ -82,4 +82,20 @@ describe("the bundled table's price of a day, kept", () => {
     const odd = { input: 10, output: 1, cacheRead: 20, cacheWrite: 0 };
     expect(() => table("gpt-4o-mini", odd, time)).toThrow(/Invalid usage data/);
   });
+
+  it("leaves to the table a negative count (an upstream's odd report), after a record of the same day as before it", async () => {
+    const time = new Date("2026-12-07T10:00:00.000Z");
+    const valid = { input: 1_000, output: 10, cacheRead: 0, cacheWrite: 0 };
+    for (const odd of [
+      { input: 1_000, output: -1_000_000, cacheRead: 0, cacheWrite: 0 },
+      { input: 1_000, output: 10, cacheRead: -500_000, cacheWrite: 0 },
+      { input: 1_000, output: 10, cacheRead: 0, cacheWrite: -500_000 },
+    ]) {
+      const table = await loadPriceTable();
+      expect(() => table("claude-sonnet-4-5", odd, time)).toThrow(/Invalid usage value/);
+      // The same record priced after a valid one of that day is refused as the table refuses it, not a negative cost.
+      table("claude-sonnet-4-5", valid, time);
+      expect(() => table("claude-sonnet-4-5", odd, time)).toThrow(/Invalid usage value/);
+    }
+  });
 });
