@@ -1,5 +1,6 @@
 import { createServer, type Socket } from "node:net";
 import { once } from "node:events";
+import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { loadConfig, otlpSettings, type OtlpProtocol, type OtlpSettings } from "../src/config/index.js";
@@ -96,6 +97,32 @@ describe.each<OtlpProtocol>(["http/protobuf", "http/json"])("OTLP export over %s
     expect(new Set(receiver.exports.map((e) => e.contentType))).toEqual(new Set([protocol === "http/json" ? "application/json" : "application/x-protobuf"]));
     const sent = Buffer.concat(receiver.exports.map((e) => e.raw)).toString("latin1");
     for (const secret of [PROMPT, REPLY, LOCAL_KEY, FAKE_UPSTREAM_KEY]) expect(sent).not.toContain(secret);
+  });
+});
+
+describe("a translated request's span", () => {
+  // The request lets go of a translated plan's bytes once no other upstream is left to plan for, or once one with
+  // fallbacks left answers (src/server/stages/forward.ts): the span, which reads max_tokens when it ends, must still see it.
+  it.each([
+    ["one upstream", false],
+    ["an upstream with a fallback left that answers", true],
+  ])("says the max_tokens the client asked for: %s", async (_, withFallback) => {
+    const receiver = opened(await startOtlpReceiver());
+    const first = opened(await startFakeUpstream({ script: () => ({ json: completion({ content: REPLY }) }) }));
+    const spare = opened(await startFakeUpstream({ script: () => ({ json: completion({ content: REPLY }) }) }));
+    const upstreams = { first: { url: first.url, key: "none", formats: ["chat"], ...(withFallback ? { fallback: ["spare"] } : {}) }, spare: { url: spare.url, key: "none" } };
+    const gateway = opened(await startTestGateway(undefined, { file: { upstream: "first", upstreams }, otlp: settingsFor(receiver.url, "http/json") }));
+    const anthropic = new Anthropic({ baseURL: `${gateway.url}/anthropic`, apiKey: LOCAL_KEY, maxRetries: 0 });
+    await anthropic.messages.create({ model: "qwen-7b", max_tokens: 50, messages: [{ role: "user", content: PROMPT }] });
+    const stream = await anthropic.messages.create({ model: "qwen-7b", max_tokens: 60, stream: true, messages: [{ role: "user", content: PROMPT }] });
+    for await (const _event of stream);
+    await gateway.close();
+
+    expect([first.received.length, spare.received.length]).toEqual([2, 0]);
+    expect(receiver.spans.map((span) => [span.attributes["gateway.upstream_format"], span.attributes["gen_ai.request.max_tokens"]])).toEqual([
+      ["chat", 50],
+      ["chat", 60],
+    ]);
   });
 });
 

@@ -33,9 +33,13 @@ export type Forwarded = { upstream: Upstream; tried: TriedUpstream[] } & (
   | { kind: "failed"; plan: RoutePlan | undefined; error: unknown }
 );
 
-/** Lets go of what `plan`, the one that goes on, does not need of the body (`ClientRequest.release`). */
-function releaseFor(request: ClientRequest, plan: RoutePlan): void {
-  request.release({ bytes: plan.call === undefined || plan.upstreamFormat === request.endpoint.format, parse: plan.call === undefined || plan.transform.estimatesInput === true });
+/**
+ * Lets go of what `plan`, the one that goes on, does not need of the body (`ClientRequest.release`). A request with a
+ * span keeps its parse: the span reads the request's `max_tokens` when it ends (SPEC 12), and a translated plan's
+ * bytes are gone by then.
+ */
+function releaseFor(x: Exchange, request: ClientRequest, plan: RoutePlan): void {
+  request.release({ bytes: plan.call === undefined || plan.upstreamFormat === request.endpoint.format, parse: plan.call === undefined || plan.transform.estimatesInput === true || x.span !== undefined });
 }
 
 /**
@@ -67,7 +71,7 @@ export async function forward(x: Exchange, ctx: GatewayContext, request: ClientR
     }
     // No upstream is left to plan for: a translated plan's body is its own, and only a passthrough stream that
     // reports no usage reads the request again (its record's estimate).
-    if (last) releaseFor(request, plan);
+    if (last) releaseFor(x, request, plan);
     if (plan.call === undefined) return { kind: "local", upstream, tried, plan };
     // A passthrough stream that reports no usage is recorded with the request's estimate, read as the hub reads it;
     // translators that cannot load leave the record without it, never the request unsent.
@@ -102,7 +106,7 @@ export async function forward(x: Exchange, ctx: GatewayContext, request: ClientR
     if (!(outcome instanceof UpstreamError)) {
       if (last || transform.committed() || !FALLBACK_STATUS.has(outcome.status)) {
         // A candidate with fallbacks left answered: no other plan will be made, so its reply streams without the rest.
-        if (!last) releaseFor(request, plan);
+        if (!last) releaseFor(x, request, plan);
         return { kind: "answered", upstream, tried, plan, reply: outcome };
       }
       await outcome.body.dump().catch(() => undefined);
