@@ -11,7 +11,8 @@ const PROVIDERS = ["anthropic", "openai", "google", "deepseek", "mistral", "x-ai
 
 /** The cost `calcPrice` gives `tokens` of `model` at `time`, the model looked up as the table does. */
 function reference(model: string, tokens: PricedTokens, time: Date): number | undefined {
-  const hit = calcPrice({ input_tokens: 0, output_tokens: 0 }, model, { timestamp: time });
+  const probe = { input_tokens: 0, output_tokens: 0 };
+  const hit = calcPrice(probe, model, { timestamp: time }) ?? (/^[\w.-]+\/[^/]/.test(model) ? calcPrice(probe, model, { providerId: "openrouter", timestamp: time }) : null);
   if (!hit) return undefined;
   const provider: Provider = { ...hit.provider, models: [hit.model] };
   const usage = { input_tokens: tokens.input, output_tokens: tokens.output, cache_read_tokens: tokens.cacheRead, cache_write_tokens: tokens.cacheWrite };
@@ -48,6 +49,53 @@ describe("the bundled table's price of a day, kept", () => {
     // Most of the table's prices are plain ones, priced by multiplying: the comparison above mostly checks those.
     expect(models).toBeGreaterThan(250);
     expect(kept / models).toBeGreaterThan(0.85);
+  });
+
+  it("prices every provider's models as calcPrice does around each of their dated prices, the days met in any order, in any time zone", async () => {
+    // Every provider the table finds by its API's address, and those reached through others (OpenAI's, Moonshot's).
+    const providers = ["anthropic", "arcee", "avian", "aws", "azure", "baseten", "cohere", "deepseek", "doubleword", "fireworks", "google", "groq", "minimax", "mistral", "modal", "novita", "openai", "openrouter", "ovhcloud", "perplexity", "together", "x-ai", "zai", "zhipuai", "moonshotai"];
+    let seed = 7;
+    const next = (limit: number) => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * limit);
+    };
+    const zone = process.env.TZ;
+    const differ: unknown[] = [];
+    let models = 0;
+    try {
+      for (const [i, id] of providers.entries()) {
+        // The gateway's day is UTC's: the zone the process runs in must change nothing (UTC+14 and UTC-10 by turns).
+        process.env.TZ = ["Pacific/Kiritimati", "America/Adak", "UTC"][i % 3];
+        const table = await loadPriceTable();
+        for (const model of findProvider({ providerId: id })?.models ?? []) {
+          models++;
+          const dates = Array.isArray(model.prices) ? model.prices.flatMap((price) => (price.constraint?.type === "start_date" ? [Date.parse(`${price.constraint.start_date}T00:00:00Z`)] : [])) : [];
+          const times = [Date.parse("2026-12-07T10:00:00Z"), ...dates.flatMap((start) => [start - 86_400_000, start - 1, start, start + 1, start + 13 * 3_600_000])];
+          for (const tokens of tokenSets(10)) {
+            const time = new Date(times[next(times.length)]!);
+            let cost: unknown;
+            try {
+              cost = table(model.id, tokens, time);
+            } catch (error) {
+              cost = (error as Error).message;
+            }
+            let expected: unknown;
+            try {
+              expected = reference(model.id, tokens, time);
+            } catch (error) {
+              expected = (error as Error).message;
+            }
+            if (!Object.is(cost, expected)) differ.push({ id, model: model.id, time, tokens, cost, expected });
+          }
+        }
+      }
+    } finally {
+      process.env.TZ = zone;
+    }
+    expect(models).toBeGreaterThan(1_000);
+    expect(differ).toEqual([]);
   });
 
   it("takes a new price from the day it starts: the day before and the first day each priced as calcPrice does", async () => {
