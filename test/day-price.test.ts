@@ -11,7 +11,8 @@ const PROVIDERS = ["anthropic", "openai", "google", "deepseek", "mistral", "x-ai
 
 /** The cost `calcPrice` gives `tokens` of `model` at `time`, the model looked up as the table does. */
 function reference(model: string, tokens: PricedTokens, time: Date): number | undefined {
-  const hit = calcPrice({ input_tokens: 0, output_tokens: 0 }, model, { timestamp: time });
+  const probe = { input_tokens: 0, output_tokens: 0 };
+  const hit = calcPrice(probe, model, { timestamp: time }) ?? (/^[\w.-]+\/[^/]/.test(model) ? calcPrice(probe, model, { providerId: "openrouter", timestamp: time }) : null);
   if (!hit) return undefined;
   const provider: Provider = { ...hit.provider, models: [hit.model] };
   const usage = { input_tokens: tokens.input, output_tokens: tokens.output, cache_read_tokens: tokens.cacheRead, cache_write_tokens: tokens.cacheWrite };
@@ -50,6 +51,53 @@ describe("the bundled table's price of a day, kept", () => {
     expect(kept / models).toBeGreaterThan(0.85);
   });
 
+  it("prices every provider's models as calcPrice does around each of their dated prices, the days met in any order, in any time zone", async () => {
+    // Every provider the table finds by its API's address, and those reached through others (OpenAI's, Moonshot's).
+    const providers = ["anthropic", "arcee", "avian", "aws", "azure", "baseten", "cohere", "deepseek", "doubleword", "fireworks", "google", "groq", "minimax", "mistral", "modal", "novita", "openai", "openrouter", "ovhcloud", "perplexity", "together", "x-ai", "zai", "zhipuai", "moonshotai"];
+    let seed = 7;
+    const next = (limit: number) => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * limit);
+    };
+    const zone = process.env.TZ;
+    const differ: unknown[] = [];
+    let models = 0;
+    try {
+      for (const [i, id] of providers.entries()) {
+        // The gateway's day is UTC's: the zone the process runs in must change nothing (UTC+14 and UTC-10 by turns).
+        process.env.TZ = ["Pacific/Kiritimati", "America/Adak", "UTC"][i % 3];
+        const table = await loadPriceTable();
+        for (const model of findProvider({ providerId: id })?.models ?? []) {
+          models++;
+          const dates = Array.isArray(model.prices) ? model.prices.flatMap((price) => (price.constraint?.type === "start_date" ? [Date.parse(`${price.constraint.start_date}T00:00:00Z`)] : [])) : [];
+          const times = [Date.parse("2026-12-07T10:00:00Z"), ...dates.flatMap((start) => [start - 86_400_000, start - 1, start, start + 1, start + 13 * 3_600_000])];
+          for (const tokens of tokenSets(10)) {
+            const time = new Date(times[next(times.length)]!);
+            let cost: unknown;
+            try {
+              cost = table(model.id, tokens, time);
+            } catch (error) {
+              cost = (error as Error).message;
+            }
+            let expected: unknown;
+            try {
+              expected = reference(model.id, tokens, time);
+            } catch (error) {
+              expected = (error as Error).message;
+            }
+            if (!Object.is(cost, expected)) differ.push({ id, model: model.id, time, tokens, cost, expected });
+          }
+        }
+      }
+    } finally {
+      process.env.TZ = zone;
+    }
+    expect(models).toBeGreaterThan(1_000);
+    expect(differ).toEqual([]);
+  });
+
   it("takes a new price from the day it starts: the day before and the first day each priced as calcPrice does", async () => {
     const table = await loadPriceTable();
     const tokens = { input: 1_000_000, output: 100_000, cacheRead: 200_000, cacheWrite: 50_000 };
@@ -81,5 +129,21 @@ describe("the bundled table's price of a day, kept", () => {
     table("gpt-4o-mini", { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 }, time);
     const odd = { input: 10, output: 1, cacheRead: 20, cacheWrite: 0 };
     expect(() => table("gpt-4o-mini", odd, time)).toThrow(/Invalid usage data/);
+  });
+
+  it("leaves to the table a negative count (an upstream's odd report), after a record of the same day as before it", async () => {
+    const time = new Date("2026-12-07T10:00:00.000Z");
+    const valid = { input: 1_000, output: 10, cacheRead: 0, cacheWrite: 0 };
+    for (const odd of [
+      { input: 1_000, output: -1_000_000, cacheRead: 0, cacheWrite: 0 },
+      { input: 1_000, output: 10, cacheRead: -500_000, cacheWrite: 0 },
+      { input: 1_000, output: 10, cacheRead: 0, cacheWrite: -500_000 },
+    ]) {
+      const table = await loadPriceTable();
+      expect(() => table("claude-sonnet-4-5", odd, time)).toThrow(/Invalid usage value/);
+      // The same record priced after a valid one of that day is refused as the table refuses it, not a negative cost.
+      table("claude-sonnet-4-5", valid, time);
+      expect(() => table("claude-sonnet-4-5", odd, time)).toThrow(/Invalid usage value/);
+    }
   });
 });

@@ -115,6 +115,32 @@ describe("a span's output cap", () => {
   });
 });
 
+describe("a translated request's span", () => {
+  // The request lets go of a translated plan's bytes once no other upstream is left to plan for, or once one with
+  // fallbacks left answers (src/server/stages/forward.ts): the span, which reads max_tokens when it ends, must still see it.
+  it.each([
+    ["one upstream", false],
+    ["an upstream with a fallback left that answers", true],
+  ])("says the max_tokens the client asked for: %s", async (_, withFallback) => {
+    const receiver = opened(await startOtlpReceiver());
+    const first = opened(await startFakeUpstream({ script: () => ({ json: completion({ content: REPLY }) }) }));
+    const spare = opened(await startFakeUpstream({ script: () => ({ json: completion({ content: REPLY }) }) }));
+    const upstreams = { first: { url: first.url, key: "none", formats: ["chat"], ...(withFallback ? { fallback: ["spare"] } : {}) }, spare: { url: spare.url, key: "none" } };
+    const gateway = opened(await startTestGateway(undefined, { file: { upstream: "first", upstreams }, otlp: settingsFor(receiver.url, "http/json") }));
+    const anthropic = new Anthropic({ baseURL: `${gateway.url}/anthropic`, apiKey: LOCAL_KEY, maxRetries: 0 });
+    await anthropic.messages.create({ model: "qwen-7b", max_tokens: 50, messages: [{ role: "user", content: PROMPT }] });
+    const stream = await anthropic.messages.create({ model: "qwen-7b", max_tokens: 60, stream: true, messages: [{ role: "user", content: PROMPT }] });
+    for await (const _event of stream);
+    await gateway.close();
+
+    expect([first.received.length, spare.received.length]).toEqual([2, 0]);
+    expect(receiver.spans.map((span) => [span.attributes["gateway.upstream_format"], span.attributes["gen_ai.request.max_tokens"]])).toEqual([
+      ["chat", 50],
+      ["chat", 60],
+    ]);
+  });
+});
+
 describe("a collector that is down or hangs", () => {
   it("never delays a request: one is answered while an export hangs", async () => {
     // A collector that accepts the connection, reads, and never answers.

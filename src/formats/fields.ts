@@ -13,13 +13,19 @@ export const MODEL_AND_MESSAGES: readonly FieldRule[] = [
   ["messages", "an array", isArray],
 ];
 
-/** A token count when the value is one, else undefined (so an earlier report stands). */
-export const count = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
+/**
+ * A token count when the value is one (a finite number, not negative), else undefined (so an earlier report stands).
+ * A server's negative count is no count: recorded, it made the price table refuse the record, and `stats` with it.
+ */
+export const count = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined);
 
 /** The sum of the counts that are present; undefined when none is. */
 export function sumCounts(...values: unknown[]): number | undefined {
   let total: number | undefined;
-  for (const value of values) if (typeof value === "number") total = (total ?? 0) + value;
+  for (const value of values) {
+    const counted = count(value);
+    if (counted !== undefined) total = (total ?? 0) + counted;
+  }
   return total;
 }
 

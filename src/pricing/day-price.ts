@@ -71,8 +71,9 @@ export function dayPriceOf(model: ModelInfo, modelPrice: ModelPrice, time: Date)
     covers,
     cost(tokens) {
       const uncachedInput = tokens.input - (readApart ? tokens.cacheRead : 0) - (writeApart ? tokens.cacheWrite : 0);
-      // The table refuses usage whose parts exceed its whole: it says so itself.
-      if (uncachedInput < 0) return undefined;
+      // The table refuses usage whose parts exceed its whole, or a negative count (an upstream's odd report): it says
+      // so itself, as it did before a day's price was kept, whatever record came before.
+      if (uncachedInput < 0 || tokens.output < 0 || tokens.cacheRead < 0 || tokens.cacheWrite < 0) return undefined;
       let input = 0;
       let output = 0;
       for (const term of terms) {
