@@ -97,3 +97,18 @@ describe("reasoning fields", () => {
     expect(parts({ content: null, reasoning_content: "Run ls.", tool_calls: [{ id: "c", type: "function", function: { name: "ls", arguments: "{}" } }] }).answer).toBe("");
   });
 });
+
+describe("a server's tool-call pieces of another shape", () => {
+  it("passes over a piece that is not an object, and tool_calls that is not a list, reading the calls around them", () => {
+    const reader = createHubEventReader();
+    const call = { index: 0, id: "call_1", type: "function" as const, function: { name: "f", arguments: "{}" } };
+    const odd = (toolCalls: unknown) => deltaItem({ tool_calls: toolCalls } as Parameters<typeof deltaItem>[0]);
+    expect(reader.push(odd([null, 3, call]))).toEqual([
+      { type: "tool_start", call: 0, id: "call_1", name: "f" },
+      { type: "tool_args", call: 0, text: "{}" },
+    ]);
+    expect(reader.push(odd("call"))).toEqual([]);
+    expect(reader.push(odd({ index: 0 }))).toEqual([]);
+    expect(reader.end()).toEqual([]);
+  });
+});

@@ -172,7 +172,8 @@ export function createHubEventReader() {
     if (reasoning) out.push({ type: "reasoning", ...reasoning });
     const text = contentText(d.content);
     if (text) out.push(...content.push(text).map(contentEvent));
-    for (const piece of d.tool_calls ?? []) toolPiece(piece, out);
+    // A server's piece that is not an object (`tool_calls: [null]`) carries no call: it is passed over, not a failure.
+    for (const piece of Array.isArray(d.tool_calls) ? d.tool_calls : []) if (typeof piece === "object" && piece !== null) toolPiece(piece, out);
   }
 
   return {
