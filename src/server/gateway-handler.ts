@@ -95,7 +95,7 @@ async function proxy(x: Exchange, ctx: GatewayContext, resolved: Extract<Resolve
 /**
  * Steps 1 to 9 of the request path (docs/ARCHITECTURE.md).
  * Every request, in SPEC section 3's order: resolve the endpoint and its family before any check, guard Host and
- * Origin, answer preflights; the gateway's own pages (`/health`, the dashboard) then go to the h3 app, and model
+ * Origin, answer preflights; `/health` is answered here, the dashboard goes to the h3 app, and model
  * traffic runs the proxy stages. A proxied request is in the in-flight registry from accept to last byte (so a
  * shutdown can end it in its family's shape). Every request gets exactly one record, written in the `finally`,
  * except what passed the guards to the gateway's own pages and pre-connects: they are not traffic.
