@@ -15,7 +15,7 @@ function packageDirOf(input) {
 /** A package's name, version and license text. */
 function licenseOf(root, dir) {
   const { name, version, license } = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8"));
-  const file = readdirSync(join(root, dir)).find((entry) => /^licen[cs]e(\.(md|txt))?$/i.test(entry));
+  const file = readdirSync(join(root, dir)).find((entry) => /^licen[cs]e(-[a-z]+)?(\.(md|txt))?$/i.test(entry));
   if (!file) throw new Error(`${name} is bundled into dist/ but ships no LICENSE file to bundle with it`);
   return { name, version, license, text: readFileSync(join(root, dir, file), "utf8").trim() };
 }
