@@ -235,6 +235,36 @@ describe("a translated reply from an upstream that reports no usage", () => {
   });
 });
 
+describe("a passed-through chat completion from a server that reports no usage", () => {
+  it("is counted with tokens the gateway estimates (input from the request's size, output from the reply's text and calls), and an error reply is not", async () => {
+    const message = { content: "Hello there, friend.", tool_calls: [{ id: "c1", type: "function", function: { name: "look", arguments: '{"at":"sky"}' } }] };
+    const paid = opened(
+      await startStrictFake(STRICT_KINDS.generic, {
+        script: (request) =>
+          (request.body?.messages as unknown[]).length > 1
+            ? { status: 400, json: { error: { message: "one message at most", type: "invalid_request_error" } } }
+            : { json: { ...completion(message, "tool_calls"), usage: undefined } },
+      }),
+    );
+    // $0.10 per input token, $0.01 per output token.
+    const gateway = await start({ prices: { "paid-*": { input: 100_000, output: 10_000 } }, upstreams: { paid: { url: paid.url, key: "none" } } });
+    const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: LOCAL_KEY, maxRetries: 0 });
+    const reply = await openai.chat.completions.create({ model: "paid-1", messages: [{ role: "user", content: "hi" }] });
+    expect(reply.choices[0]!.message.content).toBe("Hello there, friend.");
+    expect(reply.usage).toBeUndefined();
+    const refused = await openai.chat.completions.create({ model: "paid-1", messages: [{ role: "user", content: "hi" }, { role: "user", content: "again" }] }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    const [answered, failed] = gateway.records;
+    // The body went upstream as it came (passthrough), so its size is what the upstream received.
+    const inputTokens = Math.ceil(paid.received[0]!.raw.length / 4);
+    expect(answered).toMatchObject({ status: 200, estimated: true, inputTokens, outputTokens: Math.ceil('Hello there, friend.look{"at":"sky"}'.length / 4), costSource: "estimate" });
+    expect(answered!.translated).toBeUndefined();
+    expect(failed).toMatchObject({ status: 400 });
+    expect(failed!.estimated).toBeUndefined();
+    expect(failed!.inputTokens).toBeUndefined();
+  });
+});
+
 describe("requests through your own login (a key: client upstream)", () => {
   it("are marked ownLogin, count toward that upstream's budget only, never the overall one, and stats shows their cost apart", async () => {
     const [own, paid] = [await upstream("own"), await upstream("paid")];

@@ -71,6 +71,12 @@ export interface UsageReader {
     streamWithout(bytes: Buffer | undefined, body: () => Json | undefined): boolean;
     relayedChars(event: Json): number;
   };
+  /**
+   * The characters of text, reasoning and tool calls a whole JSON reply carries, for a reply from a server that
+   * reports no usage (SPEC 11, Budgets: its output is estimated from them). Chat only: the other formats' servers
+   * report usage in every JSON reply (Anthropic's `usage`, Gemini's `usageMetadata`, a Responses `usage`).
+   */
+  replyChars?(reply: Json): number;
 }
 
 /**

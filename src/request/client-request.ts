@@ -49,6 +49,8 @@ export class ClientRequest {
    * upstreams that spend no credential of the gateway's, and its credential goes to `key: "client"` upstreams only.
    */
   readonly ownCredential: boolean;
+  /** The body's size in bytes as it came, kept once the body is let go (`release`). */
+  readonly size: number;
   #image: boolean | undefined | typeof UNASKED = UNASKED;
   #tools: readonly string[] | undefined | typeof UNASKED = UNASKED;
   #thinking: boolean | undefined | typeof UNASKED = UNASKED;
@@ -63,6 +65,7 @@ export class ClientRequest {
     this.query = query;
     this.headers = headers;
     this.#bytes = bytes;
+    this.size = bytes?.length ?? 0;
     this.#json = json;
     this.model = model;
     this.stream = stream;

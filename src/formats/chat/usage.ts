@@ -43,4 +43,5 @@ export const chatUsage: UsageReader = {
     streamWithout: (bytes, body) => bytes === undefined || bytes.indexOf("include_usage") < 0 || (body()?.stream_options as { include_usage?: unknown } | undefined)?.include_usage !== true,
     relayedChars: (event) => relayedChars(Array.isArray(event.choices) ? (event.choices[0] as { delta?: Parameters<typeof relayedChars>[0] } | undefined)?.delta : undefined),
   },
+  replyChars: (reply) => relayedChars(Array.isArray(reply.choices) ? (reply.choices[0] as { message?: Parameters<typeof relayedChars>[0] } | undefined)?.message : undefined),
 };

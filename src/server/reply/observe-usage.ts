@@ -44,7 +44,9 @@ function wholeBody(read: (body: Buffer) => void): { observe(chunk: Buffer): void
  * parsed where their bytes mention usage, and only events that do are decoded as JSON; JSON bodies are kept (by
  * reference, up to 1 MiB) and at their end only their usage object is parsed (the whole body when the last usage
  * key holds no object with counts). A compressed reply (passthrough keeps the upstream's encoding)
- * is kept the same way and decompressed once at its end, off the path of its bytes.
+ * is kept the same way and decompressed once at its end, off the path of its bytes. A JSON reply that reports no
+ * usage is parsed whole, and what it relays counted where its format can (`UsageReader.replyChars`), for the
+ * gateway's estimate.
  *
  * `countText`: the request's stream will report no usage (`UsageReader.unreported`), so every event is parsed and
  * what it relays counted, for the gateway's estimate; only such a stream pays for it.
@@ -58,7 +60,8 @@ export function createUsageObserver(reader: UsageReader, contentType: string | u
   const isEventStream = contentType?.startsWith("text/event-stream") === true;
   const marker = Buffer.from(reader.marker);
   const usageKey = reader.marker.slice(1, -1);
-  const readJson = (body: Buffer) => {
+  const reported = () => usage.inputTokens !== undefined || usage.outputTokens !== undefined;
+  const readJsonUsage = (body: Buffer) => {
     // Two searches on purpose: the anchored forward one rules out a reply without usage at memchr speed, where a
     // backward `lastIndexOf` would crawl all of it; the backward one then finds a reply's usage near its end.
     if (!includesBytes(body, marker)) return;
@@ -68,8 +71,17 @@ export function createUsageObserver(reader: UsageReader, contentType: string | u
     if (value) reader.read({ [usageKey]: value }, usage);
     // The last `"usage"` may be nested after the reply's own (a tool schema's property, echoed back): it holds no
     // counts, and the whole reply is read instead.
-    if (usage.inputTokens === undefined && usage.outputTokens === undefined) read(body.toString("utf8"));
+    if (!reported()) read(body.toString("utf8"));
   };
+  // The characters a JSON reply without usage relays, for its estimate (SPEC 11, Budgets); undefined otherwise.
+  let jsonChars: number | undefined;
+  const readJson = (body: Buffer) => {
+    readJsonUsage(body);
+    if (reported() || !reader.replyChars) return;
+    const value = parseJsonObject(body.toString("utf8"));
+    if (value) jsonChars = reader.replyChars(value);
+  };
+  const jsonCharsOf = () => jsonChars;
   const readEvent = (event: SseMessage) => {
     if (event.data.includes(reader.marker)) read(event.data);
   };
@@ -99,7 +111,7 @@ export function createUsageObserver(reader: UsageReader, contentType: string | u
         // A body that does not decompress carries no usage the gateway can read.
       }
     });
-    return { observe: body.observe, result: () => (body.flush(), usage), relayedChars: NOT_COUNTED };
+    return { observe: body.observe, result: () => (body.flush(), usage), relayedChars: jsonCharsOf };
   }
   if (isEventStream) {
     // Made when a chunk first needs it: many streams carry usage only in their last events.
@@ -121,5 +133,5 @@ export function createUsageObserver(reader: UsageReader, contentType: string | u
   }
   if (!contentType?.includes("json")) return { observe: IGNORE, result: () => usage, relayedChars: NOT_COUNTED };
   const body = wholeBody(readBody);
-  return { observe: body.observe, result: () => (body.flush(), usage), relayedChars: NOT_COUNTED };
+  return { observe: body.observe, result: () => (body.flush(), usage), relayedChars: jsonCharsOf };
 }

@@ -59,7 +59,8 @@ export async function relayPassthrough(x: Exchange, reply: UpstreamReply, shape:
     onEvents: streamError && ((events) => streamError.observe(events)),
   });
   delivery.usage = usage.result();
-  delivery.relayedChars = usage.relayedChars();
+  // An error reply relays no answer: it is recorded without tokens, never with an estimate.
+  delivery.relayedChars = reply.status < 300 ? usage.relayedChars() : undefined;
   // SPEC 11: an error event inside a 200 stream is the upstream's failure, though its bytes reached the client whole.
   if (streamError?.seen()) delivery.outcome = "upstream_error";
 }

@@ -39,13 +39,15 @@ export const upstreamOf = (x: Exchange, trail: Trail): string | undefined => tra
 
 /**
  * The tokens of a reply that reported no usage, estimated (SPEC 11, Budgets): input as a local count's quick
- * estimate of the request (the one its translation made, if it was translated), output as the characters it relayed
- * over 4 (the same floor); undefined when the reply reported usage or its text was not counted.
+ * estimate of the request (the one its translation made, if it was translated), or, for a passed-through JSON reply
+ * whose request body was let go before it ended, the body's size over 4; output as the characters it relayed over 4
+ * (the same floor). Undefined when the reply reported usage or its text was not counted.
  */
 function estimatedUsage(delivery: Exchange["delivery"], request: ClientRequest | undefined, ctx: GatewayContext): Usage | undefined {
   const { usage, relayedChars } = delivery;
   if (relayedChars === undefined || usage?.inputTokens !== undefined || usage?.outputTokens !== undefined) return undefined;
-  return { ...noUsage(), inputTokens: delivery.inputEstimate ?? request?.estimatedInputTokens(ctx.seal), outputTokens: Math.ceil(relayedChars / 4) };
+  const input = delivery.inputEstimate ?? request?.estimatedInputTokens(ctx.seal) ?? (request && Math.ceil(request.size / 4));
+  return { ...noUsage(), inputTokens: input, outputTokens: Math.ceil(relayedChars / 4) };
 }
 
 /**
