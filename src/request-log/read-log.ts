@@ -1,14 +1,20 @@
 import { open, readFile } from "node:fs/promises";
+import { count } from "../formats/fields.js";
 import type { Format } from "../formats/names.js";
 import { parseJsonObject } from "../parse-json.js";
 import { logFilePath } from "./log-file.js";
 import type { LogEvent, RequestRecord } from "./record.js";
 
+const TOKEN_FIELDS = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"] as const;
+
 /**
- * Gateways before issue 37 recorded a translation only as its display string (`messages -> chat`): a record of
- * theirs gets the two formats it names, so that whatever reads records (pricing) reads only the fields.
+ * Records of older gateways, read as today's gateway writes them. Gateways before issue 37 recorded a translation only
+ * as its display string (`messages -> chat`): a record of theirs gets the two formats it names, so that whatever
+ * reads records (pricing) reads only the fields. Gateways before round 5 recorded a count a server reported that is
+ * no count (negative): it is left out, as it is now when recorded, or the price table would refuse the whole log.
  */
 function upgradeRecord(record: RequestRecord): RequestRecord {
+  for (const field of TOKEN_FIELDS) if (record[field] !== undefined && count(record[field]) === undefined) record[field] = undefined;
   if (record.upstreamFormat !== undefined || typeof record.translated !== "string") return record;
   const [format, upstreamFormat] = record.translated.split(" -> ") as [Format, Format | undefined];
   return upstreamFormat === undefined ? record : Object.assign(record, { format, upstreamFormat });
