@@ -1,7 +1,9 @@
 // Builds the command into dist/: each entry point bundled with the modules it imports, the modules a command loads
 // later (`import()`) split into shared chunks. The packages the source imports are bundled in too, each under its
 // license (`bundled-licenses.mjs`), and so are dev dependencies: only `dependencies` stay in node_modules, the ones
-// that cannot be bundled (`@napi-rs/keyring`'s native binary, `open`'s own xdg-open script beside its code). Why:
+// that cannot be bundled (`@napi-rs/keyring`'s native binary, `open`'s own xdg-open script beside its code) and
+// jsonc-parser, which the config reader requires synchronously only to describe a syntax error (bundled, its 46 KB
+// would load with every command: `config/json-syntax.ts`). Why:
 // - Start-up (issue "Start only what a command needs"): Node's ES module loader pays for every file it resolves and
 //   every package.json it reads. Bundled, a cold `gateway env` or `status` takes 0.93x the time, a one-off chat
 //   0.82x the CPU (paired runs, Node 20), and undici's dispatchers, imported from its own `lib/` files (it has no

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { cliEnv, spawnCli, waitForOutput } from "./helpers/cli.js";
 import { tempConfigDir } from "./helpers/gateway.js";
-import { sourcesOf } from "./helpers/loaded-sources.js";
+import { packagesLoaded, sourcesOf } from "./helpers/loaded-sources.js";
 
 /**
  * Issue 52: a cold `--version`, `env` and `status` load only what they need. Each runs as a real child whose every
@@ -24,7 +24,7 @@ async function runLogged(args: string[], config: Record<string, unknown> | strin
   child.stdin!.end();
   const [code] = (await once(child, "exit")) as [number];
   const modules = [...new Set(readFileSync(log, "utf8").split("\n").filter(Boolean))];
-  const packages = [...new Set(modules.flatMap((module) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(module)?.[1] ?? []))].sort();
+  const packages = packagesLoaded(modules);
   const sources = [...new Set(modules.flatMap(sourcesOf))];
   return { code, stdout: child.output().stdout, modules, packages, sources };
 }

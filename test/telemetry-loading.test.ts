@@ -9,6 +9,7 @@ import { cliEnv, runCli, spawnCli, waitForOutput } from "./helpers/cli.js";
 import { closeAfterEach } from "./helpers/close-after-each.js";
 import { tempConfigDir } from "./helpers/gateway.js";
 import { chatHeaders, rawRequest } from "./helpers/http.js";
+import { packagesLoaded } from "./helpers/loaded-sources.js";
 import { startOtlpReceiver } from "./helpers/otlp-receiver.js";
 
 /**
@@ -50,18 +51,6 @@ async function startLogged(env: Record<string, string> = {}) {
 }
 
 const chat = (url: string) => rawRequest(url, { method: "POST", path: "/v1/chat/completions", headers: chatHeaders(KEY), body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }) });
-/**
- * The packages a loaded module holds: its own, under node_modules/, or those a file of dist/ bundles, which its
- * banner names (the OpenTelemetry SDK and prom-client are dev dependencies the build bundles: scripts/bundled-licenses.mjs).
- */
-function packagesOf(module: string): string[] {
-  const installed = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(module)?.[1];
-  if (installed) return [installed];
-  if (!/\/dist\/.*\.js$/.test(module)) return [];
-  const banner = /^\/\*! Bundled packages: (.*)\n/.exec(readFileSync(module.startsWith("file:") ? fileURLToPath(module) : module, "utf8").slice(0, 2_000));
-  return banner ? banner[1]!.split(", ").map((named) => named.slice(0, named.lastIndexOf(" "))) : [];
-}
-const packagesLoaded = (modules: string[]) => [...new Set(modules.flatMap(packagesOf))];
 
 describe("what telemetry loads", () => {
   it("with no endpoint, serving requests loads no OpenTelemetry module and no prom-client", async () => {

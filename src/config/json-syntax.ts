@@ -1,7 +1,15 @@
-import { parse, printParseErrorCode, type ParseError, type ParseErrorCode } from "jsonc-parser";
+import { createRequire } from "node:module";
+import type * as Jsonc from "jsonc-parser";
+
+/**
+ * jsonc-parser, loaded only to describe a syntax error: a config that parses, as it does on nearly every run of every
+ * command, never pays for its CommonJS modules (issue 52). `createRequire` keeps the load synchronous, as reading the
+ * config is.
+ */
+const jsonc = (): typeof Jsonc => createRequire(import.meta.url)("jsonc-parser") as typeof Jsonc;
 
 /** What each of jsonc-parser's syntax errors (`ParseErrorCode`, by name) means to someone editing the file by hand. */
-const WORDING: Readonly<Record<keyof typeof ParseErrorCode, string>> = {
+const WORDING: Readonly<Record<keyof typeof Jsonc.ParseErrorCode, string>> = {
   InvalidSymbol: "an unexpected character (strings and names need double quotes; true, false and null are lower case)",
   InvalidNumberFormat: "a number JSON does not allow",
   PropertyNameExpected: "a field name in double quotes expected",
@@ -35,7 +43,8 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
  */
 export function describeJsonSyntaxError(text: string): string | undefined {
   if (text.trim() === "") return "the file is empty (write {} for no settings)";
-  const errors: ParseError[] = [];
+  const { parse, printParseErrorCode } = jsonc();
+  const errors: Jsonc.ParseError[] = [];
   parse(text, errors, { allowTrailingComma: false, disallowComments: true });
   const first = errors[0];
   if (first === undefined) return undefined;
