@@ -32,15 +32,20 @@ const runMs = (args, env) => run(process.execPath, args, env).ms;
 const medianMs = (args, env, runs) => percentile(Array.from({ length: runs }, () => runMs(args, env)), 50);
 
 /**
- * Medians of `a` and `b` (each `[command, args, env]`) run in turn, `runs` of each: `ratio` is b's wall time over
- * a's, `addedMs` the difference, `cpuMs` / `baselineCpuMs` their CPU.
+ * Medians of `commands` (each `[command, args, env]`) run in turn, `runs` of each, so that a change in the machine's
+ * load falls on all of them alike: `[{ ms, cpuMs }]` in their order.
  */
-export function pairedRuns(a, b, runs) {
-  const times = [[], []];
-  for (let i = 0; i < runs; i++) [a, b].forEach(([command, args, env], side) => times[side].push(run(command, args, env)));
-  const [first, second] = times.map((t) => ({ ms: percentile(t.map((r) => r.ms), 50), cpuMs: percentile(t.map((r) => r.cpuMs), 50) }));
-  return { baseline: first.ms, ms: second.ms, ratio: second.ms / first.ms, addedMs: second.ms - first.ms, baselineCpuMs: first.cpuMs, cpuMs: second.cpuMs };
+export function interleavedRuns(commands, runs) {
+  const times = commands.map(() => []);
+  for (let i = 0; i < runs; i++) commands.forEach(([command, args, env], side) => times[side].push(run(command, args, env)));
+  return times.map((t) => ({ ms: percentile(t.map((r) => r.ms), 50), cpuMs: percentile(t.map((r) => r.cpuMs), 50) }));
 }
+
+/** `interleavedRuns` of `a` and `b`: `ratio` is b's wall time over a's, `addedMs` the difference, `cpuMs` / `baselineCpuMs` their CPU. */
+export const pairedWith = (first, second) => ({ baseline: first.ms, ms: second.ms, ratio: second.ms / first.ms, addedMs: second.ms - first.ms, baselineCpuMs: first.cpuMs, cpuMs: second.cpuMs });
+
+/** `a` and `b` run in turn (`interleavedRuns`), compared (`pairedWith`). */
+export const pairedRuns = (a, b, runs) => pairedWith(...interleavedRuns([a, b], runs));
 
 /** `node a` and `node b` paired (`pairedRuns`), both with `env`. */
 const pairedMs = (a, b, env, runs) => pairedRuns([process.execPath, a, env], [process.execPath, b, env], runs);

@@ -1,7 +1,8 @@
 // node bench/one-off.mjs [--runs <n>] [--json] (after `npm run build`)
 // The one-off scenario of `npm run bench` on its own (issue 52, "Start only what a command needs"): the cold start
 // figures, the one-off prompt alone and through a running gateway, `gateway start` to its first /health, and
-// `gateway run claude -p hi` against Claude Code run by hand, each paired with its baseline, and the issue's goals.
+// `gateway run claude -p hi` against Claude Code run by hand and against the least Node launcher of it, each paired
+// with its baseline, and the issue's goals.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { cpus, loadavg, tmpdir } from "node:os";

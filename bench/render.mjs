@@ -101,7 +101,13 @@ export function coldTable({ cold: c }) {
     `| \`gateway chat -m echo-1 hi\`, no gateway running / \`node -e 0\` | ${paired(c.chatAlone)}`,
     `| \`gateway chat -m echo-1 hi\`, a gateway of the same config running / \`node -e 0\` | ${paired(c.chatRunning)}`,
     `| \`gateway start\` to the first /health 200 / a bare node:http server started the same way | ${f(c.startToHealth.ms)} / ${f(c.startToHealth.baseline)} = ${f(c.startToHealth.ratio, 2)}x | - |`,
-    ...(t ? [`| \`gateway run claude -p hi\` (echo upstream) / Claude Code with the same environment and arguments set by hand | ${paired(t)}`] : []),
+    ...(t
+      ? [
+          `| \`gateway run claude -p hi\` (echo upstream) / Claude Code with the same environment and arguments set by hand | ${paired(t)}`,
+          `| the least Node launcher (\`bench/least-launcher.mjs\`) of that Claude Code / Claude Code by hand | ${paired(t.floor)}`,
+          `| \`gateway run claude -p hi\` / the least Node launcher | ${paired(t.overFloor)}`,
+        ]
+      : []),
   ];
 }
 

@@ -1,15 +1,18 @@
 // Issue 52's last goal: what `gateway run claude -p hi` adds over running Claude Code with its environment set by
 // hand. "By hand" is exactly what `gateway run` gives the tool: a stand-in `claude` first on PATH records the
 // environment and arguments `gateway run` hands it once, and the real (pinned) Claude Code is then run with those,
-// paired run for run with `gateway run claude -p hi` against the same running gateway (the echo upstream).
+// paired run for run with `gateway run claude -p hi` against the same running gateway (the echo upstream). A third
+// command in the same turns is the floor under any Node launcher: `least-launcher.mjs` spawning that Claude Code with
+// that environment and those arguments, and nothing else (`node -e 0` alone is 70-90 ms on the 2-core VM).
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { pairedRuns } from "./cold-start.mjs";
+import { interleavedRuns, pairedWith } from "./cold-start.mjs";
 
 const BIN = fileURLToPath(new URL("../bin/gateway.js", import.meta.url));
+const LEAST = fileURLToPath(new URL("least-launcher.mjs", import.meta.url));
 /** The pinned tools the suite runs (scripts/test-tools.mjs installs them). */
 const TOOLS = process.env.GATEWAY_TEST_TOOLS ?? join(homedir(), ".cache", "gateway-test-tools");
 const CLAUDE = join(TOOLS, "node_modules", ".bin", "claude");
@@ -35,8 +38,10 @@ function launchSeen(env, args) {
 }
 
 /**
- * Paired medians (ms) of `gateway run claude -p hi` and of Claude Code run with what it was given; undefined when the
- * pinned Claude Code is not installed. `env` points at a running gateway whose default upstream is echo.
+ * Paired medians (ms) of `gateway run claude -p hi` and of Claude Code run with what it was given (`pairedWith`); as
+ * `floor` the least Node launcher over Claude Code by hand, and as `overFloor` `gateway run` over that launcher;
+ * undefined when the pinned Claude Code is not installed. `env` points at a running gateway whose default upstream is
+ * echo.
  */
 export function toolLaunch(env, runs) {
   if (!existsSync(CLAUDE)) return undefined;
@@ -45,7 +50,15 @@ export function toolLaunch(env, runs) {
     const base = { ...env, ...QUIET, HOME: home, PATH: `${join(TOOLS, "node_modules", ".bin")}:${env.PATH}` };
     const args = ["-p", "hi", "--model", "claude-sonnet-4-5"];
     const byHand = launchSeen(base, args);
-    return pairedRuns([CLAUDE, byHand.args, byHand.env], [process.execPath, [BIN, "run", "claude", ...args], base], runs);
+    const [tool, least, gateway] = interleavedRuns(
+      [
+        [CLAUDE, byHand.args, byHand.env],
+        [process.execPath, [LEAST, "claude", ...byHand.args], byHand.env],
+        [process.execPath, [BIN, "run", "claude", ...args], base],
+      ],
+      runs,
+    );
+    return { ...pairedWith(tool, gateway), floor: pairedWith(tool, least), overFloor: pairedWith(least, gateway) };
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

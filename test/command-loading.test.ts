@@ -9,7 +9,7 @@ import { tempConfigDir } from "./helpers/gateway.js";
 import { packagesLoaded, sourcesOf } from "./helpers/loaded-sources.js";
 
 /**
- * Issue 52: a cold `--version`, `env` and `status` load only what they need. Each runs as a real child whose every
+ * Issue 52: a cold `--version`, `env`, `status`, a one-off `chat` and a plain `run` load only what they need. Each runs as a real child whose every
  * loaded module is written to a file (`helpers/module-log.mjs`).
  */
 
@@ -57,6 +57,25 @@ describe("what a one-off command loads", () => {
       expect([chat.code, chat.stdout]).toEqual([0, "echo: hi\n"]);
       expect(chat.sources.filter((source) => /^src\/server\/|^src\/chat\/in-process|^src\/upstream\/upstream-set|^src\/cli\/(upstream-keys|in-process-chat)/.test(source))).toEqual([]);
       expect(chat.packages).not.toContain("undici");
+    } finally {
+      const exited = once(gateway, "exit");
+      gateway.kill("SIGTERM");
+      await exited;
+    }
+  });
+
+  it("a plain `gateway run <tool>` through a running gateway loads no commander; an option of run's own is parsed by it", async () => {
+    const configDir = tempConfigDir();
+    const gateway = spawnCli(["start", "--port", "0", "--quiet", "--no-request-log"], cliEnv({ GATEWAY_CONFIG_DIR: configDir }));
+    try {
+      await waitForOutput(gateway, /listening on http:\/\/127\.0\.0\.1:\d+/);
+      const tool = [process.execPath, "-e", "console.log(process.env.ANTHROPIC_BASE_URL)"];
+      const plain = await runLogged(["run", ...tool], configDir);
+      expect([plain.code, plain.stdout]).toEqual([0, expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\n$/)]);
+      expect(plain.packages).not.toContain("commander");
+      const offline = await runLogged(["run", "--offline", ...tool], configDir);
+      expect([offline.code, offline.stdout]).toEqual([0, plain.stdout]);
+      expect(offline.packages).toContain("commander");
     } finally {
       const exited = once(gateway, "exit");
       gateway.kill("SIGTERM");

@@ -156,6 +156,17 @@ describe("gateway run", () => {
     expect(signalled.code).toBe(143);
   });
 
+  it("a plain `gateway run <tool>` (parsed without commander) gives the tool what the same line parsed by commander gives it", async () => {
+    const s = setup();
+    const show = "console.log(JSON.stringify({ env: process.env, args: process.argv.slice(1) })); process.exit(5)";
+    const [plain, parsed] = [await runCli(["run", "node", "-e", show, "a", "--port", "9"], s.env), await runCli(["run", "--", "node", "-e", show, "a", "--port", "9"], s.env)];
+    expect([plain.code, parsed.code]).toEqual([5, 5]);
+    const [fromPlain, fromParsed] = [plain, parsed].map((result) => JSON.parse(result.stdout) as { env: Record<string, string>; args: string[] });
+    expect(fromPlain!.args).toEqual(["a", "--port", "9"]);
+    expect(fromPlain).toEqual(fromParsed);
+    expect(fromPlain!.env.ANTHROPIC_BASE_URL).toBe(`http://127.0.0.1:${configuredPort}`);
+  });
+
   it.skipIf(!hasTmux)("one Ctrl-C in a terminal reaches the tool once, and the tool's exit code comes back", async () => {
     const s = setup();
     // The tool counts its SIGINTs and, on the next line typed, prints the count and exits 0.

@@ -1,6 +1,5 @@
-import { Command } from "commander";
+import type { Command } from "commander";
 import { VERSION } from "../version.js";
-import { renderCliError } from "./render-error.js";
 import { log } from "./terminal.js";
 
 type Register = (program: Command) => void;
@@ -46,6 +45,8 @@ function commandsFor(args: readonly string[]): string[] {
 
 /** The commander program with the commands `argv` needs; exits are decided by `run`. */
 export async function createProgram(argv: readonly string[]): Promise<Command> {
+  // commander loads beside the command's module, not before it: a plain `gateway run` loads neither (`ranPlainRun`).
+  const [{ Command }, registers] = await Promise.all([import("commander"), Promise.all(commandsFor(argv.slice(2)).map((name) => COMMANDS[name]!()))]);
   const program = new Command("gateway")
     .description("A local LLM API gateway for OpenAI-, Anthropic- and Gemini-style tools.")
     .version(VERSION, "-v, --version")
@@ -53,7 +54,6 @@ export async function createProgram(argv: readonly string[]): Promise<Command> {
     .configureOutput({ outputError: () => {} })
     .enablePositionalOptions()
     .exitOverride();
-  const registers = await Promise.all(commandsFor(argv.slice(2)).map((name) => COMMANDS[name]!()));
   for (const register of registers) register(program);
   for (const command of program.commands) command.exitOverride();
   return program;
@@ -67,12 +67,26 @@ function exitOnBrokenPipe(): void {
   });
 }
 
+/**
+ * Runs a plain `gateway run <tool> ...` (`plainRun`) without commander, and says whether it did: every launch of a
+ * tool pays this process's start (issue 52, `gateway run`'s own cost).
+ */
+async function ranPlainRun(argv: readonly string[]): Promise<boolean> {
+  if (argv[2] !== "run") return false;
+  const { plainRun, runTool } = await import("./commands/run.js");
+  const plain = plainRun(argv.slice(2));
+  if (plain) await runTool(plain.command, plain.args, { start: true });
+  return plain !== undefined;
+}
+
 /** Runs the CLI; every failure is rendered by `renderCliError` into one line, a hint and the exit code. */
 export async function run(argv: readonly string[]): Promise<void> {
   exitOnBrokenPipe();
   try {
-    await (await createProgram(argv)).parseAsync(argv as string[]);
+    if (!(await ranPlainRun(argv))) await (await createProgram(argv)).parseAsync(argv as string[]);
   } catch (error) {
+    // Loaded only for a failure: it knows commander's errors, and commander is no part of a plain `gateway run`.
+    const { renderCliError } = await import("./render-error.js");
     const named = commandsFor(argv.slice(2));
     const rendered = renderCliError(error, named.length === 1 ? named[0] : undefined);
     if (rendered.message) log.error(rendered.message);

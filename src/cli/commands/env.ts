@@ -1,13 +1,12 @@
 import { Option, type Command } from "commander";
-import { createContext, localKeyOf, localUrls, portFlag, type CommandContext } from "../context.js";
+import { createContext, portFlag } from "../context.js";
 import { chooseGateway, notYours, portArg } from "../running-gateway.js";
 import { log, print } from "../terminal.js";
+import { quote, toolEnv } from "../tool-env.js";
 
 const SHELLS = ["sh", "bash", "zsh", "fish", "powershell"] as const;
 type Shell = (typeof SHELLS)[number];
 
-/** A POSIX shell word: `value` in single quotes, each quote in it closed, escaped and reopened. */
-export const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 const psQuote = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 /** One shell's syntax for setting exported variables; bash and zsh read what sh reads. */
@@ -18,25 +17,6 @@ export function renderEnv(vars: Record<string, string>, shell: Shell): string {
     return `export ${name}=${quote(value)}`;
   });
   return `${lines.join("\n")}\n`;
-}
-
-/**
- * The variables every tool needs to reach the gateway on `port` (SPEC section 6, `gateway env`); with `keys: false`
- * the base URLs only (`gateway run --own-login`: a tool keeps its own credential, SPEC 11).
- */
-export function toolEnv(ctx: CommandContext, port: number, keys = true): Record<string, string> {
-  const urls = localUrls(port, ctx.config);
-  const bases = { OPENAI_BASE_URL: urls.openai, ANTHROPIC_BASE_URL: urls.anthropic, GOOGLE_GEMINI_BASE_URL: urls.gemini };
-  if (!keys) return bases;
-  const key = localKeyOf(ctx);
-  return {
-    OPENAI_BASE_URL: urls.openai,
-    OPENAI_API_KEY: key,
-    ANTHROPIC_BASE_URL: urls.anthropic,
-    ANTHROPIC_API_KEY: key,
-    GOOGLE_GEMINI_BASE_URL: urls.gemini,
-    GEMINI_API_KEY: key,
-  };
 }
 
 export function registerEnv(program: Command): void {

@@ -12,7 +12,7 @@ import { writePrivateFile } from "../../files/private-files.js";
 import { createContext, localKeyOf, portFlag } from "../context.js";
 import { keptTeamIds } from "../kept-team-ids.js";
 import { log } from "../terminal.js";
-import { quote, toolEnv } from "./env.js";
+import { quote, toolEnv } from "../tool-env.js";
 
 /**
  * Runs the command with the terminal inherited; resolves with its exit code (128+n for signal n). Signals sent to
@@ -47,6 +47,53 @@ function statusLineCommand(port: number | undefined): string {
   return [quote(process.execPath), quote(BIN_PATH), "statusline", ...(port === undefined ? [] : ["-p", String(port)])].join(" ");
 }
 
+/** `gateway run`'s options, as commander gives them to the action. */
+export interface RunOptions {
+  port?: string;
+  start: boolean;
+  offline?: boolean;
+  ownLogin?: boolean;
+}
+
+/**
+ * `gateway run <command> [args...]` with no option of its own before the command (every launch from a shell alias,
+ * every `gateway run claude`): the command and its arguments, exactly what commander would give the action with
+ * `passThroughOptions` (everything after the command is the tool's). Undefined for anything else, which commander
+ * parses: an option, `--`, help. Found without loading commander, about 10 ms of every launch on the 2-core VM
+ * (issue 52, `gateway run`'s own cost; docs/performance.md).
+ */
+export function plainRun(args: readonly string[]): { command: string; args: string[] } | undefined {
+  const [name, command, ...rest] = args;
+  return name === "run" && command !== undefined && command !== "" && !command.startsWith("-") ? { command, args: rest } : undefined;
+}
+
+/** Runs `command` pointed at the gateway (starting one unless `start` is false), the tool's exit code as this process's. */
+export async function runTool(command: string, args: string[], options: RunOptions): Promise<void> {
+  const ctx = createContext();
+  const ownLogin = options.ownLogin === true;
+  if (ownLogin && !ctx.config.upstreams.some((upstream) => upstream.key.kind === "client")) {
+    log.warn(`No upstream has "key": "client", so the gateway answers the tool's own credential with 401. Give the upstream it should reach "key": "client" in ${ctx.config.configFile} ("Claude Code with your subscription" in docs/configuration.md shows how).`);
+  }
+  const flag = portFlag(options.port);
+  const port = await ensureGateway(ctx, flag, options.start);
+  const env = toolEnv(ctx, port, !ownLogin);
+  const address = { env, openaiBaseUrl: env.OPENAI_BASE_URL!, localKey: localKeyOf(ctx), stateDir: ctx.config.stateDir, claudeOnAnthropic: claudeOnAnthropicOnly(ctx.config, keptTeamIds(ctx)) };
+  const place = { env: { ...process.env, ...env }, cwd: process.cwd(), platform: process.platform, ownLogin };
+  // Claude Code's status line is the gateway's, unless the user's settings (or the command line) give one.
+  const statusLine = hasStatusLine(place, args) ? undefined : statusLineCommand(flag);
+  const launch = launchFor(command, address, { offline: options.offline === true, ownLogin, statusLine });
+  for (const [path, content] of Object.entries(launch.files ?? {})) writePrivateFile(path, content);
+  const childEnv: NodeJS.ProcessEnv = { ...launch.envDefaults, ...process.env, ...env, ...launch.env };
+  for (const [name, value] of Object.entries(launch.env)) if (value === undefined) delete childEnv[name];
+  for (const bypass of await findBypasses(command, { ...place, env: childEnv })) {
+    log.warn(`${bypass.file} sets ${bypass.setting}: ${bypass.effect}. ${bypass.fix}`);
+  }
+  const code = await runCommand(command, [...launch.leadingArgs, ...args], childEnv);
+  const hint = launch.exitHints?.[code];
+  if (hint) log.info(hint);
+  process.exitCode = code;
+}
+
 export function registerRun(program: Command): void {
   program
     .command("run")
@@ -62,29 +109,5 @@ export function registerRun(program: Command): void {
       "after",
       '\nExamples:\n  gateway run claude\n  gateway run --own-login claude\n  gateway run --offline codex exec "fix the failing test"\n  gateway run gemini --skip-trust -p "explain this repo"\n  gateway run -- python my_script.py',
     )
-    .action(async (command: string, args: string[], options: { port?: string; start: boolean; offline?: boolean; ownLogin?: boolean }) => {
-      const ctx = createContext();
-      const ownLogin = options.ownLogin === true;
-      if (ownLogin && !ctx.config.upstreams.some((upstream) => upstream.key.kind === "client")) {
-        log.warn(`No upstream has "key": "client", so the gateway answers the tool's own credential with 401. Give the upstream it should reach "key": "client" in ${ctx.config.configFile} ("Claude Code with your subscription" in docs/configuration.md shows how).`);
-      }
-      const flag = portFlag(options.port);
-      const port = await ensureGateway(ctx, flag, options.start);
-      const env = toolEnv(ctx, port, !ownLogin);
-      const address = { env, openaiBaseUrl: env.OPENAI_BASE_URL!, localKey: localKeyOf(ctx), stateDir: ctx.config.stateDir, claudeOnAnthropic: claudeOnAnthropicOnly(ctx.config, keptTeamIds(ctx)) };
-      const place = { env: { ...process.env, ...env }, cwd: process.cwd(), platform: process.platform, ownLogin };
-      // Claude Code's status line is the gateway's, unless the user's settings (or the command line) give one.
-      const statusLine = hasStatusLine(place, args) ? undefined : statusLineCommand(flag);
-      const launch = launchFor(command, address, { offline: options.offline === true, ownLogin, statusLine });
-      for (const [path, content] of Object.entries(launch.files ?? {})) writePrivateFile(path, content);
-      const childEnv: NodeJS.ProcessEnv = { ...launch.envDefaults, ...process.env, ...env, ...launch.env };
-      for (const [name, value] of Object.entries(launch.env)) if (value === undefined) delete childEnv[name];
-      for (const bypass of await findBypasses(command, { ...place, env: childEnv })) {
-        log.warn(`${bypass.file} sets ${bypass.setting}: ${bypass.effect}. ${bypass.fix}`);
-      }
-      const code = await runCommand(command, [...launch.leadingArgs, ...args], childEnv);
-      const hint = launch.exitHints?.[code];
-      if (hint) log.info(hint);
-      process.exitCode = code;
-    });
+    .action(runTool);
 }
