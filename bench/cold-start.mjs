@@ -28,9 +28,6 @@ function run(command, args, env) {
   return { ms: performance.now() - started, cpuMs: childrenCpuMs() - cpu };
 }
 
-const runMs = (args, env) => run(process.execPath, args, env).ms;
-const medianMs = (args, env, runs) => percentile(Array.from({ length: runs }, () => runMs(args, env)), 50);
-
 /**
  * Medians of `commands` (each `[command, args, env]`) run in turn, `runs` of each, so that a change in the machine's
  * load falls on all of them alike: `[{ ms, cpuMs }]` in their order.
@@ -84,12 +81,16 @@ export async function coldStart(env, aloneEnv, port, runs) {
     starts[1].push(await toHealthMs([BIN, "start", "--quiet"], env, port));
   }
   const [bare, start] = starts.map((t) => percentile(t, 50));
+  // The cold figures run in turn with `node -e 0`, as the paired ones do: measured one after another, each in a block
+  // of its own, a drift of the machine's speed between blocks moved them by 30-40 ms on the 2-core VM.
+  const cold = [["-e", "0"], ["--input-type=module", "-e", configRead], [BIN, "--version"], [BIN, "env"], [BIN, "status"]];
+  const [nodeFloor, configReadMs, version, envMs, status] = interleavedRuns(cold.map((args) => [process.execPath, args, env]), runs).map((r) => r.ms);
   return {
-    nodeFloor: medianMs(["-e", "0"], env, runs),
-    configRead: medianMs(["--input-type=module", "-e", configRead], env, runs),
-    version: medianMs([BIN, "--version"], env, runs),
-    env: medianMs([BIN, "env"], env, runs),
-    status: medianMs([BIN, "status"], env, runs),
+    nodeFloor,
+    configRead: configReadMs,
+    version,
+    env: envMs,
+    status,
     startToHealth: { baseline: bare, ms: start, ratio: start / bare },
     chatAlone: pairedMs(["-e", "0"], chat, aloneEnv, runs),
     chatRunning: pairedMs(["-e", "0"], chat, env, runs),

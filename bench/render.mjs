@@ -88,7 +88,7 @@ export function coldTable({ cold: c }) {
   const paired = (p) => `${f(p.ms)} / ${f(p.baseline)} = ${f(p.ratio, 2)}x (${signed(p.ms - p.baseline)} ms) | ${f(p.cpuMs)} / ${f(p.baselineCpuMs)} |`;
   const t = c.toolLaunch;
   return [
-    "| cold start, median ms | time (over `node -e 0`) |",
+    "| cold start, median ms (the five run in turn) | time (over `node -e 0`) |",
     "|---|---|",
     `| \`node -e 0\` | ${f(c.nodeFloor)} |`,
     `| reading the config (node + config module) | ${over(c.configRead)} |`,
