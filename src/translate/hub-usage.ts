@@ -71,14 +71,26 @@ export function usageParts(usage: HubUsage | null | undefined): UsageParts {
 
 const length = (value: unknown): number => (typeof value === "string" ? value.length : 0);
 
+type RelayedPart = { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: unknown };
+
 /**
  * The characters a chat delta or message relays: its text, reasoning and tool calls' names and arguments. A reply
  * that reports no usage is counted with output tokens estimated from them (SPEC 11, Budgets), whichever format it is
  * relayed in: a chat stream passed through, or the hub between two formats.
  */
-export function relayedChars(part: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: unknown } | null | undefined): number {
+function relayedChars(part: RelayedPart | null | undefined): number {
   if (!part) return 0;
   let chars = length(part.content) + length(part.reasoning_content) + length(part.reasoning);
   if (Array.isArray(part.tool_calls)) for (const call of part.tool_calls as { function?: { name?: unknown; arguments?: unknown } }[]) chars += length(call?.function?.name) + length(call?.function?.arguments);
   return chars;
 }
+
+/** The first choice of a chat chunk or reply (the hub's, or a server's as it came), when it has choices. */
+const firstChoice = (value: { choices?: unknown }): { delta?: RelayedPart; message?: RelayedPart } | undefined =>
+  Array.isArray(value.choices) ? (value.choices[0] as { delta?: RelayedPart; message?: RelayedPart } | null | undefined) ?? undefined : undefined;
+
+/** The characters a chat stream chunk relays (`relayedChars` of its first choice's delta). */
+export const chunkChars = (chunk: { choices?: unknown }): number => relayedChars(firstChoice(chunk)?.delta);
+
+/** The characters a whole chat reply relays (`relayedChars` of its first choice's message). */
+export const replyChars = (reply: { choices?: unknown }): number => relayedChars(firstChoice(reply)?.message);

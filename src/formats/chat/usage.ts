@@ -1,4 +1,4 @@
-import { cacheCounts, relayedChars } from "../../translate/hub-usage.js";
+import { cacheCounts, chunkChars, replyChars } from "../../translate/hub-usage.js";
 import { count } from "../fields.js";
 import type { UsageReader } from "../types.js";
 
@@ -41,7 +41,7 @@ export const chatUsage: UsageReader = {
   unreported: {
     // Bytes without the word ask for no usage; only a body that names it is parsed to see whether it asks.
     streamWithout: (bytes, body) => bytes === undefined || bytes.indexOf("include_usage") < 0 || (body()?.stream_options as { include_usage?: unknown } | undefined)?.include_usage !== true,
-    relayedChars: (event) => relayedChars(Array.isArray(event.choices) ? (event.choices[0] as { delta?: Parameters<typeof relayedChars>[0] } | undefined)?.delta : undefined),
+    relayedChars: chunkChars,
   },
-  replyChars: (reply) => relayedChars(Array.isArray(reply.choices) ? (reply.choices[0] as { message?: Parameters<typeof relayedChars>[0] } | undefined)?.message : undefined),
+  replyChars,
 };

@@ -1,8 +1,7 @@
 import { upstreamFailed, type ErrorFields } from "../../errors/index.js";
 import { noUsage, type Usage } from "../../formats/index.js";
 import { parseJsonObject } from "../../parse-json.js";
-import type { HubReply } from "../../translate/hub.js";
-import { relayedChars } from "../../translate/hub-usage.js";
+import { replyChars } from "../../translate/hub-usage.js";
 import { errorReplyStatus } from "../../translate/upstream-error-reply.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
 import type { Exchange } from "../exchange.js";
@@ -25,9 +24,6 @@ export async function readUpstreamJson(reply: UpstreamReply, t: Translation): Pr
   const status = errorReplyStatus(json);
   return status === undefined ? { json, usage } : { error: upstreamErrorFields(t, status, text) };
 }
-
-/** The characters a whole reply relays (its first choice's), for the estimate of a reply that reports no usage (SPEC 11, Budgets). */
-export const replyChars = (hub: HubReply): number => relayedChars(Array.isArray(hub.choices) ? hub.choices[0]?.message : undefined);
 
 /**
  * A whole translated reply: upstream format -> hub -> the client's format (SPEC 10 rule 2). An error, as a status or

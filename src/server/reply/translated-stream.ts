@@ -1,7 +1,7 @@
 import { toApiError, type ApiError } from "../../errors/index.js";
 import { noUsage } from "../../formats/index.js";
 import { createSseDecoder } from "../../sse/sse.js";
-import { relayedChars } from "../../translate/hub-usage.js";
+import { chunkChars, replyChars } from "../../translate/hub-usage.js";
 import { STREAM_END, upstreamEventOf, type HubStreamItem } from "../../translate/index.js";
 import { replyAsStream } from "../../translate/reply-as-stream.js";
 import type { UpstreamReply } from "../../upstream/upstream.js";
@@ -11,7 +11,7 @@ import { EventStreamWriter } from "./event-stream-writer.js";
 import { singleHeader } from "./passthrough.js";
 import { midStreamError } from "./relay-body.js";
 import type { ReplyTransform } from "./transform.js";
-import { readUpstreamJson, replyChars } from "./translated-json.js";
+import { readUpstreamJson } from "./translated-json.js";
 import { readUpstreamErrorReply, rewrittenHeaders, streamErrorFields, upstreamAnswer, type Translation } from "./translation.js";
 
 /** What is read of an upstream's body after its `[DONE]` before its connection is closed instead of kept for reuse. */
@@ -78,7 +78,7 @@ async function relayTranslatedStream(x: Exchange, t: Translation, reply: Upstrea
     t.to.usage.read(event.data, usage);
     if (writer.ended) return;
     const items = source.push(event);
-    for (const item of items) if (item.type === "chunk") chars += relayedChars(item.chunk.choices?.[0]?.delta);
+    for (const item of items) if (item.type === "chunk") chars += chunkChars(item.chunk);
     writer.push(worded(items, t));
   });
   delivery.outcome = await new Promise((resolve) => {
