@@ -12,6 +12,12 @@ export function cutLabel(value: string): string {
 }
 
 /**
+ * One value's part of a key that stands for a set of label values: the value with its length before it (label values
+ * come from requests and may hold any character, a separator included), `-` for no value.
+ */
+export const keyPart = (value: string | undefined): string => (value === undefined ? "-" : `${value.length}:${value}`);
+
+/**
  * The model values one metric has seen: the first `MAX_MODEL_VALUES` distinct ones are kept, each later one becomes
  * `other`, so a client that sends a new model id with every request cannot grow a scrape without bound.
  */

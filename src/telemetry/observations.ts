@@ -1,5 +1,5 @@
 import type { RequestRecord } from "../request-log/record.js";
-import { cutLabel, ModelLabels } from "./label-caps.js";
+import { cutLabel, keyPart, ModelLabels } from "./label-caps.js";
 import { ATTRIBUTES } from "./metric-names.js";
 
 /** Label values by OpenTelemetry attribute name. */
@@ -53,9 +53,6 @@ interface LabelSets {
  */
 export const MAX_KEPT_LABEL_SETS = 2_000;
 
-/** Each value with its length before it: label values come from requests and may hold any character. */
-const part = (value: string | undefined): string => (value === undefined ? "-" : `${value.length}:${value}`);
-
 /**
  * Turns each record into the points of every metric (SPEC 12, Metrics), the label caps applied: one `ModelLabels` per
  * metric, so each keeps its own first 500 models. One per gateway, shared by its Prometheus and OTLP exports so both
@@ -81,8 +78,8 @@ export class RequestObserver {
     const error = errorTypeOf(record);
     const hasTtft = record.stream === true && record.ttfbMs !== undefined && error === undefined;
     const key =
-      part(record.format ?? record.family ?? undefined) + part(record.upstream) + part(record.rule) + part(String(record.status)) + part(record.model) + part(record.target) +
-      (isCall ? `c${part(provider)}${part(error)}${hasTtft ? "t" : ""}${record.inputTokens === undefined ? "" : "i"}${record.outputTokens === undefined ? "" : "o"}` : "");
+      keyPart(record.format ?? record.family ?? undefined) + keyPart(record.upstream) + keyPart(record.rule) + keyPart(String(record.status)) + keyPart(record.model) + keyPart(record.target) +
+      (isCall ? `c${keyPart(provider)}${keyPart(error)}${hasTtft ? "t" : ""}${record.inputTokens === undefined ? "" : "i"}${record.outputTokens === undefined ? "" : "o"}` : "");
     let sets = this.#kept.get(key);
     if (sets === undefined) {
       if (this.#kept.size >= MAX_KEPT_LABEL_SETS) this.#kept.clear();

@@ -1,3 +1,4 @@
+import { keyPart } from "./label-caps.js";
 import { METRICS, promLabel } from "./metric-names.js";
 import type { Attributes, MetricsSink, Observation } from "./observations.js";
 
@@ -36,12 +37,8 @@ export class SeriesSums {
 
   /** The series of `attributes`' values, made the first time they are seen. */
   #seriesOf(attributes: Attributes): Series {
-    // Each value with its length before it: label values come from requests and may hold any character.
     let key = "";
-    for (const name in attributes) {
-      const label = attributes[name]!;
-      key += `${label.length}:${label}`;
-    }
+    for (const name in attributes) key += keyPart(attributes[name]);
     let series = this.#series.get(key);
     if (series === undefined) {
       const labels: Record<string, string> = {};
