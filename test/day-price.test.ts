@@ -1,7 +1,7 @@
 import { calcPrice, findProvider, type Provider } from "@pydantic/genai-prices";
 import { describe, expect, it } from "vitest";
 import { dayPriceOf } from "../src/pricing/day-price.js";
-import { loadPriceTable, type PricedTokens } from "../src/pricing/index.js";
+import { loadPriceTable, type PricedTokens, type TablePrice } from "../src/pricing/index.js";
 
 // Issue 53: the table's price of a model is resolved once per UTC day and a record only multiplies. Every figure must
 // be the very number `calcPrice` gives (budgets compare sums of them): each is held against it, computed as the
@@ -17,6 +17,11 @@ function reference(model: string, tokens: PricedTokens, time: Date): number | un
   const provider: Provider = { ...hit.provider, models: [hit.model] };
   const usage = { input_tokens: tokens.input, output_tokens: tokens.output, cache_read_tokens: tokens.cacheRead, cache_write_tokens: tokens.cacheWrite };
   return calcPrice(usage, model, { provider, timestamp: time })?.total_price;
+}
+
+/** `table`'s costs of `model` at each of `times` in turn, and calcPrice's own for the same (`reference`). */
+function inTurn(table: TablePrice, model: string, tokens: PricedTokens, times: readonly Date[]): { costs: (number | undefined)[]; expected: (number | undefined)[] } {
+  return { costs: times.map((time) => table(model, tokens, time)), expected: times.map((time) => reference(model, tokens, time)) };
 }
 
 /** Token counts of every size, cache parts within the input, from a fixed seed. */
@@ -104,8 +109,8 @@ describe("the bundled table's price of a day, kept", () => {
     // Mistral's medium model has a new price from 2026-06-16 (UTC midnight).
     const before = new Date("2026-06-15T23:59:59.999Z");
     const from = new Date("2026-06-16T00:00:00.000Z");
-    const costs = [table("mistral-medium-latest", tokens, before), table("mistral-medium-latest", tokens, from), table("mistral-medium-latest", tokens, before)];
-    expect(costs).toEqual([reference("mistral-medium-latest", tokens, before), reference("mistral-medium-latest", tokens, from), reference("mistral-medium-latest", tokens, before)]);
+    const { costs, expected } = inTurn(table, "mistral-medium-latest", tokens, [before, from, before]);
+    expect(costs).toEqual(expected);
     expect(costs[0]).not.toBe(costs[1]);
   });
 
@@ -114,9 +119,9 @@ describe("the bundled table's price of a day, kept", () => {
     const tokens = { input: 1_000_000, output: 100_000, cacheRead: 200_000, cacheWrite: 0 };
     const peak = new Date("2026-12-07T10:00:00.000Z");
     const offPeak = new Date("2026-12-07T20:00:00.000Z");
-    const deepseek = [table("deepseek-chat", tokens, peak), table("deepseek-chat", tokens, offPeak), table("deepseek-chat", tokens, peak)];
-    expect(deepseek).toEqual([reference("deepseek-chat", tokens, peak), reference("deepseek-chat", tokens, offPeak), reference("deepseek-chat", tokens, peak)]);
-    expect(deepseek[0]).not.toBe(deepseek[1]);
+    const deepseek = inTurn(table, "deepseek-chat", tokens, [peak, offPeak, peak]);
+    expect(deepseek.costs).toEqual(deepseek.expected);
+    expect(deepseek.costs[0]).not.toBe(deepseek.costs[1]);
     const small = { input: 100_000, output: 1_000, cacheRead: 0, cacheWrite: 0 };
     const tiered = [table("gemini-2.5-pro", small, peak), table("gemini-2.5-pro", tokens, peak)];
     expect(tiered).toEqual([reference("gemini-2.5-pro", small, peak), reference("gemini-2.5-pro", tokens, peak)]);

@@ -54,8 +54,8 @@ export async function createDispatcher(base: URL, timeouts: Timeouts): Promise<D
   // mocks included, and makes Node load its own bundled undici too, which took a one-off `gateway chat` twice as long;
   // with the API methods its index gives every dispatcher (undici/index.js, `Object.assign(Dispatcher.prototype, api)`):
   // a proxy's tunnel is its client's `connect()`. These paths are undici's own files, not its API (it has no
-  // `exports` map), so package.json takes its patch releases only (`~7.30.2`); a newer undici is taken by hand once
-  // `test/packed-package.test.ts` passes with it.
+  // `exports` map): the build bundles them (`scripts/build-cli.mjs`), so an install runs the files the build found,
+  // and package.json takes undici's patch releases only (`~7.30.2`), a newer one by hand once the tests pass with it.
   compileWasmOnceUnlessServing();
   const [{ default: Agent }, { default: Client }, { default: EnvHttpProxyAgent }, { default: Pool }, { default: Dispatcher }, { default: api }] = await Promise.all([
     import("undici/lib/dispatcher/agent.js"),
