@@ -12,6 +12,7 @@ import { closeAfterEach } from "./helpers/close-after-each.js";
 import { completion, FAKE_UPSTREAM_KEY, startFakeUpstream, type Received } from "./helpers/fake-upstream.js";
 import { freePort } from "./helpers/free-port.js";
 import { tempConfigDir } from "./helpers/gateway.js";
+import { readRequestLog } from "./helpers/request-records.js";
 import { hasTool, privateDir, reportToolRun } from "./helpers/tools.js";
 
 /**
@@ -167,6 +168,9 @@ describe("A daily cap", () => {
     });
 
     expect(lines).toEqual(["gateway stats"]);
+    // The gateway writes its log at most every 100 ms (request-log/log-file.ts): on a loaded machine `stats` ran before
+    // the answered request's line was written, and read none. A person typing the command is never that quick.
+    await expect.poll(() => readRequestLog(env.GATEWAY_STATE_DIR!).map((record) => record.status)).toEqual([200, 429]);
     const stats = await runCli(["stats"], env);
     expect(stats.code, stats.stderr).toBe(0);
     expect(stats.stdout).toMatch(/^all, daily +\$6\.00 +\$5\.00 +120% /m);
